@@ -1,0 +1,204 @@
+import { randomUUID } from 'node:crypto';
+import { GaiError, errorMessage, isGaiError } from '../core/errors';
+import type { AgentResponse, AgentStopReason, ExecutedToolCall, LlmResponse, ToolDefinition } from '../core/types';
+import type { LlmManager } from '../llm/llmManager';
+import { NullLogger, type Logger } from '../logging/logger';
+import { toolResultContent } from '../tools/toolResult';
+import type { ExecutionHooks, ToolRuntime } from '../tools/toolRuntime';
+import type { AgentEvent, AgentEventListener } from './agentEvents';
+import { eventStream } from './eventStream';
+
+export interface AgentConfig {
+  maxIterations?: number;
+  verbose?: boolean;
+  logger?: Logger;
+}
+
+export interface RequestOptions {
+  /** Cancels the request like `cancel()`. */
+  signal?: AbortSignal;
+}
+
+/**
+ * The agent loop (seed 001 Agent): ask the model, run the tools it calls, feed the results
+ * back, until it answers without calling tools or the iteration limit is reached.
+ */
+export class Agent {
+  readonly maxIterations: number;
+  private readonly verbose: boolean;
+  private readonly logger: Logger;
+  private readonly listeners = new Set<AgentEventListener>();
+  private current?: AbortController;
+  private session = randomUUID();
+
+  constructor(
+    readonly llm: LlmManager,
+    readonly runtime: ToolRuntime,
+    config: AgentConfig = {},
+  ) {
+    this.maxIterations = config.maxIterations ?? 10;
+    this.verbose = config.verbose ?? false;
+    this.logger = config.logger ?? new NullLogger();
+  }
+
+  get running(): boolean {
+    return this.current !== undefined;
+  }
+
+  get sessionId(): string {
+    return this.session;
+  }
+
+  /** Listens to the events of every request; returns the unsubscribe function. */
+  onEvent(listener: AgentEventListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Runs a request with whole (non-streamed) model replies. */
+  processRequest(input: string, options: RequestOptions = {}): Promise<AgentResponse> {
+    return this.run(input, false, options, () => {});
+  }
+
+  /** Runs a request with streamed model replies and tool execution; yields every event. */
+  streamRequest(input: string, options: RequestOptions = {}): AsyncIterableIterator<AgentEvent> {
+    return eventStream<AgentEvent>(
+      (emit) => this.run(input, true, options, emit),
+      () => this.cancel(),
+    );
+  }
+
+  /** Stops the model call and any further tool calls of the running request at once. */
+  cancel(): void {
+    this.current?.abort(new GaiError('LLM_CANCELLED', 'cancelled by the user'));
+  }
+
+  /** A new session: empty history, usage, approvals and recovery statistics. */
+  startSession(): string {
+    this.cancel();
+    this.llm.clearHistory();
+    this.llm.resetUsage();
+    this.runtime.resetApprovals();
+    this.runtime.replanner.resetStats();
+    this.session = randomUUID();
+    return this.session;
+  }
+
+  endSession(): void {
+    this.cancel();
+    this.llm.clearHistory();
+    this.runtime.resetApprovals();
+  }
+
+  private async run(
+    input: string,
+    stream: boolean,
+    options: RequestOptions,
+    extraEmit: AgentEventListener,
+  ): Promise<AgentResponse> {
+    if (this.current) throw new GaiError('BUSY', 'The agent is already working on a request; cancel it or wait.');
+    const controller = new AbortController();
+    this.current = controller;
+    const signal = controller.signal;
+    const onOuterAbort = (): void => controller.abort(options.signal?.reason);
+    options.signal?.addEventListener('abort', onOuterAbort, { once: true });
+    const emit = (event: AgentEvent): void => {
+      extraEmit(event);
+      for (const listener of this.listeners) listener(event);
+    };
+    const usageBefore = this.llm.usage.session;
+    const executed: ExecutedToolCall[] = [];
+    let iterations = 0;
+    let text = '';
+    let stopReason: AgentStopReason = 'max_iterations';
+    let note = '';
+
+    this.runtime.replanner.startRequest();
+    this.llm.addUserMessage(input);
+    try {
+      const tools = this.runtime.getDefinitions();
+      while (iterations < this.maxIterations) {
+        if (signal.aborted) break;
+        iterations++;
+        emit({ type: 'iteration', iteration: iterations, maxIterations: this.maxIterations });
+        this.log(`[Iteration ${iterations}/${this.maxIterations}]`);
+        const response = stream ? await this.streamTurn(tools, signal, emit) : await this.llm.send(tools, { signal });
+        const usage = this.llm.usage;
+        emit({ type: 'usage', request: usage.lastRequest, session: usage.session });
+        emit({ type: 'assistant_message', text: response.content, toolCalls: response.toolCalls });
+        this.log(`LLM Response: ${response.content.slice(0, 200)}\nStop Reason: ${response.stopReason}\nTool Calls: ${response.toolCalls.length}`);
+        text = response.content;
+        if (response.toolCalls.length === 0) {
+          stopReason = 'end_turn';
+          break;
+        }
+        const outcome = await this.runtime.executeTurn(response.toolCalls, signal, this.hooks(emit));
+        response.toolCalls.forEach((call, i) => {
+          const result = outcome.results[i];
+          if (!result) return;
+          this.llm.addToolResult(call.id, toolResultContent(result), !result.success);
+          executed.push({ call, result });
+          this.log(`  - ${call.name} → ${result.success ? 'Success' : `Failed (${result.code})`}`);
+        });
+        if (outcome.abort) {
+          stopReason = 'aborted';
+          note = `[Stopped: ${outcome.abort}]`;
+          break;
+        }
+      }
+      if (stopReason === 'max_iterations') note = '[Max iterations reached]';
+    } catch (error) {
+      if (!signal.aborted) {
+        const failure = isGaiError(error) ? error : new GaiError('LLM_CONNECTION', errorMessage(error), { cause: error });
+        emit({ type: 'error', error: failure });
+        throw failure;
+      }
+    } finally {
+      // A cancel or a crash can leave calls unanswered; the next request must still be valid.
+      this.llm.conversation.answerPending(signal.aborted ? 'the request was cancelled' : 'the request ended early');
+      options.signal?.removeEventListener('abort', onOuterAbort);
+      this.current = undefined;
+    }
+    if (signal.aborted) {
+      stopReason = 'cancelled';
+      note = '[Cancelled]';
+    }
+    const response: AgentResponse = {
+      message: note ? (text ? `${text}\n\n${note}` : note) : text,
+      toolCalls: executed,
+      finished: true,
+      iterations,
+      stopReason,
+      usage: subtractUsage(this.llm.usage.session, usageBefore),
+    };
+    emit({ type: 'done', response });
+    return response;
+  }
+
+  private async streamTurn(tools: ToolDefinition[], signal: AbortSignal, emit: AgentEventListener): Promise<LlmResponse> {
+    for await (const chunk of this.llm.stream(tools, { signal })) {
+      if (chunk.type === 'text') emit({ type: 'text_delta', text: chunk.text });
+      if (chunk.type === 'end') return chunk.response;
+    }
+    throw new GaiError('LLM_STREAM_INTERRUPTED', 'The model stream ended without a final message.');
+  }
+
+  private hooks(emit: AgentEventListener): ExecutionHooks {
+    return {
+      onToolStarted: (call, risk) => emit({ type: 'tool_started', call, risk }),
+      onApprovalRequested: (request) => emit({ type: 'approval_requested', request }),
+      onApprovalResolved: (call, decision) => emit({ type: 'approval_resolved', call, decision }),
+      onToolFinished: (call, result) => emit({ type: 'tool_finished', call, result }),
+      onRecovery: (call, decision) => emit({ type: 'recovery', call, decision }),
+    };
+  }
+
+  private log(message: string): void {
+    if (this.verbose) this.logger.info(message);
+    else this.logger.debug(message);
+  }
+}
+
+function subtractUsage(after: { inputTokens: number; outputTokens: number }, before: { inputTokens: number; outputTokens: number }) {
+  return { inputTokens: after.inputTokens - before.inputTokens, outputTokens: after.outputTokens - before.outputTokens };
+}

@@ -1,0 +1,20 @@
+import type { GaiError } from '../core/errors';
+import type { AgentResponse, RiskLevel, TokenUsage, ToolCall, ToolResult } from '../core/types';
+import type { RecoveryDecision } from '../tools/replanner';
+import type { ApprovalDecision, ApprovalRequest } from '../tools/toolRuntime';
+
+/** What the agent reports while it works; the UI and the CLI render these. */
+export type AgentEvent =
+  | { type: 'iteration'; iteration: number; maxIterations: number }
+  | { type: 'text_delta'; text: string }
+  | { type: 'assistant_message'; text: string; toolCalls: ToolCall[] }
+  | { type: 'tool_started'; call: ToolCall; risk: RiskLevel }
+  | { type: 'approval_requested'; request: ApprovalRequest }
+  | { type: 'approval_resolved'; call: ToolCall; decision: ApprovalDecision }
+  | { type: 'tool_finished'; call: ToolCall; result: ToolResult }
+  | { type: 'recovery'; call: ToolCall; decision: RecoveryDecision }
+  | { type: 'usage'; request: TokenUsage; session: TokenUsage }
+  | { type: 'done'; response: AgentResponse }
+  | { type: 'error'; error: GaiError };
+
+export type AgentEventListener = (event: AgentEvent) => void;

@@ -1,0 +1,84 @@
+import { readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { Type, type Static } from '@sinclair/typebox';
+import { GaiError, errorMessage } from '../core/errors';
+import { compileValidator, StringEnum } from '../tools/schema';
+import { TOOL_PROFILES } from '../tools/toolPolicy';
+
+// The optional config file of the CLI (`--config FILE`, else $XDG_CONFIG_HOME/gai/config.json).
+// Declared once: the schema is both the documentation and the validator.
+
+const RISKS = ['read', 'action', 'system'] as const;
+
+const ConfigFileSchema = Type.Object(
+  {
+    llm: Type.Optional(
+      Type.Object(
+        {
+          provider: Type.Optional(StringEnum(['anthropic', 'openai', 'ollama', 'google'] as const)),
+          baseUrl: Type.Optional(Type.String({ minLength: 1 })),
+          apiKey: Type.Optional(Type.String({ minLength: 1 })),
+          model: Type.Optional(Type.String({ minLength: 1 })),
+          fastModel: Type.Optional(Type.String({ minLength: 1 })),
+          visionModel: Type.Optional(Type.String({ minLength: 1 })),
+          maxTokens: Type.Optional(Type.Integer({ minimum: 1 })),
+          timeoutMs: Type.Optional(Type.Integer({ minimum: 1 })),
+          maxRetries: Type.Optional(Type.Integer({ minimum: 0, maximum: 10 })),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+    agent: Type.Optional(
+      Type.Object(
+        {
+          maxIterations: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
+          keepScreenshots: Type.Optional(Type.Integer({ minimum: 0, maximum: 50 })),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+    tools: Type.Optional(
+      Type.Object(
+        {
+          profile: Type.Optional(StringEnum(TOOL_PROFILES)),
+          allow: Type.Optional(Type.Array(Type.String())),
+          deny: Type.Optional(Type.Array(Type.String())),
+          autoApprove: Type.Optional(Type.Array(StringEnum(RISKS))),
+          defaultTimeoutMs: Type.Optional(Type.Integer({ minimum: 1 })),
+          timeouts: Type.Optional(Type.Record(Type.String(), Type.Integer({ minimum: 1 }))),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export type ConfigFile = Static<typeof ConfigFileSchema>;
+
+const validator = compileValidator(ConfigFileSchema);
+
+export function defaultConfigPath(env: Record<string, string | undefined>): string {
+  return join(env.XDG_CONFIG_HOME ?? join(homedir(), '.config'), 'gai', 'config.json');
+}
+
+/** Reads and validates a config file; a missing default file is an empty config. */
+export function loadConfigFile(path: string, required: boolean): ConfigFile {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    if (!required && (error as NodeJS.ErrnoException).code === 'ENOENT') return {};
+    throw new GaiError('CONFIG', `config file ${path}: cannot read it (${errorMessage(error)})`);
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    throw new GaiError('CONFIG', `config file ${path}: not valid JSON (${errorMessage(error)})`);
+  }
+  const result = validator.validate(parsed);
+  if (!result.ok) throw new GaiError('CONFIG', `config file ${path}: ${result.errors.join('; ')}`);
+  return result.value;
+}

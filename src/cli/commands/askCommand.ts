@@ -1,0 +1,117 @@
+import type { Command } from 'commander';
+import type { Agent } from '../../agent/agent';
+import type { AgentEvent } from '../../agent/agentEvents';
+import type { AgentResponse } from '../../core/types';
+import type { LlmSettings } from '../../llm/llmConfig';
+import { err, out, EXIT, type CliIo } from '../cliIo';
+
+export interface AskOptions {
+  json?: boolean;
+  baseUrl?: string;
+  model?: string;
+  provider?: string;
+  apiKey?: string;
+  maxIterations?: string;
+  yes?: boolean;
+  profile?: string;
+  stream: boolean;
+}
+
+export type AgentFactory = (settings: LlmSettings, options: AskOptions) => Agent;
+
+export function registerAskCommand(program: Command, io: CliIo, createAgent: AgentFactory, setExit: (code: number) => void): void {
+  program
+    .command('ask')
+    .description('run the agent on a request')
+    .argument('<request>', 'what you want done, in plain words')
+    .option('--json', 'print a JSON summary at the end instead of streaming')
+    .option('--provider <provider>', 'anthropic, openai, ollama or google')
+    .option('--base-url <url>', 'API base URL (else ANTHROPIC_BASE_URL / OPENAI_BASE_URL)')
+    .option('--model <model>', 'model of the default mode')
+    .option('--api-key <key>', 'API key (else ANTHROPIC_API_KEY / OPENAI_API_KEY)')
+    .option('--max-iterations <n>', 'model turns at most (default 10)')
+    .option('-y, --yes', 'approve every action without asking')
+    .option('--profile <profile>', 'tool profile: read-only, standard or full')
+    .option('--no-stream', 'wait for whole model replies')
+    .action(async (request: string, options: AskOptions) => {
+      const settings: LlmSettings = {
+        provider: options.provider as LlmSettings['provider'],
+        baseUrl: options.baseUrl,
+        model: options.model,
+        apiKey: options.apiKey,
+      };
+      const agent = createAgent(settings, options);
+      setExit(await ask(io, agent, request, options));
+    });
+}
+
+async function ask(io: CliIo, agent: Agent, request: string, options: AskOptions): Promise<number> {
+  let interrupts = 0;
+  const onSigint = (): void => {
+    if (++interrupts > 1) process.exit(EXIT.cancelled);
+    err(io, '\nCancelling… (Ctrl+C again to quit at once)\n');
+    agent.cancel();
+  };
+  process.on('SIGINT', onSigint);
+  try {
+    let response: AgentResponse | undefined;
+    if (options.stream) {
+      for await (const event of agent.streamRequest(request)) {
+        if (!options.json) render(io, event);
+        if (event.type === 'done') response = event.response;
+      }
+    } else {
+      const off = options.json ? () => {} : agent.onEvent((event) => render(io, event));
+      try {
+        response = await agent.processRequest(request);
+        if (!options.json) out(io, response.message);
+      } finally {
+        off();
+      }
+    }
+    if (!response) return EXIT.failed;
+    if (options.json) out(io, JSON.stringify(summary(response), null, 2) + '\n');
+    else err(io, `\n[${response.iterations} iteration(s) · ${response.usage.inputTokens} in / ${response.usage.outputTokens} out tokens · ${response.stopReason}]\n`);
+    if (response.stopReason === 'cancelled') return EXIT.cancelled;
+    return response.stopReason === 'end_turn' ? EXIT.ok : EXIT.stopped;
+  } finally {
+    process.removeListener('SIGINT', onSigint);
+  }
+}
+
+function render(io: CliIo, event: AgentEvent): void {
+  switch (event.type) {
+    case 'text_delta':
+      out(io, event.text);
+      break;
+    case 'tool_started':
+      err(io, `\n→ ${event.call.name} ${JSON.stringify(event.call.input)}\n`);
+      break;
+    case 'tool_finished': {
+      const r = event.result;
+      const mark = r.success ? '✓' : `✗ ${r.code}`;
+      err(io, `  ${mark} ${r.observation} (${r.durationMs.toFixed(0)} ms)\n`);
+      break;
+    }
+    case 'recovery':
+      if (event.decision.action === 'retry') err(io, `  ↻ retrying in ${event.decision.delayMs} ms\n`);
+      break;
+    default:
+      break;
+  }
+}
+
+function summary(response: AgentResponse): unknown {
+  return {
+    message: response.message,
+    stopReason: response.stopReason,
+    iterations: response.iterations,
+    usage: response.usage,
+    toolCalls: response.toolCalls.map(({ call, result }) => ({
+      id: call.id,
+      name: call.name,
+      input: call.input,
+      result: { ...result, images: result.images?.map((i) => ({ mediaType: i.source.mediaType, bytes: i.source.data.length })) },
+    })),
+  };
+}

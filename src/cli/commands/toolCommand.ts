@@ -1,0 +1,71 @@
+import { randomUUID } from 'node:crypto';
+import type { Command } from 'commander';
+import { GaiError, errorMessage } from '../../core/errors';
+import type { ToolResult } from '../../core/types';
+import type { ToolRuntime } from '../../tools/toolRuntime';
+import { err, out, EXIT, type CliIo } from '../cliIo';
+
+export interface ToolCommandOptions {
+  input?: string;
+  json?: boolean;
+  yes?: boolean;
+  profile?: string;
+}
+
+export function registerToolCommand(
+  program: Command,
+  io: CliIo,
+  runtime: (profile?: string, yes?: boolean) => ToolRuntime,
+  setExit: (code: number) => void,
+): void {
+  program
+    .command('tool')
+    .description('run one tool and print its result')
+    .argument('<name>', 'tool name (see `gai tools`)')
+    .option('--input <json>', 'the tool input as a JSON object', '{}')
+    .option('--json', 'print the whole result as JSON')
+    .option('-y, --yes', 'approve action tools without asking')
+    .option('--profile <profile>', 'tool profile: read-only, standard or full')
+    .action(async (name: string, options: ToolCommandOptions) => {
+      const input = parseJsonInput(options.input ?? '{}');
+      const result = await runTool(runtime(options.profile, options.yes), name, input);
+      printResult(io, result, options.json ?? false);
+      setExit(result.success ? EXIT.ok : EXIT.failed);
+    });
+}
+
+/** Runs one call through the runtime with Ctrl+C as cancel. */
+export async function runTool(runtime: ToolRuntime, name: string, input: unknown): Promise<ToolResult> {
+  const controller = new AbortController();
+  const onSigint = (): void => controller.abort();
+  process.once('SIGINT', onSigint);
+  try {
+    const { result } = await runtime.executeWithRecovery({ id: `cli_${randomUUID()}`, name, input }, controller.signal);
+    return result;
+  } finally {
+    process.removeListener('SIGINT', onSigint);
+  }
+}
+
+export function parseJsonInput(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new GaiError('INVALID_INPUT', `--input: not valid JSON (${errorMessage(error)})`);
+  }
+}
+
+export function printResult(io: CliIo, result: ToolResult, json: boolean): void {
+  if (json) {
+    out(io, JSON.stringify(result, null, 2) + '\n');
+    return;
+  }
+  if (result.success) {
+    out(io, `${result.observation}\n`);
+    if (result.data !== undefined) out(io, JSON.stringify(result.data, null, 2) + '\n');
+  } else {
+    err(io, `${result.code}: ${result.error}\n`);
+    if (result.observation !== result.error) err(io, `${result.observation}\n`);
+    if (result.hint) err(io, `hint: ${result.hint}\n`);
+  }
+}

@@ -1,0 +1,25 @@
+import type { Command } from 'commander';
+import { out, EXIT, type CliIo } from '../cliIo';
+import type { ToolRuntime } from '../../tools/toolRuntime';
+
+export function registerToolsCommand(program: Command, io: CliIo, runtime: (profile?: string) => ToolRuntime, setExit: (code: number) => void): void {
+  program
+    .command('tools')
+    .description('list the tools the model can use')
+    .option('--json', 'print the definitions as JSON')
+    .option('--format <format>', 'definition format with --json: anthropic or openai', 'anthropic')
+    .option('--profile <profile>', 'tool profile: read-only, standard or full')
+    .action((options: { json?: boolean; format: string; profile?: string }) => {
+      const rt = runtime(options.profile);
+      if (options.json) {
+        const definitions = options.format === 'openai' ? rt.getOpenAiDefinitions() : rt.getDefinitions();
+        out(io, JSON.stringify(definitions, null, 2) + '\n');
+      } else {
+        for (const definition of rt.getDefinitions()) {
+          const risk = rt.riskOf(definition.name) ?? 'read';
+          out(io, `${definition.name.padEnd(22)} ${risk.padEnd(7)} ${definition.description}\n`);
+        }
+      }
+      setExit(EXIT.ok);
+    });
+}

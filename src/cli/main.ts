@@ -1,0 +1,116 @@
+import { Command, CommanderError } from 'commander';
+import { Agent } from '../agent/agent';
+import { DEFAULT_SYSTEM_PROMPT } from '../agent/systemPrompt';
+import { GaiError, errorMessage, isGaiError } from '../core/errors';
+import { resolveLlmConfig, type LlmSettings } from '../llm/llmConfig';
+import { LlmManager } from '../llm/llmManager';
+import { createModeProviders } from '../llm/providers/providerFactory';
+import { StreamLogger, type Logger } from '../logging/logger';
+import { EchoTool } from '../tools/echoTool';
+import { isToolProfile, ToolPolicy, TOOL_PROFILES } from '../tools/toolPolicy';
+import { ToolRegistry } from '../tools/toolRegistry';
+import { ToolRuntime } from '../tools/toolRuntime';
+import { defaultConfigPath, loadConfigFile, type ConfigFile } from './cliConfig';
+import { EXIT, err, type CliIo } from './cliIo';
+import { registerAskCommand, type AskOptions } from './commands/askCommand';
+import { registerToolCommand } from './commands/toolCommand';
+import { registerToolsCommand } from './commands/toolsCommand';
+import { terminalApproval } from './terminalApproval';
+
+// The CLI's composition root: everything is built here and handed down by constructor.
+
+interface GlobalOptions {
+  config?: string;
+  verbose?: boolean;
+}
+
+export async function runCli(argv: string[], io: CliIo): Promise<number> {
+  let exitCode: number = EXIT.ok;
+  const setExit = (code: number): void => {
+    exitCode = code;
+  };
+  const program = new Command('gai')
+    .description('GAI: a GUI agent that sees and operates the desktop')
+    .option('--config <file>', 'config file (default: $XDG_CONFIG_HOME/gai/config.json)')
+    .option('-v, --verbose', 'log every step to stderr')
+    .exitOverride()
+    .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) });
+
+  const globals = (): GlobalOptions => program.opts<GlobalOptions>();
+  const config = (): ConfigFile => {
+    const path = globals().config;
+    return loadConfigFile(path ?? defaultConfigPath(io.env), path !== undefined);
+  };
+  const logger = (): Logger => new StreamLogger(globals().verbose ? 'debug' : 'warn', (line) => io.stderr.write(line + '\n'));
+
+  const buildRuntime = (profile?: string, yes?: boolean): ToolRuntime => {
+    const tools = config().tools ?? {};
+    const chosen = profile ?? tools.profile ?? 'full';
+    if (!isToolProfile(chosen)) throw new GaiError('CONFIG', `--profile: expected one of ${TOOL_PROFILES.join(', ')}, got "${chosen}"`);
+    const log = logger();
+    const registry = new ToolRegistry(log);
+    registry.register(new EchoTool());
+    return new ToolRuntime(registry, {
+      policy: new ToolPolicy({ profile: chosen, allow: tools.allow, deny: tools.deny }),
+      logger: log,
+      defaultTimeoutMs: tools.defaultTimeoutMs,
+      timeouts: tools.timeouts,
+      autoApprove: yes ? ['read', 'action', 'system'] : (tools.autoApprove ?? ['read']),
+      // Without a person at a terminal and without --yes, actions are denied.
+      requestApproval: io.interactive && !yes ? terminalApproval(io.stdin, io.stderr) : undefined,
+    });
+  };
+
+  const buildAgent = (settings: LlmSettings, options: AskOptions): Agent => {
+    const file = config();
+    const maxIterations = parseCount('--max-iterations', options.maxIterations) ?? file.agent?.maxIterations ?? 10;
+    const llmConfig = resolveLlmConfig({ ...file.llm, ...withoutUndefined(settings) }, io.env);
+    const llm = new LlmManager(createModeProviders(llmConfig), {
+      system: DEFAULT_SYSTEM_PROMPT,
+      keepScreenshots: file.agent?.keepScreenshots,
+    });
+    return new Agent(llm, buildRuntime(options.profile, options.yes), { maxIterations, verbose: globals().verbose, logger: logger() });
+  };
+
+  registerToolsCommand(program, io, (profile) => buildRuntime(profile), setExit);
+  registerToolCommand(program, io, buildRuntime, setExit);
+  registerAskCommand(program, io, buildAgent, setExit);
+
+  try {
+    if (argv.length === 0) {
+      program.outputHelp();
+      return EXIT.ok;
+    }
+    await program.parseAsync(argv, { from: 'user' });
+    return exitCode;
+  } catch (error) {
+    if (error instanceof CommanderError) return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
+    err(io, `gai: ${errorMessage(error)}\n`);
+    if (isGaiError(error) && (error.code === 'CONFIG' || error.code === 'INVALID_INPUT')) return EXIT.usage;
+    return EXIT.failed;
+  }
+}
+
+function parseCount(flag: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new GaiError('CONFIG', `${flag}: expected a whole number of at least 1, got "${value}"`);
+  return n;
+}
+
+function withoutUndefined<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+if (require.main === module) {
+  const io: CliIo = {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    stdin: process.stdin,
+    interactive: Boolean(process.stdin.isTTY && process.stderr.isTTY),
+    env: process.env,
+  };
+  void runCli(process.argv.slice(2), io).then((code) => {
+    process.exitCode = code;
+  });
+}

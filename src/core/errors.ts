@@ -1,0 +1,35 @@
+// Typed errors with string codes. Model-facing tool failures never throw: they become
+// ToolResults. These are for the host: configuration, LLM transport, busy agent.
+
+export type GaiErrorCode =
+  | 'CONFIG'
+  | 'INVALID_INPUT'
+  | 'BUSY'
+  | 'LLM_AUTH'
+  | 'LLM_RATE_LIMITED'
+  | 'LLM_OVERLOADED'
+  | 'LLM_BAD_REQUEST'
+  | 'LLM_SERVER'
+  | 'LLM_CONNECTION'
+  | 'LLM_STREAM_INTERRUPTED'
+  | 'LLM_TIMEOUT'
+  | 'LLM_CANCELLED';
+
+export class GaiError extends Error {
+  constructor(
+    readonly code: GaiErrorCode,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = 'GaiError';
+  }
+}
+
+export function isGaiError(value: unknown, code?: GaiErrorCode): value is GaiError {
+  return value instanceof GaiError && (code === undefined || value.code === code);
+}
+
+export function errorMessage(value: unknown): string {
+  return value instanceof Error ? value.message : String(value);
+}

@@ -1,0 +1,120 @@
+import type { ContentBlock, ImageBlock, Message, TextBlock, ToolCall, ToolResultBlock, ToolUseBlock } from '../core/types';
+
+export const SCREENSHOT_STUB = '[older screenshot removed to keep the conversation small]';
+
+/**
+ * The history sent to the model. Its invariants keep every request valid for the APIs:
+ * roles alternate (a second user message merges into the first), and every `tool_use` of an
+ * assistant message is answered by a `tool_result` in the next user message.
+ */
+export class Conversation {
+  private history: Message[] = [];
+
+  constructor(private readonly keepScreenshots = 3) {}
+
+  get messages(): readonly Message[] {
+    return this.history;
+  }
+
+  get length(): number {
+    return this.history.length;
+  }
+
+  addUserMessage(content: string | Array<TextBlock | ImageBlock>): void {
+    const blocks: ContentBlock[] = typeof content === 'string' ? [{ type: 'text', text: content }] : content;
+    const last = this.history.at(-1);
+    if (last?.role === 'user') last.content.push(...blocks);
+    else this.history.push({ role: 'user', content: [...blocks] });
+    this.pruneScreenshots();
+  }
+
+  /** Adds the model's turn; a turn with neither text nor calls is not a valid message. */
+  addAssistantMessage(text: string, toolCalls: ToolCall[] = []): void {
+    const content: ContentBlock[] = [];
+    if (text.trim()) content.push({ type: 'text', text });
+    for (const call of toolCalls) content.push({ type: 'tool_use', id: call.id, name: call.name, input: call.input });
+    if (content.length === 0) return;
+    const last = this.history.at(-1);
+    if (last?.role === 'assistant') last.content.push(...content);
+    else this.history.push({ role: 'assistant', content });
+  }
+
+  addToolResult(toolUseId: string, content: Array<TextBlock | ImageBlock>, isError = false): void {
+    const block: ToolResultBlock = { type: 'tool_result', toolUseId, content, isError };
+    const last = this.history.at(-1);
+    if (last?.role === 'user') {
+      // tool_result blocks must come before any text in the user turn.
+      const firstOther = last.content.findIndex((b) => b.type !== 'tool_result');
+      if (firstOther === -1) last.content.push(block);
+      else last.content.splice(firstOther, 0, block);
+    } else {
+      this.history.push({ role: 'user', content: [block] });
+    }
+    this.pruneScreenshots();
+  }
+
+  /** The calls of the last assistant turn that have no result yet. */
+  pendingToolUses(): ToolUseBlock[] {
+    const lastAssistantIndex = this.history.findLastIndex((m) => m.role === 'assistant');
+    const assistant = this.history[lastAssistantIndex];
+    if (!assistant) return [];
+    const answered = new Set(
+      (this.history[lastAssistantIndex + 1]?.content ?? [])
+        .filter((b): b is ToolResultBlock => b.type === 'tool_result')
+        .map((b) => b.toolUseId),
+    );
+    return assistant.content.filter((b): b is ToolUseBlock => b.type === 'tool_use' && !answered.has(b.id));
+  }
+
+  /** Answers every unanswered call with an error result, e.g. after a cancel or a crash. */
+  answerPending(reason: string): number {
+    const pending = this.pendingToolUses();
+    for (const use of pending) {
+      const text = JSON.stringify({ success: false, code: 'CANCELLED', error: `${use.name} was not run: ${reason}` });
+      this.addToolResult(use.id, [{ type: 'text', text }], true);
+    }
+    return pending.length;
+  }
+
+  clear(): void {
+    this.history = [];
+  }
+
+  /** Problems that would make the API reject the history; empty when valid. */
+  problems(): string[] {
+    const problems: string[] = [];
+    this.history.forEach((message, i) => {
+      if (i === 0 && message.role !== 'user') problems.push('the first message is not from the user');
+      if (i > 0 && this.history[i - 1]?.role === message.role) problems.push(`messages ${i - 1} and ${i} have the same role`);
+      if (message.content.length === 0) problems.push(`message ${i} is empty`);
+      if (message.role !== 'assistant') return;
+      const uses = message.content.filter((b): b is ToolUseBlock => b.type === 'tool_use');
+      const results = new Set(
+        (this.history[i + 1]?.content ?? []).filter((b): b is ToolResultBlock => b.type === 'tool_result').map((b) => b.toolUseId),
+      );
+      for (const use of uses) if (!results.has(use.id) && i + 1 < this.history.length) problems.push(`tool_use ${use.id} has no tool_result`);
+    });
+    return problems;
+  }
+
+  /** Keeps the newest N images (in user turns and tool results); older ones become a stub. */
+  private pruneScreenshots(): void {
+    let seen = 0;
+    for (let m = this.history.length - 1; m >= 0; m--) {
+      const message = this.history[m];
+      if (!message) continue;
+      for (let b = message.content.length - 1; b >= 0; b--) {
+        const block = message.content[b];
+        if (block?.type === 'image') {
+          if (++seen > this.keepScreenshots) message.content[b] = { type: 'text', text: SCREENSHOT_STUB };
+        } else if (block?.type === 'tool_result') {
+          for (let c = block.content.length - 1; c >= 0; c--) {
+            if (block.content[c]?.type === 'image' && ++seen > this.keepScreenshots) {
+              block.content[c] = { type: 'text', text: SCREENSHOT_STUB };
+            }
+          }
+        }
+      }
+    }
+  }
+}

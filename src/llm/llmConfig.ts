@@ -1,0 +1,81 @@
+import { GaiError } from '../core/errors';
+import type { LlmModeConfig, Provider, ProviderConfig } from '../core/types';
+
+/** What a host knows about the models: flags, settings or a config file, all optional. */
+export interface LlmSettings {
+  provider?: Provider;
+  baseUrl?: string;
+  apiKey?: string;
+  model?: string;
+  fastModel?: string;
+  visionModel?: string;
+  maxTokens?: number;
+  timeoutMs?: number;
+  maxRetries?: number;
+}
+
+export const PROVIDERS: readonly Provider[] = ['anthropic', 'openai', 'ollama', 'google'];
+
+const DEFAULT_MODELS: Record<Provider, { default?: string; fast?: string; vision?: string }> = {
+  anthropic: { default: 'claude-sonnet-4-5', fast: 'claude-haiku-4-5' },
+  openai: { default: 'gpt-4.1', fast: 'gpt-4.1-mini' },
+  google: { default: 'gemini-2.5-flash', fast: 'gemini-2.5-flash-lite' },
+  ollama: {},
+};
+
+export type Environment = Record<string, string | undefined>;
+
+/**
+ * Settings win; the environment fills the gaps (`ANTHROPIC_API_KEY`, `ANTHROPIC_BASE_URL`,
+ * `OPENAI_API_KEY`, `OPENAI_BASE_URL`, `GEMINI_API_KEY`). Without a provider, the one whose
+ * key is in the environment is chosen, Anthropic first.
+ */
+export function resolveLlmConfig(settings: LlmSettings, env: Environment): LlmModeConfig {
+  const provider = settings.provider ?? detectProvider(env);
+  if (!PROVIDERS.includes(provider)) {
+    throw new GaiError('CONFIG', `provider: expected one of ${PROVIDERS.join(', ')}, got "${String(provider)}"`);
+  }
+  const defaults = DEFAULT_MODELS[provider];
+  const model = settings.model ?? defaults.default;
+  if (!model) throw new GaiError('CONFIG', `model: ${provider} has no default model; name one with --model`);
+  const base: ProviderConfig = {
+    provider,
+    model,
+    apiKey: settings.apiKey ?? apiKeyFromEnv(provider, env),
+    baseUrl: settings.baseUrl ?? baseUrlFromEnv(provider, env),
+    maxTokens: settings.maxTokens,
+    timeoutMs: settings.timeoutMs,
+    maxRetries: settings.maxRetries,
+  };
+  const fastModel = settings.fastModel ?? (settings.model ? undefined : defaults.fast);
+  const visionModel = settings.visionModel ?? defaults.vision;
+  return {
+    default: base,
+    ...(fastModel ? { fast: { ...base, model: fastModel } } : {}),
+    ...(visionModel ? { vision: { ...base, model: visionModel } } : {}),
+  };
+}
+
+function detectProvider(env: Environment): Provider {
+  if (env.ANTHROPIC_API_KEY || env.ANTHROPIC_BASE_URL) return 'anthropic';
+  if (env.OPENAI_API_KEY || env.OPENAI_BASE_URL) return 'openai';
+  if (env.GEMINI_API_KEY) return 'google';
+  return 'anthropic';
+}
+
+function apiKeyFromEnv(provider: Provider, env: Environment): string | undefined {
+  switch (provider) {
+    case 'anthropic':
+      return env.ANTHROPIC_API_KEY;
+    case 'openai':
+      return env.OPENAI_API_KEY;
+    case 'google':
+      return env.GEMINI_API_KEY ?? env.OPENAI_API_KEY;
+    case 'ollama':
+      return env.OPENAI_API_KEY;
+  }
+}
+
+function baseUrlFromEnv(provider: Provider, env: Environment): string | undefined {
+  return provider === 'anthropic' ? env.ANTHROPIC_BASE_URL : env.OPENAI_BASE_URL;
+}

@@ -1,0 +1,128 @@
+import Anthropic from '@anthropic-ai/sdk';
+import { GaiError } from '../../core/errors';
+import type { LlmResponse, LlmStreamChunk, ProviderConfig, StopReason, ToolCall } from '../../core/types';
+import type { LlmProvider, LlmRequest } from '../llmProvider';
+import { fromAnthropicMessage, toAnthropicMessages, toAnthropicTools, toStopReason, toUsage } from './anthropicMessages';
+import { mapSdkError } from './sdkErrors';
+
+const DEFAULT_MAX_TOKENS = 4096;
+
+/** Claude through the official SDK, which also retries 408/409/429/5xx and overloaded. */
+export class AnthropicProvider implements LlmProvider {
+  readonly providerName = 'anthropic';
+  readonly model: string;
+  private readonly client: Anthropic;
+  private readonly where: string;
+
+  constructor(private readonly config: ProviderConfig) {
+    if (!config.apiKey) {
+      throw new GaiError('CONFIG', 'No Anthropic API key: set ANTHROPIC_API_KEY or pass --api-key.');
+    }
+    this.model = config.model;
+    this.client = new Anthropic({
+      apiKey: config.apiKey,
+      baseURL: config.baseUrl,
+      timeout: config.timeoutMs ?? 120_000,
+      maxRetries: config.maxRetries ?? 2,
+    });
+    this.where = `anthropic at ${config.baseUrl ?? 'the default endpoint'}`;
+  }
+
+  async send(request: LlmRequest): Promise<LlmResponse> {
+    try {
+      const message = await this.client.messages.create(this.body(request), { signal: request.signal });
+      return fromAnthropicMessage(message);
+    } catch (error) {
+      throw mapSdkError(this.where, error, { aborted: request.signal?.aborted });
+    }
+  }
+
+  async *stream(request: LlmRequest): AsyncIterable<LlmStreamChunk> {
+    let events: AsyncIterable<Anthropic.Messages.RawMessageStreamEvent>;
+    try {
+      events = await this.client.messages.create({ ...this.body(request), stream: true }, { signal: request.signal });
+    } catch (error) {
+      throw mapSdkError(this.where, error, { aborted: request.signal?.aborted });
+    }
+    const blocks = new Map<number, { kind: 'text' } | { kind: 'tool'; id: string; name: string; json: string }>();
+    const toolCalls: ToolCall[] = [];
+    let content = '';
+    let stopReason: StopReason = 'other';
+    let model = this.model;
+    let usage = toUsage(undefined);
+    let outputTokens = 0;
+    let ended = false;
+    try {
+      for await (const event of events) {
+        switch (event.type) {
+          case 'message_start':
+            model = event.message.model;
+            usage = toUsage(event.message.usage);
+            break;
+          case 'content_block_start':
+            if (event.content_block.type === 'tool_use') {
+              blocks.set(event.index, { kind: 'tool', id: event.content_block.id, name: event.content_block.name, json: '' });
+            } else if (event.content_block.type === 'text') {
+              blocks.set(event.index, { kind: 'text' });
+            }
+            break;
+          case 'content_block_delta': {
+            const block = blocks.get(event.index);
+            if (event.delta.type === 'text_delta') {
+              content += event.delta.text;
+              yield { type: 'text', text: event.delta.text };
+            } else if (event.delta.type === 'input_json_delta' && block?.kind === 'tool') {
+              block.json += event.delta.partial_json;
+            }
+            break;
+          }
+          case 'content_block_stop': {
+            const block = blocks.get(event.index);
+            if (block?.kind === 'tool') {
+              const call: ToolCall = { id: block.id, name: block.name, input: parseToolInput(block.json) };
+              toolCalls.push(call);
+              yield { type: 'tool_use', toolCall: call };
+            }
+            break;
+          }
+          case 'message_delta':
+            stopReason = toStopReason(event.delta.stop_reason);
+            outputTokens = event.usage.output_tokens ?? outputTokens;
+            break;
+          case 'message_stop':
+            ended = true;
+            break;
+        }
+      }
+    } catch (error) {
+      throw mapSdkError(this.where, error, { midStream: true, aborted: request.signal?.aborted });
+    }
+    if (!ended) {
+      throw new GaiError('LLM_STREAM_INTERRUPTED', `${this.where}: the connection was lost mid-response (the stream ended early)`);
+    }
+    yield { type: 'end', response: { content, toolCalls, stopReason, usage: { ...usage, outputTokens }, model } };
+  }
+
+  private body(request: LlmRequest): Anthropic.Messages.MessageCreateParamsNonStreaming {
+    return {
+      model: this.model,
+      max_tokens: request.maxTokens ?? this.config.maxTokens ?? DEFAULT_MAX_TOKENS,
+      messages: toAnthropicMessages(request.messages),
+      ...(request.system ? { system: [{ type: 'text', text: request.system, cache_control: { type: 'ephemeral' } }] } : {}),
+      ...(request.tools.length ? { tools: toAnthropicTools(request.tools) } : {}),
+      ...((request.temperature ?? this.config.temperature) !== undefined
+        ? { temperature: request.temperature ?? this.config.temperature }
+        : {}),
+    };
+  }
+}
+
+/** Invalid JSON still reaches the runtime, whose validation then reports it to the model. */
+function parseToolInput(json: string): unknown {
+  if (!json.trim()) return {};
+  try {
+    return JSON.parse(json);
+  } catch {
+    return { _raw: json };
+  }
+}

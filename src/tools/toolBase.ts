@@ -1,0 +1,56 @@
+import type { Static, TObject } from '@sinclair/typebox';
+import type { RiskLevel, ToolDefinition, ToolResult, JsonObjectSchema } from '../core/types';
+import type { ModelAccess } from '../llm/modelAccess';
+import type { Logger } from '../logging/logger';
+import { compileValidator, type InputValidator, type ValidationResult } from './schema';
+
+export interface ToolContext {
+  /** Aborted on cancel or timeout; long-running tools must stop when it fires. */
+  signal: AbortSignal;
+  logger: Logger;
+}
+
+/**
+ * The base of every tool (seed 000 §1). The schema is declared once with TypeBox; the base
+ * validates against it fully (types, enums, ranges, unions, unknown fields) before `execute`.
+ */
+export abstract class ToolBase<S extends TObject = TObject> {
+  abstract readonly name: string;
+  abstract readonly description: string;
+  abstract readonly inputSchema: S;
+  abstract readonly risk: RiskLevel;
+  /** Overrides the runtime's default timeout for this tool. */
+  readonly timeoutMs?: number;
+
+  private validator?: InputValidator<Static<S>>;
+
+  constructor(protected readonly llm?: ModelAccess) {}
+
+  abstract execute(input: Static<S>, context: ToolContext): Promise<ToolResult>;
+
+  getDefinition(): ToolDefinition {
+    // JSON round trip drops TypeBox's symbol keys and leaves plain JSON Schema.
+    const inputSchema = JSON.parse(JSON.stringify(this.inputSchema)) as JsonObjectSchema;
+    return { name: this.name, description: this.description, inputSchema };
+  }
+
+  validateInput(input: unknown): ValidationResult<Static<S>> {
+    this.validator ??= compileValidator(this.inputSchema);
+    const result = this.validator.validate(input);
+    if (!result.ok) return result;
+    const crossFieldError = this.checkInput(result.value);
+    return crossFieldError ? { ok: false, errors: [crossFieldError] } : result;
+  }
+
+  hasLLM(): boolean {
+    return this.llm !== undefined;
+  }
+
+  /** Rules a schema cannot express (e.g. "x and y together, or text"); name the field. */
+  protected checkInput(_input: Static<S>): string | undefined {
+    return undefined;
+  }
+}
+
+/** Any tool, whatever its schema; what registries and runtimes hold. */
+export type AnyTool = ToolBase<TObject>;
