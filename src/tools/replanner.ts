@@ -75,7 +75,7 @@ export class Replanner {
       return this.abort(`${call.name} failed ${count} times with the same input; stopping instead of looping`, failureClass);
     }
     this.statistics.hints++;
-    return { action: 'hint', hint: result.hint ?? defaultHint(failureClass, result), failureClass };
+    return { action: 'hint', hint: result.hint ?? defaultHint(failureClass), failureClass };
   }
 
   /** Call when a retried call finally succeeded. */
@@ -102,7 +102,7 @@ export class Replanner {
   }
 }
 
-function defaultHint(failureClass: FailureClass, result: ToolResult): string {
+function defaultHint(failureClass: FailureClass): string {
   switch (failureClass) {
     case 'not_found':
       return 'Nothing matched. Look at the screen again (ocr or smart_screen_reader) and try another target or wording.';

@@ -1,0 +1,86 @@
+// Bundles the CLI, the VS Code extension host entry and the webview script.
+// Usage: node esbuild.config.mjs [--watch]
+import { chmodSync, existsSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import * as esbuild from 'esbuild';
+
+const root = dirname(fileURLToPath(import.meta.url));
+const watch = process.argv.includes('--watch');
+
+// Every bundle in one list. `optional` entries are built only when their source exists, so
+// the VS Code and webview parts can land later without touching this file.
+const ENTRIES = [
+  { name: 'cli', in: 'src/cli/main.ts', out: 'dist/cli.js', platform: 'node', format: 'cjs', executable: true },
+  { name: 'extension', in: 'src/extension.ts', out: 'dist/extension.js', platform: 'node', format: 'cjs', optional: true },
+  { name: 'webview', in: 'src/webview/main.ts', out: 'media/dist/webview.js', platform: 'browser', format: 'iife', optional: true },
+];
+
+// Kept out of node bundles and required at run time instead:
+// - `vscode` is provided by the extension host, there is no real package to bundle.
+// - nut-tree and sharp ship native .node binaries, and tesseract.js starts a worker script and
+//   loads its wasm core and language data by path; all of these are looked up on disk relative
+//   to their own package, so inlining them would break those paths.
+const NODE_EXTERNALS = ['vscode', '@nut-tree-fork/*', 'sharp', 'tesseract.js', '@tesseract.js-data/*'];
+
+const TARGETS = { node: 'node20', browser: 'es2022' };
+
+/** The CLI is run directly as `gai`, so its file needs the exec bit after every write. */
+function makeExecutable(entry) {
+  return {
+    name: 'make-executable',
+    setup(build) {
+      build.onEnd((result) => {
+        const outfile = resolve(root, entry.out);
+        if (result.errors.length === 0 && existsSync(outfile)) chmodSync(outfile, 0o755);
+      });
+    },
+  };
+}
+
+function optionsFor(entry) {
+  const isNode = entry.platform === 'node';
+  return {
+    absWorkingDir: root,
+    entryPoints: [entry.in],
+    outfile: entry.out,
+    bundle: true,
+    platform: entry.platform,
+    format: entry.format,
+    target: TARGETS[entry.platform],
+    sourcemap: true,
+    // Browser bundles must not silently defer a Node module to a require() that cannot work.
+    external: isNode ? NODE_EXTERNALS : [],
+    banner: entry.executable ? { js: '#!/usr/bin/env node' } : undefined,
+    // 'info' also prints the "[watch] build started/finished" lines that the watch task's
+    // problem matcher in .vscode/tasks.json waits for.
+    logLevel: 'info',
+    plugins: entry.executable ? [makeExecutable(entry)] : [],
+  };
+}
+
+function selectedEntries() {
+  const selected = [];
+  for (const entry of ENTRIES) {
+    if (existsSync(resolve(root, entry.in))) selected.push(entry);
+    else if (entry.optional) console.log(`esbuild: skipping ${entry.name} (${entry.in} does not exist yet)`);
+    else throw new Error(`esbuild: required entry ${entry.in} is missing`);
+  }
+  return selected;
+}
+
+async function main() {
+  const entries = selectedEntries();
+  if (watch) {
+    const contexts = await Promise.all(entries.map((entry) => esbuild.context(optionsFor(entry))));
+    await Promise.all(contexts.map((context) => context.watch()));
+    return;
+  }
+  await Promise.all(entries.map((entry) => esbuild.build(optionsFor(entry))));
+}
+
+main().catch((error) => {
+  // esbuild has already printed the diagnostics of failed builds.
+  if (!(error && Array.isArray(error.errors))) console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});

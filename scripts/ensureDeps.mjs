@@ -1,0 +1,105 @@
+// Makes sure dependencies are installed before tests, benchmarks or `npm start`.
+// Usage: node scripts/ensureDeps.mjs [--apt pkg1,pkg2]
+import { spawnSync } from 'node:child_process';
+import { existsSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+
+// Debian packages the project needs at run time (e.g. for desktop capture or OCR). Empty for
+// now; extend this list rather than asking people to install things by hand.
+export const APT_PACKAGES = [];
+
+/** Runs `npm ci` when node_modules is missing or older than package-lock.json. */
+export function ensureNodeModules() {
+  const lockfile = join(root, 'package-lock.json');
+  // npm writes this hidden lockfile on every install, so its mtime is "last installed".
+  const installedLock = join(root, 'node_modules', '.package-lock.json');
+  let reason;
+  if (!existsSync(join(root, 'node_modules'))) reason = 'node_modules is missing';
+  else if (!existsSync(installedLock)) reason = 'node_modules/.package-lock.json is missing';
+  else if (existsSync(lockfile) && statSync(lockfile).mtimeMs > statSync(installedLock).mtimeMs) {
+    reason = 'package-lock.json is newer than node_modules';
+  }
+  if (!reason) return;
+  console.log(`ensureDeps: ${reason}; running npm ci`);
+  // On Windows npm is a .cmd shim, which spawn can only start through a shell.
+  const result = spawnSync('npm', ['ci'], { cwd: root, stdio: 'inherit', shell: process.platform === 'win32' });
+  if (result.status !== 0) fail(`npm ci failed (exit ${result.status ?? result.signal})`);
+}
+
+let aptUpdated = false;
+
+/**
+ * Installs the missing Debian packages of `list` when running as root; otherwise names them
+ * and exits non-zero, since the tests that need them would fail in less obvious ways.
+ */
+export function ensureAptPackages(list) {
+  if (list.length === 0) return;
+  if (!hasCommand('dpkg')) {
+    console.warn(`ensureDeps: cannot check Debian packages here (no dpkg); make sure these or their equivalents are installed: ${list.join(', ')}`);
+    return;
+  }
+  const missing = list.filter((name) => !isDebInstalled(name));
+  if (missing.length === 0) return;
+  const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+  if (!isRoot) {
+    fail(
+      `missing Debian packages: ${missing.join(', ')}\n` +
+        `install them with: sudo apt-get install -y --no-install-recommends ${missing.join(' ')}`,
+    );
+  }
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  if (!aptUpdated) {
+    run('apt-get', ['update'], env);
+    aptUpdated = true;
+  }
+  run('apt-get', ['install', '-y', '--no-install-recommends', ...missing], env);
+}
+
+function isDebInstalled(name) {
+  const result = spawnSync('dpkg', ['-s', name], { encoding: 'utf8' });
+  // A removed package whose config files remain is still "known" to dpkg, so read the status.
+  return result.status === 0 && /^Status: install ok installed$/m.test(result.stdout);
+}
+
+function hasCommand(command) {
+  return spawnSync(command, ['--version'], { stdio: 'ignore' }).error === undefined;
+}
+
+function run(command, args, env) {
+  console.log(`ensureDeps: ${command} ${args.join(' ')}`);
+  const result = spawnSync(command, args, { stdio: 'inherit', env });
+  if (result.status !== 0) fail(`${command} ${args[0]} failed (exit ${result.status ?? result.signal})`);
+}
+
+function fail(message) {
+  console.error(`ensureDeps: ${message}`);
+  process.exit(1);
+}
+
+/** Parses `--apt a,b` or `--apt=a,b` (repeatable). */
+function aptFromArgs(argv) {
+  const packages = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    let value;
+    if (arg === '--apt') value = argv[++i];
+    else if (arg.startsWith('--apt=')) value = arg.slice('--apt='.length);
+    else fail(`unknown argument ${arg}; usage: node scripts/ensureDeps.mjs [--apt pkg1,pkg2]`);
+    if (!value) fail('--apt needs a comma-separated list of packages');
+    packages.push(...value.split(',').map((name) => name.trim()).filter(Boolean));
+  }
+  return packages;
+}
+
+export function ensureDeps(extraAptPackages = []) {
+  ensureNodeModules();
+  ensureAptPackages([...new Set([...APT_PACKAGES, ...extraAptPackages])]);
+}
+
+// Run only when executed directly, so start.mjs can import ensureDeps().
+if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
+  ensureDeps(aptFromArgs(process.argv.slice(2)));
+}
