@@ -175,6 +175,8 @@ async function main() {
   const options = parseArgs(process.argv.slice(2));
   if (options.lint) await runCheck('eslint .', [BIN.eslint, '.']);
   if (options.typecheck) await runCheck('tsc --noEmit -p .', [BIN.tsc, '--noEmit', '-p', '.']);
+  // The bundles are what people run; the CLI tests run dist/cli.js.
+  await runCheck('build (esbuild)', [join(root, 'esbuild.config.mjs')]);
   const suites = options.suite === undefined ? SUITES : SUITES.filter((suite) => suite.name === options.suite);
   for (const suite of suites) await runSuite(suite, options.mochaArgs);
 

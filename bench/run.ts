@@ -1,0 +1,27 @@
+import { arch, cpus, platform } from 'node:os';
+import { join } from 'node:path';
+import { runAgentBench } from './agentBench';
+import { printTable, writeJson, type BenchRow } from './benchReport';
+
+// `npm run bench`: every benchmark, a table on stdout and JSON in .bench/results.json.
+
+const BENCHES: Array<{ name: string; run: () => Promise<BenchRow[]> }> = [{ name: 'agent', run: runAgentBench }];
+
+async function main(): Promise<void> {
+  if (typeof globalThis.gc !== 'function') throw new Error('run with --expose-gc (npm run bench does)');
+  const only = process.argv[2];
+  const rows: BenchRow[] = [];
+  for (const bench of BENCHES) {
+    if (only && bench.name !== only) continue;
+    rows.push(...(await bench.run()));
+  }
+  printTable(rows);
+  const path = join(process.cwd(), '.bench', 'results.json');
+  writeJson(path, rows, { date: new Date().toISOString(), node: process.version, platform: `${platform()} ${arch()}`, cpus: cpus().length });
+  console.log(`\nwrote ${path}`);
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});
