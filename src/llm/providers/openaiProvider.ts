@@ -12,9 +12,10 @@ import type {
   ChatCompletionCreateParamsBase,
   ChatCompletionChunk,
 } from 'openai/resources/chat/completions';
-import { GaiError, errorMessage, type GaiErrorCode } from '../../core/errors';
+import { GaiError, errorMessage } from '../../core/errors';
 import type { LlmResponse, LlmStreamChunk, ProviderConfig, TokenUsage } from '../../core/types';
 import type { LlmProvider, LlmRequest } from '../llmProvider';
+import { statusErrorCode } from './sdkErrors';
 import {
   ToolCallAccumulator,
   fromChatCompletion,
@@ -198,19 +199,11 @@ export class OpenAiCompatibleProvider implements LlmProvider {
       return new GaiError('LLM_CONNECTION', `${where}: cannot connect (${reason})`, { cause: err });
     }
     if (err instanceof APIError && typeof err.status === 'number') {
-      return new GaiError(statusCode(err.status), `${where}: ${err.message}`, { cause: err });
+      return new GaiError(statusErrorCode(err.status), `${where}: ${err.message}`, { cause: err });
     }
     // Not from the transport (e.g. a malformed response body); still the server's fault.
     return new GaiError('LLM_SERVER', `${where}: ${errorMessage(err)}`, { cause: err });
   }
-}
-
-function statusCode(status: number): GaiErrorCode {
-  if (status === 401 || status === 403) return 'LLM_AUTH';
-  if (status === 429) return 'LLM_RATE_LIMITED';
-  if (status === 529 || status === 503) return 'LLM_OVERLOADED';
-  if (status >= 400 && status < 500) return 'LLM_BAD_REQUEST';
-  return 'LLM_SERVER';
 }
 
 function isAbortError(err: unknown): boolean {

@@ -31,13 +31,14 @@ export function mapSdkError(where: string, error: unknown, options: { midStream?
     code = 'LLM_CONNECTION';
     text = `could not connect (${detail})`;
   } else {
-    code = statusCode(status);
+    code = statusErrorCode(status);
     text = `${status} ${detail}`;
   }
   return new GaiError(code, `${where}: ${text}`, { cause: error });
 }
 
-function statusCode(status: number): GaiErrorCode {
+/** The error code for an HTTP status from an LLM API. */
+export function statusErrorCode(status: number): GaiErrorCode {
   if (status === 401 || status === 403) return 'LLM_AUTH';
   if (status === 429) return 'LLM_RATE_LIMITED';
   if (status === 529 || status === 503) return 'LLM_OVERLOADED';
