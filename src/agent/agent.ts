@@ -169,6 +169,7 @@ export class Agent {
       finished: true,
       iterations,
       stopReason,
+      ...(note ? { note } : {}),
       usage: subtractUsage(this.llm.usage.session, usageBefore),
     };
     emit({ type: 'done', response });

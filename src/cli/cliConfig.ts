@@ -60,7 +60,7 @@ export type ConfigFile = Static<typeof ConfigFileSchema>;
 const validator = compileValidator(ConfigFileSchema);
 
 export function defaultConfigPath(env: Record<string, string | undefined>): string {
-  return join(env.XDG_CONFIG_HOME ?? join(homedir(), '.config'), 'gai', 'config.json');
+  return join(env.XDG_CONFIG_HOME || join(homedir(), '.config'), 'gai', 'config.json');
 }
 
 /** Reads and validates a config file; a missing default file is an empty config. */

@@ -94,7 +94,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
 function parseCount(flag: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new GaiError('CONFIG', `${flag}: expected a whole number of at least 1, got "${value}"`);
+  if (!Number.isInteger(n) || n < 1 || n > 1000) throw new GaiError('CONFIG', `${flag}: expected a whole number from 1 to 1000, got "${value}"`);
   return n;
 }
 

@@ -203,5 +203,7 @@ export interface AgentResponse {
   finished: boolean;
   iterations: number;
   stopReason: AgentStopReason;
+  /** Why the request ended early, e.g. `[Max iterations reached]`; also appended to `message`. */
+  note?: string;
   usage: TokenUsage;
 }

@@ -40,7 +40,7 @@ export class Conversation {
   }
 
   addToolResult(toolUseId: string, content: Array<TextBlock | ImageBlock>, isError = false): void {
-    const block: ToolResultBlock = { type: 'tool_result', toolUseId, content, isError };
+    const block: ToolResultBlock = { type: 'tool_result', toolUseId, content: [...content], isError };
     const last = this.history.at(-1);
     if (last?.role === 'user') {
       // tool_result blocks must come before any text in the user turn.
@@ -87,7 +87,14 @@ export class Conversation {
       if (i === 0 && message.role !== 'user') problems.push('the first message is not from the user');
       if (i > 0 && this.history[i - 1]?.role === message.role) problems.push(`messages ${i - 1} and ${i} have the same role`);
       if (message.content.length === 0) problems.push(`message ${i} is empty`);
-      if (message.role !== 'assistant') return;
+      if (message.role === 'user') {
+        const previous = this.history[i - 1];
+        const calls = new Set((previous?.content ?? []).filter((b): b is ToolUseBlock => b.type === 'tool_use').map((b) => b.id));
+        for (const block of message.content) {
+          if (block.type === 'tool_result' && !calls.has(block.toolUseId)) problems.push(`tool_result ${block.toolUseId} answers no tool_use`);
+        }
+        return;
+      }
       const uses = message.content.filter((b): b is ToolUseBlock => b.type === 'tool_use');
       const results = new Set(
         (this.history[i + 1]?.content ?? []).filter((b): b is ToolResultBlock => b.type === 'tool_result').map((b) => b.toolUseId),

@@ -17,7 +17,7 @@ export interface LlmSettings {
 export const PROVIDERS: readonly Provider[] = ['anthropic', 'openai', 'ollama', 'google'];
 
 const DEFAULT_MODELS: Record<Provider, { default?: string; fast?: string; vision?: string }> = {
-  anthropic: { default: 'claude-sonnet-4-5', fast: 'claude-haiku-4-5' },
+  anthropic: { default: 'claude-sonnet-4-6', fast: 'claude-haiku-4-5' },
   openai: { default: 'gpt-4.1', fast: 'gpt-4.1-mini' },
   google: { default: 'gemini-2.5-flash', fast: 'gemini-2.5-flash-lite' },
   ollama: {},
@@ -77,5 +77,7 @@ function apiKeyFromEnv(provider: Provider, env: Environment): string | undefined
 }
 
 function baseUrlFromEnv(provider: Provider, env: Environment): string | undefined {
-  return provider === 'anthropic' ? env.ANTHROPIC_BASE_URL : env.OPENAI_BASE_URL;
+  // Presets (ollama, google) keep their own endpoint: OPENAI_BASE_URL points at some other server.
+  if (provider === 'anthropic') return env.ANTHROPIC_BASE_URL;
+  return provider === 'openai' ? env.OPENAI_BASE_URL : undefined;
 }

@@ -70,8 +70,12 @@ export function toolResultContent(result: ToolResult): Array<TextBlock | ImageBl
     if (result.data !== undefined) payload.data = result.data;
   }
   let text = JSON.stringify(payload);
-  if (text.length > MAX_TEXT_CHARS) {
-    text = text.slice(0, MAX_TEXT_CHARS) + `… [truncated ${text.length - MAX_TEXT_CHARS} characters]`;
+  if (text.length > MAX_TEXT_CHARS && payload.data !== undefined) {
+    // Cut the data, not the JSON, so the model still gets a parseable result.
+    const data = JSON.stringify(payload.data);
+    const keep = Math.max(0, MAX_TEXT_CHARS - (text.length - data.length) - 200);
+    payload.data = { truncated: true, originalLength: data.length, preview: data.slice(0, keep) };
+    text = JSON.stringify(payload);
   }
   return [{ type: 'text', text }, ...(result.images ?? [])];
 }

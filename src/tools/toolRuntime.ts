@@ -113,7 +113,7 @@ export class ToolRuntime {
 
     for (const [index, call] of calls.entries()) {
       if (signal.aborted || abort) {
-        skip(index, call, abort ? `the request was stopped: ${abort}` : 'the request was cancelled');
+        skip(index, call, stopReason(signal, abort));
         continue;
       }
       if ((this.riskOf(call.name) ?? 'read') === 'read') {
@@ -123,7 +123,7 @@ export class ToolRuntime {
       await Promise.all(reads);
       reads = [];
       if (signal.aborted || abort) {
-        skip(index, call, abort ? `the request was stopped: ${abort}` : 'the request was cancelled');
+        skip(index, call, stopReason(signal, abort));
       } else if (blockedBy) {
         skip(index, call, `not run because ${blockedBy}`);
       } else {
@@ -243,6 +243,10 @@ export class ToolRuntime {
       signal.removeEventListener('abort', onAbort);
     }
   }
+}
+
+function stopReason(signal: AbortSignal, abort: string | undefined): string {
+  return signal.aborted || !abort ? 'the request was cancelled' : `the request was stopped: ${abort}`;
 }
 
 function summarize(call: ToolCall): string {

@@ -177,15 +177,16 @@ describe('toolResultContent()', () => {
     assert.equal(text.includes('durationMs'), false);
   });
 
-  it('truncates long data and says how much was cut', () => {
+  it('truncates long data, says how much was cut and stays valid JSON', () => {
     const long = 'x'.repeat(50_000);
     const content = toolResultContent(ToolResults.success('Read a lot.', { text: long }));
     const text = (content[0] as TextBlock).text;
-    const full = JSON.stringify({ success: true, observation: 'Read a lot.', data: { text: long } });
-    const cut = full.length - 20_000;
-    assert.ok(text.length < 20_100, `text is ${text.length} characters`);
-    assert.ok(text.startsWith(full.slice(0, 20_000)));
-    assert.ok(text.endsWith(`… [truncated ${cut} characters]`), text.slice(-60));
+    assert.ok(text.length <= 20_000, `text is ${text.length} characters`);
+    const parsed = JSON.parse(text);
+    assert.equal(parsed.observation, 'Read a lot.');
+    assert.equal(parsed.data.truncated, true);
+    assert.equal(parsed.data.originalLength, JSON.stringify({ text: long }).length);
+    assert.ok(JSON.stringify({ text: long }).startsWith(parsed.data.preview));
   });
 
   it('leaves a text that fits untouched', () => {

@@ -58,7 +58,10 @@ async function ask(io: CliIo, agent: Agent, request: string, options: AskOptions
     if (options.stream) {
       for await (const event of agent.streamRequest(request)) {
         if (!options.json) render(io, event);
-        if (event.type === 'done') response = event.response;
+        if (event.type === 'done') {
+          response = event.response;
+          if (!options.json && response.note) out(io, `\n\n${response.note}`);
+        }
       }
     } else {
       const off = options.json ? () => {} : agent.onEvent((event) => render(io, event));

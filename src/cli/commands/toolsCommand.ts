@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { out, EXIT, type CliIo } from '../cliIo';
 import type { ToolRuntime } from '../../tools/toolRuntime';
 
@@ -7,12 +7,15 @@ export function registerToolsCommand(program: Command, io: CliIo, runtime: (prof
     .command('tools')
     .description('list the tools the model can use')
     .option('--json', 'print the definitions as JSON')
-    .option('--format <format>', 'definition format with --json: anthropic or openai', 'anthropic')
+    .addOption(new Option('--format <format>', 'definition format with --json').choices(['anthropic', 'openai']).default('anthropic'))
     .option('--profile <profile>', 'tool profile: read-only, standard or full')
     .action((options: { json?: boolean; format: string; profile?: string }) => {
       const rt = runtime(options.profile);
       if (options.json) {
-        const definitions = options.format === 'openai' ? rt.getOpenAiDefinitions() : rt.getDefinitions();
+        const definitions =
+          options.format === 'openai'
+            ? rt.getOpenAiDefinitions()
+            : rt.getDefinitions().map((d) => ({ name: d.name, description: d.description, input_schema: d.inputSchema }));
         out(io, JSON.stringify(definitions, null, 2) + '\n');
       } else {
         for (const definition of rt.getDefinitions()) {
