@@ -38,6 +38,15 @@ const ConfigFileSchema = Type.Object(
         { additionalProperties: false },
       ),
     ),
+    desktop: Type.Optional(
+      Type.Object(
+        {
+          ocrLanguage: Type.Optional(Type.String({ pattern: '^[a-z_]+(\\+[a-z_]+)*$' })),
+          screenshotMaxWidth: Type.Optional(Type.Integer({ minimum: 64, maximum: 7_680 })),
+        },
+        { additionalProperties: false },
+      ),
+    ),
     tools: Type.Optional(
       Type.Object(
         {

@@ -6,13 +6,18 @@ import { resolveLlmConfig, type LlmSettings } from '../llm/llmConfig';
 import { LlmManager } from '../llm/llmManager';
 import { createModeProviders } from '../llm/providers/providerFactory';
 import { StreamLogger, type Logger } from '../logging/logger';
+import { createDesktopServices, type DesktopServices } from '../desktop/desktopServices';
+import { createPlatformDesktop } from '../desktop/adapters/platformDesktop';
+import type { ModelAccess } from '../llm/modelAccess';
 import { EchoTool } from '../tools/echoTool';
+import { createDesktopTools } from '../tools/desktop/desktopTools';
 import { isToolProfile, ToolPolicy, TOOL_PROFILES } from '../tools/toolPolicy';
 import { ToolRegistry } from '../tools/toolRegistry';
 import { ToolRuntime } from '../tools/toolRuntime';
 import { defaultConfigPath, loadConfigFile, type ConfigFile } from './cliConfig';
 import { EXIT, err, type CliIo } from './cliIo';
 import { registerAskCommand, type AskOptions } from './commands/askCommand';
+import { registerDesktopCommands } from './commands/desktopCommands';
 import { registerToolCommand } from './commands/toolCommand';
 import { registerToolsCommand } from './commands/toolsCommand';
 import { terminalApproval } from './terminalApproval';
@@ -43,13 +48,32 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   };
   const logger = (): Logger => new StreamLogger(globals().verbose ? 'debug' : 'warn', (line) => io.stderr.write(line + '\n'));
 
-  const buildRuntime = (profile?: string, yes?: boolean): ToolRuntime => {
+  let services: DesktopServices | undefined;
+  // Built on first use; nothing touches the display until a desktop tool runs.
+  const desktop = (): DesktopServices => {
+    const settings = config().desktop ?? {};
+    services ??= createDesktopServices(createPlatformDesktop({ ocrLanguage: settings.ocrLanguage }), {
+      screenshotMaxWidth: settings.screenshotMaxWidth,
+    });
+    return services;
+  };
+  const modelsIfConfigured = (): ModelAccess | undefined => {
+    try {
+      const file = config();
+      return new LlmManager(createModeProviders(resolveLlmConfig({ ...file.llm }, io.env)));
+    } catch {
+      return undefined; // no key: the screen reader falls back to OCR only
+    }
+  };
+
+  const buildRuntime = (profile?: string, yes?: boolean, models?: ModelAccess): ToolRuntime => {
     const tools = config().tools ?? {};
     const chosen = profile ?? tools.profile ?? 'full';
     if (!isToolProfile(chosen)) throw new GaiError('CONFIG', `--profile: expected one of ${TOOL_PROFILES.join(', ')}, got "${chosen}"`);
     const log = logger();
     const registry = new ToolRegistry(log);
     registry.register(new EchoTool());
+    for (const tool of createDesktopTools(desktop(), models)) registry.register(tool);
     return new ToolRuntime(registry, {
       policy: new ToolPolicy({ profile: chosen, allow: tools.allow, deny: tools.deny }),
       logger: log,
@@ -69,12 +93,13 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       system: DEFAULT_SYSTEM_PROMPT,
       keepScreenshots: file.agent?.keepScreenshots,
     });
-    return new Agent(llm, buildRuntime(options.profile, options.yes), { maxIterations, verbose: globals().verbose, logger: logger() });
+    return new Agent(llm, buildRuntime(options.profile, options.yes, llm), { maxIterations, verbose: globals().verbose, logger: logger() });
   };
 
   registerToolsCommand(program, io, (profile) => buildRuntime(profile), setExit);
-  registerToolCommand(program, io, buildRuntime, setExit);
+  registerToolCommand(program, io, (profile, yes) => buildRuntime(profile, yes, modelsIfConfigured()), setExit);
   registerAskCommand(program, io, buildAgent, setExit);
+  registerDesktopCommands(program, io, () => buildRuntime('full', true, modelsIfConfigured()), setExit);
 
   try {
     if (argv.length === 0) {
@@ -88,6 +113,9 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     err(io, `gai: ${errorMessage(error)}\n`);
     if (isGaiError(error) && (error.code === 'CONFIG' || error.code === 'INVALID_INPUT')) return EXIT.usage;
     return EXIT.failed;
+  } finally {
+    // The OCR worker thread would keep the process alive.
+    await services?.desktop.ocr.dispose();
   }
 }
 

@@ -1,4 +1,5 @@
 import type { RiskLevel, OpenAiFunctionDefinition, ToolCall, ToolDefinition, ToolResult } from '../core/types';
+import { sleep } from '../core/timing';
 import { NullLogger, type Logger } from '../logging/logger';
 import { Replanner, type RecoveryDecision } from './replanner';
 import type { AnyTool } from './toolBase';
@@ -260,17 +261,5 @@ function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
     const onAbort = (): void => reject(new Error('cancelled'));
     signal.addEventListener('abort', onAbort, { once: true });
     promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    function done(): void {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
   });
 }

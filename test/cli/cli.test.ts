@@ -13,6 +13,8 @@ const ROOT = resolve(__dirname, '../..');
 // The installed Anthropic SDK warns on the console (outside the CLI's streams) for the
 // default model, so the scripted runs name a model.
 const MODEL = 'claude-scripted-test';
+/** What the CLI registers, in order: echo, then the desktop tools. */
+const ALL_TOOLS = ['echo', 'smart_screen_reader', 'screen_capture', 'ocr', 'get_element_tree', 'click', 'type_text', 'press_key', 'tab_navigate', 'scroll', 'spotlight', 'launch_app'];
 
 interface AskSummary {
   message: string;
@@ -53,10 +55,7 @@ describe('gai CLI (in process)', function () {
       const { code, stdout } = await run(['tools', '--json']);
       assert.equal(code, 0);
       const definitions = JSON.parse(stdout) as Array<{ name: string; input_schema: ToolDefinition['inputSchema'] }>;
-      assert.deepEqual(
-        definitions.map((d) => d.name),
-        ['echo'],
-      );
+      assert.deepEqual(definitions.map((d) => d.name), ALL_TOOLS);
       assert.equal(definitions[0]?.input_schema.type, 'object');
       assert.deepEqual(definitions[0]?.input_schema.required, ['message']);
     });
@@ -72,7 +71,7 @@ describe('gai CLI (in process)', function () {
       const { code, stdout } = await run(['tools', '--json', '--format', 'openai']);
       assert.equal(code, 0);
       const definitions = JSON.parse(stdout) as OpenAiFunctionDefinition[];
-      assert.equal(definitions.length, 1);
+      assert.equal(definitions.length, ALL_TOOLS.length);
       assert.equal(definitions[0]?.type, 'function');
       assert.equal(definitions[0]?.function.name, 'echo');
       assert.equal(definitions[0]?.function.parameters.type, 'object');
@@ -139,7 +138,7 @@ describe('gai CLI (in process)', function () {
       const { code, stderr } = await run(['tool', 'nope', '--input', '{}']);
       assert.equal(code, 1);
       assert.match(stderr, /^NOT_FOUND: Tool not found: nope$/m);
-      assert.match(stderr, /^hint: Available tools: echo\.$/m);
+      assert.match(stderr, new RegExp(`^hint: Available tools: ${ALL_TOOLS.join(', ')}\\.$`, 'm'));
     });
 
     it('--profile nonsense exits 2 naming --profile', async () => {
@@ -189,10 +188,10 @@ describe('gai CLI (in process)', function () {
     it('reads the default file from $XDG_CONFIG_HOME/gai/config.json', async () => {
       const { mkdirSync } = await import('node:fs');
       mkdirSync(join(dir.path, 'gai'));
-      writeFileSync(join(dir.path, 'gai', 'config.json'), JSON.stringify({ tools: { deny: ['echo'] } }));
+      writeFileSync(join(dir.path, 'gai', 'config.json'), JSON.stringify({ tools: { deny: ['*'], allow: ['echo'] } }));
       const { code, stdout } = await run(['tools', '--json']);
       assert.equal(code, 0);
-      assert.deepEqual(JSON.parse(stdout), [], 'echo is on the deny list of the default config');
+      assert.deepEqual(JSON.parse(stdout), [], 'every tool is on the deny list of the default config');
     });
   });
 
@@ -218,7 +217,7 @@ describe('gai CLI (in process)', function () {
       assert.equal(first?.headers.authorization, 'Bearer test');
       assert.deepEqual(
         (first?.body.tools as Array<{ name: string }>).map((t) => t.name),
-        ['echo'],
+        ALL_TOOLS,
       );
       // The second request carries the echo result for the model's tool_use id.
       const messages = second?.body.messages as Array<{ role: string; content: Array<Record<string, unknown>> }>;

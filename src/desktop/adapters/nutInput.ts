@@ -1,0 +1,150 @@
+import { errorMessage } from '../../core/errors';
+import { sleep } from '../../core/timing';
+import { canonicalKey, keystrokeFor } from '../keys';
+import type { InputPort, KeyCombo, Modifier, MouseButton, Point, ScrollDirection } from '../ports/inputPort';
+import { loadNut, type NutModule } from './nutLoader';
+
+type NutKey = NutModule['Key'][keyof NutModule['Key']];
+
+/**
+ * Mouse and keyboard through nut-js. Coordinates arrive in screen pixels and are divided by
+ * the display scale (HiDPI). Typing works around nut-js's `type()`: shifted symbols go as
+ * Shift + base key and text outside US ASCII is pasted from the clipboard, which is restored.
+ */
+export class NutInput implements InputPort {
+  constructor(
+    private readonly scaleFactor: () => Promise<number>,
+    private readonly platform: NodeJS.Platform = process.platform,
+  ) {}
+
+  async move(to: Point): Promise<void> {
+    const nut = await loadNut();
+    await nut.mouse.setPosition(await this.toInput(to));
+  }
+
+  async click(at: Point, button: MouseButton, double: boolean): Promise<void> {
+    const nut = await loadNut();
+    await nut.mouse.setPosition(await this.toInput(at));
+    const b = toButton(nut, button);
+    if (double) await nut.mouse.doubleClick(b);
+    else await nut.mouse.click(b);
+  }
+
+  async drag(from: Point, to: Point, button: MouseButton): Promise<void> {
+    const nut = await loadNut();
+    const b = toButton(nut, button);
+    await nut.mouse.setPosition(await this.toInput(from));
+    await nut.mouse.pressButton(b);
+    try {
+      // A few intermediate points: many toolkits need motion events to start a drag.
+      const start = await this.toInput(from);
+      const end = await this.toInput(to);
+      for (let i = 1; i <= 10; i++) {
+        await nut.mouse.setPosition(new nut.Point(start.x + ((end.x - start.x) * i) / 10, start.y + ((end.y - start.y) * i) / 10));
+      }
+    } finally {
+      await nut.mouse.releaseButton(b);
+    }
+  }
+
+  async scroll(direction: ScrollDirection, amount: number): Promise<void> {
+    const nut = await loadNut();
+    if (direction === 'up') await nut.mouse.scrollUp(amount);
+    else if (direction === 'down') await nut.mouse.scrollDown(amount);
+    else if (direction === 'left') await nut.mouse.scrollLeft(amount);
+    else await nut.mouse.scrollRight(amount);
+  }
+
+  async typeText(text: string, delayMs: number, signal?: AbortSignal): Promise<void> {
+    const nut = await loadNut();
+    const chars = [...text];
+    for (let i = 0; i < chars.length; ) {
+      if (signal?.aborted) throw new Error('typing was cancelled');
+      const stroke = keystrokeFor(chars[i]!);
+      if (stroke) {
+        await this.tap(nut, [...(stroke.shift ? [nut.Key.LeftShift] : []), this.keyCode(nut, stroke.key)]);
+        i++;
+      } else {
+        let end = i;
+        while (end < chars.length && !keystrokeFor(chars[end]!)) end++;
+        await this.paste(nut, chars.slice(i, end).join(''));
+        i = end;
+      }
+      if (delayMs > 0 && i < chars.length) await sleep(delayMs);
+    }
+  }
+
+  async pressKey(combo: KeyCombo): Promise<void> {
+    const nut = await loadNut();
+    await this.tap(nut, [...combo.modifiers.map((m) => this.modifierCode(nut, m)), this.keyCode(nut, combo.key)]);
+  }
+
+  isKnownKey(name: string): boolean {
+    const canonical = canonicalKey(name);
+    return canonical !== undefined && canonical in KEY_CODES;
+  }
+
+  private async tap(nut: NutModule, keys: NutKey[]): Promise<void> {
+    await nut.keyboard.pressKey(...keys);
+    await nut.keyboard.releaseKey(...[...keys].reverse());
+  }
+
+  private async paste(nut: NutModule, text: string): Promise<void> {
+    let previous: string | undefined;
+    try {
+      previous = await nut.clipboard.getContent();
+    } catch {
+      previous = undefined; // an empty or non-text clipboard
+    }
+    try {
+      await nut.clipboard.setContent(text);
+    } catch (error) {
+      throw new Error(`cannot type "${text}": the clipboard is not available (${errorMessage(error)})`);
+    }
+    await this.tap(nut, [this.modifierCode(nut, 'command'), nut.Key.V]);
+    // Give the application time to read the clipboard before it is restored.
+    await sleep(80);
+    if (previous !== undefined) await nut.clipboard.setContent(previous).catch(() => undefined);
+  }
+
+  private modifierCode(nut: NutModule, modifier: Modifier): NutKey {
+    switch (modifier) {
+      case 'command':
+        return this.platform === 'darwin' ? nut.Key.LeftCmd : nut.Key.LeftControl;
+      case 'ctrl':
+        return nut.Key.LeftControl;
+      case 'alt':
+        return nut.Key.LeftAlt;
+      case 'shift':
+        return nut.Key.LeftShift;
+    }
+  }
+
+  private keyCode(nut: NutModule, name: string): NutKey {
+    const keyName = KEY_CODES[canonicalKey(name) ?? ''];
+    if (!keyName) throw new Error(`"${name}" is not a known key`);
+    return nut.Key[keyName];
+  }
+
+  private async toInput(p: Point): Promise<InstanceType<NutModule['Point']>> {
+    const nut = await loadNut();
+    const scale = await this.scaleFactor();
+    return new nut.Point(Math.round(p.x / scale), Math.round(p.y / scale));
+  }
+}
+
+/** Canonical key names → nut-js Key names. `enter` is Return, not keypad Enter. */
+const KEY_CODES: Record<string, keyof NutModule['Key']> = {
+  enter: 'Return', tab: 'Tab', escape: 'Escape', space: 'Space', backspace: 'Backspace', delete: 'Delete',
+  insert: 'Insert', home: 'Home', end: 'End', pageup: 'PageUp', pagedown: 'PageDown', up: 'Up', down: 'Down',
+  left: 'Left', right: 'Right', capslock: 'CapsLock', printscreen: 'Print', menu: 'Menu',
+  minus: 'Minus', equal: 'Equal', comma: 'Comma', period: 'Period', slash: 'Slash', backslash: 'Backslash',
+  semicolon: 'Semicolon', quote: 'Quote', grave: 'Grave', leftbracket: 'LeftBracket', rightbracket: 'RightBracket',
+  ...Object.fromEntries('abcdefghijklmnopqrstuvwxyz'.split('').map((c) => [c, c.toUpperCase() as keyof NutModule['Key']])),
+  ...Object.fromEntries('0123456789'.split('').map((d) => [d, `Num${d}` as keyof NutModule['Key']])),
+  ...Object.fromEntries(Array.from({ length: 24 }, (_, i) => [`f${i + 1}`, `F${i + 1}` as keyof NutModule['Key']])),
+};
+
+function toButton(nut: NutModule, button: MouseButton): NutModule['Button'][keyof NutModule['Button']] {
+  return button === 'right' ? nut.Button.RIGHT : button === 'middle' ? nut.Button.MIDDLE : nut.Button.LEFT;
+}

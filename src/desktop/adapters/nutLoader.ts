@@ -1,0 +1,22 @@
+// nut-js loads a native addon and connects to the display when first required, so it is
+// loaded on first use only (activation of the extension stays fast, a CLI `tools` listing
+// never touches the display).
+
+export type NutModule = typeof import('@nut-tree-fork/nut-js');
+
+let loading: Promise<NutModule> | undefined;
+
+export function loadNut(): Promise<NutModule> {
+  // libnut opens the X display on load; without one it takes the whole process down.
+  if (process.platform === 'linux' && !process.env.DISPLAY) {
+    return Promise.reject(new Error('no X display: DISPLAY is not set (GAI needs an X11 session or XWayland)'));
+  }
+  loading ??= import('@nut-tree-fork/nut-js').then((nut) => {
+    // The defaults wait 300 ms per key and 100 ms per mouse action; tools pace themselves.
+    nut.keyboard.config.autoDelayMs = 0;
+    nut.mouse.config.autoDelayMs = 0;
+    nut.mouse.config.mouseSpeed = 100_000;
+    return nut;
+  });
+  return loading;
+}

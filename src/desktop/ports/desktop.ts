@@ -1,0 +1,19 @@
+import type { AppLauncher } from './appLauncherPort';
+import type { ImageCodec } from './imageCodec';
+import type { InputPort } from './inputPort';
+import type { OcrEngine } from './ocrPort';
+import type { ScreenPort } from './screenPort';
+import type { WindowPort } from './windowPort';
+
+export type PlatformName = 'linux' | 'darwin' | 'win32';
+
+/** Everything the desktop tools need, one implementation per platform. */
+export interface Desktop {
+  platform: PlatformName;
+  screen: ScreenPort;
+  input: InputPort;
+  ocr: OcrEngine;
+  windows: WindowPort;
+  launcher: AppLauncher;
+  images: ImageCodec;
+}

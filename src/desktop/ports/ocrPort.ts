@@ -1,0 +1,19 @@
+import type { OcrAnalysis } from '../../core/types';
+import type { ScreenImage } from './screenPort';
+
+/** How the text is laid out: a screen of scattered labels, one line, one word, one glyph. */
+export type OcrLayout = 'sparse' | 'line' | 'word' | 'char';
+
+export interface OcrOptions {
+  layout?: OcrLayout;
+  /** Upscale before recognizing (small text recognizes better larger); boxes are mapped back. */
+  scale?: number;
+  signal?: AbortSignal;
+}
+
+/** Boxes in the result are screen pixels (the image's origin added). */
+export interface OcrEngine {
+  readonly name: string;
+  recognize(image: ScreenImage, options?: OcrOptions): Promise<OcrAnalysis>;
+  dispose(): Promise<void>;
+}

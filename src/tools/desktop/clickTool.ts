@@ -1,0 +1,98 @@
+import { Type, type Static } from '@sinclair/typebox';
+import type { ToolResult } from '../../core/types';
+import type { DesktopServices } from '../../desktop/desktopServices';
+import { locateText, type TextCandidate } from '../../desktop/textLocator';
+import { StringEnum, toolInput } from '../schema';
+import { ToolBase, type ToolContext } from '../toolBase';
+import { ToolResults } from '../toolResult';
+import { ReturnScreenSchema, withScreenAfter } from './screenState';
+
+const schema = toolInput({
+  x: Type.Optional(Type.Number({ minimum: 0, description: 'X in screen pixels (with y)' })),
+  y: Type.Optional(Type.Number({ minimum: 0, description: 'Y in screen pixels (with x)' })),
+  text: Type.Optional(Type.String({ minLength: 1, description: 'Visible text to find by OCR and click, e.g. "Save" or "Open File"' })),
+  button: Type.Optional(StringEnum(['left', 'right', 'middle'] as const, { description: 'Mouse button', default: 'left' })),
+  doubleClick: Type.Optional(Type.Boolean({ description: 'Double-click', default: false })),
+  occurrence: Type.Optional(Type.Integer({ minimum: 1, description: 'With text: which match, 1-based in reading order' })),
+  near: Type.Optional(Type.String({ minLength: 1, description: 'With text: pick the match closest to this other text' })),
+  returnScreen: ReturnScreenSchema,
+});
+
+type ClickInput = Static<typeof schema>;
+
+/** Clicks a point, or a text found on the screen by OCR (seed 000 §3.1). */
+export class ClickTool extends ToolBase<typeof schema> {
+  readonly name = 'click';
+  readonly description =
+    'Click at screen coordinates (x, y) or on visible text (text). Text matching ignores case; an exact word or phrase ' +
+    'beats a partial match. When the text appears several times the result lists the candidates: call again with ' +
+    'occurrence or near. Coordinates are screen pixels (divide coordinates read off a downscaled screenshot by its scale).';
+  readonly inputSchema = schema;
+  readonly risk = 'action' as const;
+
+  constructor(private readonly services: DesktopServices) {
+    super();
+  }
+
+  protected override checkInput(input: ClickInput): string | undefined {
+    const hasPoint = input.x !== undefined || input.y !== undefined;
+    if (hasPoint && (input.x === undefined || input.y === undefined)) return `${input.x === undefined ? 'x' : 'y'}: required together with ${input.x === undefined ? 'y' : 'x'}`;
+    if (hasPoint && input.text !== undefined) return 'text: give either text or x and y, not both';
+    if (!hasPoint && input.text === undefined) return 'text: required (or give x and y)';
+    if (input.text === undefined && (input.occurrence !== undefined || input.near !== undefined)) return `${input.occurrence !== undefined ? 'occurrence' : 'near'}: only used with text`;
+    if (input.occurrence !== undefined && input.near !== undefined) return 'near: give either occurrence or near, not both';
+    return undefined;
+  }
+
+  async execute(input: ClickInput, context: ToolContext): Promise<ToolResult> {
+    const button = input.button ?? 'left';
+    const double = input.doubleClick ?? false;
+    const what = `${double ? 'Double-clicked' : 'Clicked'}${button === 'left' ? '' : ` (${button})`}`;
+    let result: ToolResult;
+    if (input.text === undefined) {
+      const { width, height } = await this.services.desktop.screen.size();
+      const x = input.x!;
+      const y = input.y!;
+      if (x >= width || y >= height) {
+        return ToolResults.failure('INVALID_INPUT', `Invalid input for tool click: ${x >= width ? `x: ${x}` : `y: ${y}`} is outside the ${width}x${height} screen`);
+      }
+      await this.services.desktop.input.click({ x, y }, button, double);
+      result = ToolResults.success(`${what} at (${x}, ${y}).`, { mode: 'coordinates', point: { x, y }, button, doubleClick: double });
+    } else {
+      const reading = await this.services.reader.read({ signal: context.signal });
+      const located = locateText(reading.analysis, input.text, { occurrence: input.occurrence, near: input.near });
+      if (located.status === 'not_found') {
+        const also = located.suggestions.length ? ` Similar text on screen: ${located.suggestions.map((s) => `"${s}"`).join(', ')}.` : '';
+        return ToolResults.notFound(
+          located.reason ?? `Text "${input.text}" not found on screen (${reading.analysis.elements.length} text elements read).${also}`,
+          'Read the screen (ocr) to see what is there, scroll, or click by coordinates.',
+        );
+      }
+      if (located.status === 'ambiguous') {
+        return ToolResults.failure('FAILED', `Text "${input.text}" appears ${located.candidates.length} times; nothing was clicked.`, {
+          observation: `Did NOT click: "${input.text}" is ambiguous (${located.candidates.length} matches).`,
+          hint: 'Call click again with occurrence (1-based, reading order) or near (another text next to the one you mean).',
+          data: { candidates: located.candidates.map(describe) },
+        });
+      }
+      const match = located.match;
+      await this.services.desktop.input.click(match.center, button, double);
+      const kind = match.kind === 'exact' ? '' : ` (${match.kind} match "${match.text}")`;
+      result = ToolResults.success(`${what} "${input.text}" at (${match.center.x}, ${match.center.y})${kind}.`, {
+        mode: 'text',
+        text: input.text,
+        ...describe(match),
+        point: match.center,
+        button,
+        doubleClick: double,
+        otherMatches: located.alternatives,
+        ocr: reading.ocr,
+      });
+    }
+    return withScreenAfter(this.services, result, input.returnScreen, context.signal);
+  }
+}
+
+function describe(candidate: TextCandidate): { foundText: string; bbox: TextCandidate['bbox']; confidence: number; match: string } {
+  return { foundText: candidate.text, bbox: candidate.bbox, confidence: Number(candidate.confidence.toFixed(2)), match: candidate.kind };
+}

@@ -1,0 +1,90 @@
+import { Type, type Static } from '@sinclair/typebox';
+import type { BBox, OcrElement, ToolResult } from '../../core/types';
+import type { DesktopServices } from '../../desktop/desktopServices';
+import { union, wordLines } from '../../desktop/textLocator';
+import { toolInput } from '../schema';
+import { ToolBase, type ToolContext } from '../toolBase';
+import { ToolResults } from '../toolResult';
+
+const schema = toolInput({
+  scope: Type.Optional(
+    Type.Union([Type.Literal('window'), Type.Literal('screen')], { description: 'The active window (default) or the whole screen', default: 'window' }),
+  ),
+  includeWords: Type.Optional(Type.Boolean({ description: 'Include the words of each line', default: false })),
+});
+
+interface LineNode {
+  text: string;
+  bbox: BBox;
+  words?: Array<{ text: string; bbox: BBox }>;
+}
+
+interface BlockNode {
+  bbox: BBox;
+  lines: LineNode[];
+}
+
+/** The screen as a hierarchy: window → blocks → lines → words, built from OCR (seed 004). */
+export class ElementTreeTool extends ToolBase<typeof schema> {
+  readonly name = 'get_element_tree';
+  readonly description =
+    'Describe the active window (or screen) as a tree: window, blocks of text, lines and optionally words, each with its box in screen pixels.';
+  readonly inputSchema = schema;
+  readonly risk = 'read' as const;
+
+  constructor(private readonly services: DesktopServices) {
+    super();
+  }
+
+  async execute(input: Static<typeof schema>, context: ToolContext): Promise<ToolResult> {
+    const window = await this.services.desktop.windows.activeWindow();
+    const scope = input.scope === 'screen' || !window || window.bounds.width === 0 ? 'screen' : 'window';
+    const reading = await this.services.reader.read({ signal: context.signal });
+    const inside = (e: OcrElement): boolean => scope === 'screen' || contains(window!.bounds, e.bbox);
+    const segments = wordLines({ fullText: '', elements: reading.analysis.elements.filter((e) => e.level === 'word' && inside(e)) });
+    const lines: LineNode[] = segments.map((words) => ({
+      text: words.map((w) => w.text).join(' '),
+      bbox: union(words.map((w) => w.bbox)),
+      ...(input.includeWords ? { words: words.map((w) => ({ text: w.text, bbox: w.bbox })) } : {}),
+    }));
+    const blocks = groupBlocks(lines);
+    const root = {
+      type: scope,
+      title: window?.title ?? '',
+      appName: window?.appName ?? '',
+      bbox: scope === 'window' ? window!.bounds : { x: 0, y: 0, width: reading.image.width, height: reading.image.height },
+      blocks,
+    };
+    return ToolResults.success(
+      `${scope === 'window' ? `Window "${root.title}"` : 'The screen'} has ${blocks.length} block(s), ${lines.length} line(s) of text.`,
+      root,
+    );
+  }
+}
+
+/** Lines close below each other and overlapping horizontally form one block (a panel, a list). */
+function groupBlocks(lines: LineNode[]): BlockNode[] {
+  const sorted = [...lines].sort((a, b) => a.bbox.y - b.bbox.y || a.bbox.x - b.bbox.x);
+  const blocks: BlockNode[] = [];
+  for (const line of sorted) {
+    const block = blocks.find((b) => {
+      const last = b.lines.at(-1)!.bbox;
+      const gap = line.bbox.y - (last.y + last.height);
+      const overlap = Math.min(b.bbox.x + b.bbox.width, line.bbox.x + line.bbox.width) - Math.max(b.bbox.x, line.bbox.x);
+      return gap >= -2 && gap <= last.height * 1.5 && overlap > 0;
+    });
+    if (block) {
+      block.lines.push(line);
+      block.bbox = union([block.bbox, line.bbox]);
+    } else {
+      blocks.push({ bbox: line.bbox, lines: [line] });
+    }
+  }
+  return blocks;
+}
+
+function contains(outer: BBox, inner: BBox): boolean {
+  const cx = inner.x + inner.width / 2;
+  const cy = inner.y + inner.height / 2;
+  return cx >= outer.x && cx < outer.x + outer.width && cy >= outer.y && cy < outer.y + outer.height;
+}

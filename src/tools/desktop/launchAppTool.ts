@@ -1,0 +1,76 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { errorMessage } from '../../core/errors';
+import { sleep } from '../../core/timing';
+import type { ToolResult } from '../../core/types';
+import type { DesktopServices } from '../../desktop/desktopServices';
+import type { WindowInfo } from '../../desktop/ports/windowPort';
+import { waitForSettle } from '../../desktop/settle';
+import { toolInput } from '../schema';
+import { ToolBase, type ToolContext } from '../toolBase';
+import { ToolResults } from '../toolResult';
+
+const schema = toolInput({
+  appName: Type.String({ minLength: 1, description: 'Application name as a person would say it, e.g. "Calculator", "Text Editor"' }),
+  timeoutMs: Type.Optional(Type.Integer({ minimum: 500, maximum: 60_000, description: 'How long to wait for its window', default: 10_000 })),
+});
+
+/**
+ * Starts an application by name and waits until a new window is active (bounded), instead of
+ * the seed's fixed 2 s sleep, then reports that window.
+ */
+export class LaunchAppTool extends ToolBase<typeof schema> {
+  readonly name = 'launch_app';
+  readonly description =
+    'Start an application by its name (desktop entries on Linux, open -a on macOS, the Start menu on Windows) and wait for its window.';
+  readonly inputSchema = schema;
+  readonly risk = 'system' as const;
+  override readonly timeoutMs = 70_000;
+
+  constructor(private readonly services: DesktopServices) {
+    super();
+  }
+
+  async execute(input: Static<typeof schema>, context: ToolContext): Promise<ToolResult> {
+    const { windows, launcher, screen } = this.services.desktop;
+    const before = await windows.activeWindow();
+    let launched;
+    try {
+      launched = await launcher.launch(input.appName, context.signal);
+    } catch (error) {
+      return ToolResults.notFound(`Cannot launch "${input.appName}": ${errorMessage(error)}`, 'Check the name (e.g. the one shown in the app menu) or ask the user.');
+    }
+    const timeoutMs = input.timeoutMs ?? 10_000;
+    const started = performance.now();
+    let window: WindowInfo | undefined;
+    while (performance.now() - started < timeoutMs && !context.signal.aborted) {
+      const active = await windows.activeWindow();
+      if (active && isNew(active, before)) {
+        window = active;
+        break;
+      }
+      await sleep(100, context.signal);
+    }
+    if (context.signal.aborted) return ToolResults.cancelled(this.name, `"${input.appName}" was started (${launched.method}) but its window was not awaited`);
+    if (!window) {
+      return ToolResults.failure('TIMEOUT', `Started "${input.appName}" (${launched.method}) but no new window became active within ${timeoutMs} ms.`, {
+        hint: 'It may still be starting, or it opened in the background: read the screen to check.',
+        data: { method: launched.method, pid: launched.pid },
+      });
+    }
+    // The window exists; let it finish drawing before anyone reads it.
+    await waitForSettle(screen, { region: window.bounds.width > 0 ? window.bounds : undefined, signal: context.signal, timeoutMs: 2_000 });
+    return ToolResults.success(`Launched "${input.appName}": window "${window.title}" (${window.appName}) is active.`, {
+      appName: input.appName,
+      method: launched.method,
+      pid: launched.pid,
+      window: { title: window.title, appName: window.appName, bounds: window.bounds },
+      waitedMs: Math.round(performance.now() - started),
+    });
+  }
+}
+
+function isNew(active: WindowInfo, before: WindowInfo | undefined): boolean {
+  if (!before) return true;
+  if (active.id !== undefined && before.id !== undefined) return active.id !== before.id;
+  return active.title !== before.title || active.appName !== before.appName;
+}

@@ -1,0 +1,82 @@
+import { readFile } from 'node:fs/promises';
+import { Type, type Static } from '@sinclair/typebox';
+import { errorMessage } from '../../core/errors';
+import type { OcrAnalysis, OcrElement, ToolResult } from '../../core/types';
+import type { DesktopServices } from '../../desktop/desktopServices';
+import { StringEnum, toolInput } from '../schema';
+import { ToolBase, type ToolContext } from '../toolBase';
+import { ToolResults } from '../toolResult';
+import { RegionSchema, regionOutside } from './screenCaptureTool';
+
+const schema = toolInput({
+  imagePath: Type.Optional(Type.String({ minLength: 1, description: 'An image file to read (PNG or JPEG)' })),
+  captureScreen: Type.Optional(Type.Boolean({ description: 'Read the whole screen' })),
+  region: Type.Optional(RegionSchema),
+  level: Type.Optional(StringEnum(['lines', 'words', 'both'] as const, { description: 'Which elements to return', default: 'lines' })),
+  maxElements: Type.Optional(Type.Integer({ minimum: 1, maximum: 2_000, default: 300 })),
+});
+
+type OcrInput = Static<typeof schema>;
+
+/** Text on the screen (or in an image) with boxes (seed 000 §2.2). */
+export class OcrTool extends ToolBase<typeof schema> {
+  readonly name = 'ocr';
+  readonly description =
+    'Read text by OCR from the screen (captureScreen: true), a screen region, or an image file. Returns the full text ' +
+    'and elements with text, confidence and box (screen pixels); lines by default, words on request.';
+  readonly inputSchema = schema;
+  readonly risk = 'read' as const;
+
+  constructor(private readonly services: DesktopServices) {
+    super();
+  }
+
+  protected override checkInput(input: OcrInput): string | undefined {
+    const sources = [input.imagePath !== undefined, input.captureScreen === true, input.region !== undefined].filter(Boolean).length;
+    if (sources === 0) return 'captureScreen: give one of imagePath, captureScreen: true or region';
+    if (sources > 1) return 'imagePath: give only one of imagePath, captureScreen and region';
+    return undefined;
+  }
+
+  async execute(input: OcrInput, context: ToolContext): Promise<ToolResult> {
+    const started = performance.now();
+    let analysis: OcrAnalysis;
+    let source: string;
+    let cache = 'full';
+    if (input.imagePath !== undefined) {
+      let bytes: Buffer;
+      try {
+        bytes = await readFile(input.imagePath);
+      } catch (error) {
+        return ToolResults.notFound(`Cannot read image ${input.imagePath}: ${errorMessage(error)}`);
+      }
+      const image = await this.services.desktop.images.decode(bytes).catch((error: unknown) => {
+        throw new Error(`${input.imagePath} is not a readable image (${errorMessage(error)})`);
+      });
+      analysis = await this.services.desktop.ocr.recognize(image, { signal: context.signal });
+      source = input.imagePath;
+    } else {
+      const outside = regionOutside(this.name, input.region, await this.services.desktop.screen.size());
+      if (outside) return outside;
+      const reading = await this.services.reader.read({ region: input.region, signal: context.signal });
+      analysis = reading.analysis;
+      cache = reading.ocr;
+      source = input.region ? `region ${input.region.width}x${input.region.height} at (${input.region.x}, ${input.region.y})` : 'the screen';
+    }
+    const level = input.level ?? 'lines';
+    const chosen = analysis.elements.filter((e) => level === 'both' || e.level === (level === 'lines' ? 'line' : 'word'));
+    const max = input.maxElements ?? 300;
+    const words = analysis.elements.filter((e) => e.level === 'word').length;
+    return ToolResults.success(`Read ${words} word(s) from ${source}.`, {
+      fullText: analysis.fullText,
+      elements: chosen.slice(0, max).map(compact),
+      ...(chosen.length > max ? { omitted: chosen.length - max } : {}),
+      ocr: cache,
+      ms: Math.round(performance.now() - started),
+    });
+  }
+}
+
+function compact(e: OcrElement): { text: string; confidence: number; bbox: OcrElement['bbox']; level: OcrElement['level'] } {
+  return { text: e.text, confidence: Number(e.confidence.toFixed(2)), bbox: e.bbox, level: e.level };
+}

@@ -1,0 +1,46 @@
+import type { OcrAnalysis } from '../../core/types';
+import type { WindowInfo } from '../../desktop/ports/windowPort';
+
+// Text helpers of the screen reader: what the fast model (or a person) is shown, and the
+// vision model's answer parsed and mapped back to screen pixels.
+
+const MAX_LINES = 60;
+
+export function screenSummaryText(analysis: OcrAnalysis, window: WindowInfo | undefined): string {
+  const lines = analysis.elements.filter((e) => e.level === 'line').map((e) => e.text.trim()).filter(Boolean);
+  const head = window ? `Active window: "${window.title}" (${window.appName}).` : 'No active window.';
+  const body = lines.length ? lines.slice(0, MAX_LINES).join('\n') : '(no text found on the screen)';
+  const more = lines.length > MAX_LINES ? `\n… ${lines.length - MAX_LINES} more line(s)` : '';
+  return `${head}\nText on screen (${lines.length} line(s), top to bottom):\n${body}${more}`;
+}
+
+export interface ScreenElement {
+  label: string;
+  role: string;
+  x: number;
+  y: number;
+}
+
+/** Takes the JSON the model was asked for (tolerating prose or code fences around it). */
+export function parseElements(text: string, scale: number, origin: { x: number; y: number }): { summary: string; elements: ScreenElement[] } {
+  const start = text.indexOf('{');
+  const end = text.lastIndexOf('}');
+  if (start < 0 || end <= start) return { summary: text.trim(), elements: [] };
+  try {
+    const parsed = JSON.parse(text.slice(start, end + 1)) as { summary?: unknown; elements?: unknown };
+    const elements = Array.isArray(parsed.elements) ? parsed.elements : [];
+    return {
+      summary: typeof parsed.summary === 'string' ? parsed.summary : '',
+      elements: elements
+        .filter((e): e is { label?: unknown; role?: unknown; x: number; y: number } => typeof e?.x === 'number' && typeof e?.y === 'number')
+        .map((e) => ({
+          label: String(e.label ?? ''),
+          role: String(e.role ?? 'element'),
+          x: Math.round(e.x / scale) + origin.x,
+          y: Math.round(e.y / scale) + origin.y,
+        })),
+    };
+  } catch {
+    return { summary: text.trim(), elements: [] };
+  }
+}

@@ -1,0 +1,111 @@
+import { type Static } from '@sinclair/typebox';
+import type { OcrAnalysis, ToolResult } from '../../core/types';
+import type { DesktopServices } from '../../desktop/desktopServices';
+import type { WindowInfo } from '../../desktop/ports/windowPort';
+import type { ModelAccess } from '../../llm/modelAccess';
+import { StringEnum, toolInput } from '../schema';
+import { ToolBase, type ToolContext } from '../toolBase';
+import { ToolResults } from '../toolResult';
+import { parseElements, screenSummaryText } from './screenAnalysis';
+
+const schema = toolInput({
+  mode: StringEnum(['quick', 'detailed'] as const, {
+    description: 'quick: a cheap summary from the screen text (fast model, or OCR only); detailed: the vision model looks at a screenshot and lists clickable elements with coordinates',
+  }),
+});
+
+const MAX_OCR_ELEMENTS = 50;
+
+/** Screen understanding by model, stateless (seed 000 §2.3). */
+export class SmartScreenReaderTool extends ToolBase<typeof schema> {
+  readonly name = 'smart_screen_reader';
+  readonly description =
+    'Summarize what is on the screen. quick mode is fast and cheap (text only); detailed mode sends a screenshot to the ' +
+    'vision model and returns clickable elements with screen coordinates.';
+  readonly inputSchema = schema;
+  readonly risk = 'read' as const;
+  override readonly timeoutMs = 90_000;
+
+  constructor(
+    private readonly services: DesktopServices,
+    llm?: ModelAccess,
+  ) {
+    super(llm);
+  }
+
+  async execute(input: Static<typeof schema>, context: ToolContext): Promise<ToolResult> {
+    const window = await this.services.desktop.windows.activeWindow().catch(() => undefined);
+    const reading = await this.services.reader.read({ signal: context.signal });
+    const resolution = { width: reading.image.width, height: reading.image.height };
+    const base = { timestamp: new Date().toISOString(), resolution, mode: input.mode, window: window ? { title: window.title, appName: window.appName } : undefined };
+    if (input.mode === 'quick') {
+      const text = screenSummaryText(reading.analysis, window);
+      if (!this.llm) {
+        return ToolResults.success(`Read the screen by OCR (no model configured): ${window ? `"${window.title}" is active` : 'no active window'}.`, {
+          ...base,
+          llmMode: 'none',
+          analysis: text,
+        });
+      }
+      const response = await this.llm.sendWithMode(
+        'fast',
+        [{ role: 'user', content: [{ type: 'text', text: `Summarize the current screen state in 2-4 sentences for an agent that operates it.\n\n${text}` }] }],
+        { maxTokens: 400, signal: context.signal },
+      );
+      return ToolResults.success(`Summarized the screen with the fast model.`, { ...base, llmMode: 'fast', analysis: response.content });
+    }
+
+    if (!this.llm) {
+      return ToolResults.failure('FAILED', 'Detailed screen reading needs a vision model, and none is configured.', {
+        hint: 'Use ocr or get_element_tree to read the screen without a model, or configure a model.',
+      });
+    }
+    return this.detailed(reading.image, reading.analysis, window, base, context);
+  }
+
+  private async detailed(
+    image: Parameters<DesktopServices['desktop']['images']['encode']>[0],
+    analysis: OcrAnalysis,
+    window: WindowInfo | undefined,
+    base: Record<string, unknown>,
+    context: ToolContext,
+  ): Promise<ToolResult> {
+    const encoded = await this.services.desktop.images.encode(image, 'png', { maxWidth: this.services.screenshotMaxWidth });
+    const s = encoded.scale;
+    // The model sees one coordinate system: the picture's. OCR boxes are converted into it.
+    const ocr = analysis.elements
+      .filter((e) => e.level === 'line')
+      .slice(0, MAX_OCR_ELEMENTS)
+      .map((e) => ({ text: e.text, x: Math.round(e.bbox.x * s), y: Math.round(e.bbox.y * s), w: Math.round(e.bbox.width * s), h: Math.round(e.bbox.height * s) }));
+    const prompt = [
+      `Analyze this screen in detail${window ? ` (active window "${window.title}", application ${window.appName})` : ''}.`,
+      `The picture is ${encoded.width}x${encoded.height}. OCR found these text lines (picture coordinates):`,
+      JSON.stringify(ocr),
+      'Identify the clickable UI elements. Answer with JSON only, in this shape:',
+      '{"summary": "2-4 sentences", "elements": [{"label": "Save", "role": "button", "x": 120, "y": 48}]}',
+      'x and y are the centre of each element in picture coordinates.',
+    ].join('\n');
+    const response = await this.llm!.sendWithMode(
+      'vision',
+      [
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: prompt },
+            { type: 'image', source: { type: 'base64', mediaType: 'image/png', data: encoded.data.toString('base64') } },
+          ],
+        },
+      ],
+      { maxTokens: 2_000, signal: context.signal },
+    );
+    const parsed = parseElements(response.content, s, image.origin);
+    return ToolResults.success(`Analyzed the screen with the vision model: ${parsed.elements.length} clickable element(s).`, {
+      ...base,
+      llmMode: 'vision',
+      ocrTextCount: analysis.elements.filter((e) => e.level === 'word').length,
+      analysis: parsed.summary,
+      elements: parsed.elements,
+      imageScale: Number(s.toFixed(4)),
+    });
+  }
+}

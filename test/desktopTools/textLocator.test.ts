@@ -1,0 +1,195 @@
+import { strict as assert } from 'node:assert';
+import { findCandidates, locateText, type LocateResult, type TextCandidate } from '../../src/desktop/textLocator';
+import { ocrWords } from '../support/fakeDesktop';
+
+function found(result: LocateResult): TextCandidate {
+  assert.equal(result.status, 'found', JSON.stringify(result));
+  if (result.status !== 'found') throw new Error('unreachable');
+  return result.match;
+}
+
+describe('locateText', () => {
+  describe('exact beats substring', () => {
+    it('an exact "Save" wins over "Saved"; the substring is not even a candidate', () => {
+      const analysis = ocrWords([
+        { text: 'Saved', x: 10, y: 10, w: 50, h: 16 },
+        { text: 'Save', x: 300, y: 10, w: 40, h: 16 },
+      ]);
+      const result = locateText(analysis, 'Save');
+      const match = found(result);
+      assert.equal(match.text, 'Save');
+      assert.equal(match.kind, 'exact');
+      assert.deepEqual(match.bbox, { x: 300, y: 10, width: 40, height: 16 });
+      assert.equal(result.status === 'found' && result.alternatives, 0);
+    });
+
+    it('"Save As" matches the two-word label exactly, not the lone "Save"', () => {
+      const analysis = ocrWords([
+        { text: 'Save', x: 10, y: 10, w: 40, h: 16 },
+        { text: 'Save', x: 200, y: 10, w: 40, h: 16 },
+        { text: 'As', x: 246, y: 10, w: 20, h: 16 },
+      ]);
+      const match = found(locateText(analysis, 'save as'));
+      assert.equal(match.text, 'Save As');
+      assert.deepEqual(match.bbox, { x: 200, y: 10, width: 66, height: 16 });
+    });
+
+    it('with only "Saved" on screen, "Save" is a substring match', () => {
+      const match = found(locateText(ocrWords([{ text: 'Saved', x: 10, y: 10, w: 50, h: 16 }]), 'Save'));
+      assert.equal(match.kind, 'substring');
+      assert.equal(match.text, 'Saved');
+    });
+
+    it('"Save" prefers the button labelled exactly "Save" over the "Save" of "Save As"', () => {
+      const analysis = ocrWords([
+        { text: 'Save', x: 10, y: 10, w: 40, h: 16 },
+        { text: 'Save', x: 200, y: 10, w: 40, h: 16 },
+        { text: 'As', x: 246, y: 10, w: 20, h: 16 },
+        { text: 'Saved', x: 400, y: 10, w: 50, h: 16 },
+      ]);
+      const match = found(locateText(analysis, 'Save'));
+      assert.deepEqual(match.bbox, { x: 10, y: 10, width: 40, height: 16 });
+    });
+  });
+
+  describe('phrases', () => {
+    it('"Open File" matches neighbouring words of one line, with the union box', () => {
+      const analysis = ocrWords([
+        { text: 'Open', x: 10, y: 10, w: 40, h: 16 },
+        { text: 'File', x: 55, y: 10, w: 30, h: 16 },
+      ]);
+      const match = found(locateText(analysis, 'Open File'));
+      assert.equal(match.kind, 'exact');
+      assert.deepEqual(match.bbox, { x: 10, y: 10, width: 75, height: 16 });
+      assert.deepEqual(match.center, { x: 48, y: 18 });
+    });
+
+    it('does not join two buttons far apart on the same row into a phrase', () => {
+      const analysis = ocrWords([
+        { text: 'Open', x: 10, y: 10, w: 40, h: 16 },
+        { text: 'File', x: 300, y: 10, w: 30, h: 16 },
+      ]);
+      assert.equal(locateText(analysis, 'Open File').status, 'not_found');
+    });
+  });
+
+  describe('normalization', () => {
+    const analysis = ocrWords([
+      { text: 'Name:', x: 10, y: 10, w: 44, h: 16 },
+      { text: '+', x: 100, y: 10, w: 10, h: 16 },
+      { text: '=', x: 200, y: 10, w: 10, h: 16 },
+      { text: '<-', x: 300, y: 10, w: 14, h: 16 },
+      { text: 'EXPORT', x: 10, y: 60, w: 60, h: 16 },
+    ]);
+
+    it('ignores case', () => {
+      const match = found(locateText(analysis, 'export'));
+      assert.equal(match.text, 'EXPORT');
+      assert.equal(match.kind, 'exact');
+    });
+
+    it('ignores punctuation around a word ("Name" finds "Name:", and "Name:" too)', () => {
+      assert.equal(found(locateText(analysis, 'name')).text, 'Name:');
+      assert.equal(found(locateText(analysis, 'Name:')).kind, 'exact');
+    });
+
+    for (const [glyph, x] of [['+', 100], ['=', 200], ['<-', 300]] as const) {
+      it(`finds the single glyph "${glyph}"`, () => {
+        const match = found(locateText(analysis, glyph));
+        assert.equal(match.text, glyph);
+        assert.equal(match.bbox.x, x);
+      });
+    }
+  });
+
+  describe('repeats', () => {
+    // Three "Edit" in reading order: top-left, top-right, then a lower row.
+    const edits = ocrWords([
+      { text: 'Edit', x: 400, y: 200, w: 30, h: 16 },
+      { text: 'Edit', x: 300, y: 10, w: 30, h: 16 },
+      { text: 'Edit', x: 10, y: 11, w: 30, h: 16 },
+      { text: 'Cancel', x: 360, y: 230, w: 50, h: 16 },
+    ]);
+
+    it('occurrence counts in reading order (top to bottom, left to right)', () => {
+      assert.equal(found(locateText(edits, 'Edit', { occurrence: 1 })).bbox.x, 10);
+      assert.equal(found(locateText(edits, 'Edit', { occurrence: 2 })).bbox.x, 300);
+      assert.equal(found(locateText(edits, 'Edit', { occurrence: 3 })).bbox.x, 400);
+    });
+
+    it('an occurrence beyond the count is not found, with the count in the reason', () => {
+      const result = locateText(edits, 'Edit', { occurrence: 4 });
+      assert.equal(result.status, 'not_found');
+      assert.match(result.status === 'not_found' ? (result.reason ?? '') : '', /3 time/);
+    });
+
+    it('near a text picks the closest candidate', () => {
+      assert.deepEqual(found(locateText(edits, 'Edit', { near: 'Cancel' })).bbox, { x: 400, y: 200, width: 30, height: 16 });
+    });
+
+    it('near a point picks the closest candidate', () => {
+      assert.equal(found(locateText(edits, 'Edit', { near: { x: 0, y: 0 } })).bbox.x, 10);
+      assert.equal(found(locateText(edits, 'Edit', { near: { x: 320, y: 30 } })).bbox.x, 300);
+    });
+
+    it('near an anchor that is not on screen is not found', () => {
+      const result = locateText(edits, 'Edit', { near: 'Nowhere' });
+      assert.equal(result.status, 'not_found');
+      assert.match(result.status === 'not_found' ? (result.reason ?? '') : '', /Nowhere/);
+    });
+
+    it('without occurrence or near, returns every candidate with its box (ambiguous)', () => {
+      const result = locateText(edits, 'edit');
+      assert.equal(result.status, 'ambiguous');
+      if (result.status !== 'ambiguous') return;
+      assert.deepEqual(
+        result.candidates.map((c) => c.bbox),
+        [
+          { x: 10, y: 11, width: 30, height: 16 },
+          { x: 300, y: 10, width: 30, height: 16 },
+          { x: 400, y: 200, width: 30, height: 16 },
+        ],
+      );
+    });
+  });
+
+  describe('near misses', () => {
+    const analysis = ocrWords([
+      { text: 'Save', x: 10, y: 10, w: 40, h: 16 },
+      { text: 'Quit', x: 100, y: 10, w: 40, h: 16 },
+    ]);
+
+    it('not found suggests similar words ("Sve" → "Save")', () => {
+      const result = locateText(analysis, 'Sve');
+      assert.equal(result.status, 'not_found');
+      assert.deepEqual(result.status === 'not_found' && result.suggestions, ['Save']);
+    });
+
+    it('matches fuzzily (one edit) when nothing exact or substring exists', () => {
+      const match = found(locateText(ocrWords([{ text: 'Settings', x: 10, y: 10, w: 70, h: 16 }]), 'Setings'));
+      assert.equal(match.kind, 'fuzzy');
+      assert.equal(match.text, 'Settings');
+    });
+
+    it('a substring match suppresses fuzzy ones', () => {
+      const both = ocrWords([
+        { text: 'Printer', x: 10, y: 10, w: 60, h: 16 },
+        { text: 'Prant', x: 10, y: 80, w: 50, h: 16 },
+      ]);
+      const candidates = findCandidates(both, 'Print');
+      assert.deepEqual(candidates.map((c) => [c.text, c.kind]), [['Printer', 'substring']]);
+    });
+
+    it('an exact match suppresses fuzzy ones', () => {
+      const both = ocrWords([
+        { text: 'Settings', x: 10, y: 10, w: 70, h: 16 },
+        { text: 'Setting', x: 10, y: 80, w: 60, h: 16 },
+      ]);
+      assert.deepEqual(findCandidates(both, 'Settings').map((c) => [c.text, c.kind]), [['Settings', 'exact']]);
+    });
+
+    it('short words are not matched fuzzily (too many false friends)', () => {
+      assert.equal(locateText(ocrWords([{ text: 'Cut', x: 10, y: 10, w: 30, h: 16 }]), 'Cat').status, 'not_found');
+    });
+  });
+});
