@@ -7,8 +7,8 @@ import { ensureDeps } from './ensureDeps.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
-// Node arguments of what `npm start` shows. The desktop demo replaces this later.
-const START_COMMAND = ['dist/cli.js', '--help'];
+// Node arguments of what `npm start` runs: the desktop demo on a private virtual display.
+const START_COMMAND = ['dist/cli.js', 'demo'];
 
 const BUILD_OUTPUT = join(root, 'dist/cli.js');
 // A change to the bundler settings makes the output stale as well.

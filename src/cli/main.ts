@@ -17,6 +17,7 @@ import { ToolRuntime } from '../tools/toolRuntime';
 import { defaultConfigPath, loadConfigFile, type ConfigFile } from './cliConfig';
 import { EXIT, err, type CliIo } from './cliIo';
 import { registerAskCommand, type AskOptions } from './commands/askCommand';
+import { registerDemoCommand } from './commands/demoCommand';
 import { registerDesktopCommands } from './commands/desktopCommands';
 import { registerToolCommand } from './commands/toolCommand';
 import { registerToolsCommand } from './commands/toolsCommand';
@@ -100,6 +101,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   registerToolCommand(program, io, (profile, yes) => buildRuntime(profile, yes, modelsIfConfigured()), setExit);
   registerAskCommand(program, io, buildAgent, setExit);
   registerDesktopCommands(program, io, () => buildRuntime('full', true, modelsIfConfigured()), setExit);
+  registerDemoCommand(program, io, setExit);
 
   try {
     if (argv.length === 0) {

@@ -53,6 +53,7 @@ export function findCandidates(analysis: OcrAnalysis, query: string): TextCandid
   const tokens = tokenize(query);
   if (tokens.length === 0) return [];
   const lines = wordLines(analysis);
+  const ocrLines = analysis.elements.filter((e) => e.level === 'line');
   const exact: TextCandidate[] = [];
   const substring: TextCandidate[] = [];
   const fuzzy: TextCandidate[] = [];
@@ -62,7 +63,7 @@ export function findCandidates(analysis: OcrAnalysis, query: string): TextCandid
     for (let i = 0; i + tokens.length <= line.length; i++) {
       const run = line.slice(i, i + tokens.length);
       const runWords = words.slice(i, i + tokens.length);
-      const whole = run.length === line.length;
+      const whole = run.length === line.length && !inLongerLine(ocrLines, run);
       if (runWords.every((w, k) => w === tokens[k])) exact.push(candidate(run, 'exact', whole));
       else if (runWords.every((w, k) => similar(w, tokens[k]!))) fuzzy.push(candidate(run, 'fuzzy', whole));
     }
@@ -80,6 +81,16 @@ export function findCandidates(analysis: OcrAnalysis, query: string): TextCandid
   const wholeExact = exact.filter((c) => c.whole);
   const best = wholeExact.length ? wholeExact : exact.length ? exact : substring.length ? substring : fuzzy;
   return dedupe(best).sort(readingOrder);
+}
+
+/** OCR may drop a word of a label at word level yet keep it in the line ("Save" of "Save As"). */
+function inLongerLine(lines: OcrElement[], run: OcrElement[]): boolean {
+  const box = union(run.map((w) => w.bbox));
+  const cx = box.x + box.width / 2;
+  const cy = box.y + box.height / 2;
+  return lines.some(
+    (l) => cx >= l.bbox.x && cx <= l.bbox.x + l.bbox.width && cy >= l.bbox.y && cy <= l.bbox.y + l.bbox.height && tokenize(l.text).length > run.length && l.bbox.width > box.width * 1.3,
+  );
 }
 
 function candidate(run: OcrElement[], kind: MatchKind, whole: boolean): TextCandidate {

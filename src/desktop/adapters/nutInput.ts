@@ -51,7 +51,9 @@ export class NutInput implements InputPort {
     const nut = await loadNut();
     if (direction === 'up') await nut.mouse.scrollUp(amount);
     else if (direction === 'down') await nut.mouse.scrollDown(amount);
-    else if (direction === 'left') await nut.mouse.scrollLeft(amount);
+    // libnut's X11 backend sends button 7 (right) for scrollLeft and 6 for scrollRight; the
+    // X convention is 6 = left, 7 = right, so on Linux the calls are swapped back.
+    else if ((direction === 'left') !== (this.platform === 'linux')) await nut.mouse.scrollLeft(amount);
     else await nut.mouse.scrollRight(amount);
   }
 
@@ -84,9 +86,10 @@ export class NutInput implements InputPort {
     return canonical !== undefined && canonical in KEY_CODES;
   }
 
+  /** The last key is the key; the ones before it are held as modifiers (libnut's convention for both calls). */
   private async tap(nut: NutModule, keys: NutKey[]): Promise<void> {
     await nut.keyboard.pressKey(...keys);
-    await nut.keyboard.releaseKey(...[...keys].reverse());
+    await nut.keyboard.releaseKey(...keys);
   }
 
   private async paste(nut: NutModule, text: string): Promise<void> {

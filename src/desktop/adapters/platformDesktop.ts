@@ -1,0 +1,56 @@
+import { GaiError } from '../../core/errors';
+import type { AppLauncher } from '../ports/appLauncherPort';
+import type { Desktop, PlatformName } from '../ports/desktop';
+import type { OcrEngine } from '../ports/ocrPort';
+import type { WindowPort } from '../ports/windowPort';
+import { LinuxAppLauncher, MacAppLauncher, WindowsAppLauncher } from './appLaunchers';
+import { NutInput } from './nutInput';
+import { NutScreen } from './nutScreen';
+import { NutWindows } from './nutWindows';
+import { SharpImages } from './sharpImages';
+import { X11Windows } from './x11Windows';
+import { TesseractJsOcr } from './tesseractJsOcr';
+import { LayeredOcr } from '../layeredOcr';
+
+export interface PlatformDesktopOptions {
+  /** Tesseract language(s), e.g. `eng` or `eng+deu`. */
+  ocrLanguage?: string;
+  /** Replaces the default OCR (tesseract.js with a second pass for small text). */
+  ocr?: OcrEngine;
+  /** For launched apps and X11 tools; the display they talk to. */
+  env?: NodeJS.ProcessEnv;
+}
+
+/**
+ * The desktop of the machine we run on. Nothing here touches the display until a tool runs:
+ * nut-js, sharp and the OCR worker load on first use.
+ */
+export function createPlatformDesktop(options: PlatformDesktopOptions = {}): Desktop {
+  const platform = process.platform;
+  if (platform !== 'linux' && platform !== 'darwin' && platform !== 'win32') {
+    throw new GaiError('CONFIG', `GAI's desktop tools support Linux (X11), macOS and Windows, not ${platform}`);
+  }
+  const env = options.env ?? process.env;
+  const screen = new NutScreen();
+  const scale = (): Promise<number> => screen.scaleFactor();
+  return {
+    platform: platform satisfies PlatformName,
+    screen,
+    input: new NutInput(scale, platform),
+    ocr: options.ocr ?? new LayeredOcr(new TesseractJsOcr({ language: options.ocrLanguage })),
+    windows: windowsFor(platform, env, scale),
+    launcher: launcherFor(platform, env),
+    images: new SharpImages(),
+  };
+}
+
+function windowsFor(platform: PlatformName, env: NodeJS.ProcessEnv, scale: () => Promise<number>): WindowPort {
+  // Under X11 window managers nut-js reports frame-relative bounds and no app name.
+  return platform === 'linux' ? new X11Windows(env) : new NutWindows(scale);
+}
+
+function launcherFor(platform: PlatformName, env: NodeJS.ProcessEnv): AppLauncher {
+  if (platform === 'darwin') return new MacAppLauncher();
+  if (platform === 'win32') return new WindowsAppLauncher();
+  return new LinuxAppLauncher(env);
+}
