@@ -7,9 +7,11 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
-// Debian packages the project needs at run time (e.g. for desktop capture or OCR). Empty for
-// now; extend this list rather than asking people to install things by hand.
-export const APT_PACKAGES = [];
+// Debian packages the project needs at run time (e.g. for desktop capture or OCR); extend this
+// list rather than asking people to install things by hand. The desktop test suite and the demo
+// run on a private display: Xvfb + openbox + xprop (VirtualDisplay.requiredPackages), and the
+// Tk fixture app (python3-tk) driven with xdotool.
+export const APT_PACKAGES = ['xvfb', 'openbox', 'x11-utils', 'python3-tk', 'xdotool'];
 
 /** Runs `npm ci` when node_modules is missing or older than package-lock.json. */
 export function ensureNodeModules() {

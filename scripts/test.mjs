@@ -1,6 +1,6 @@
 // What `npm test` runs: lint, type-check, then the mocha suites; ends with one summary line.
 // Usage: node scripts/test.mjs [--suite NAME] [--no-lint] [--no-typecheck] [-- extra mocha args]
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -18,7 +18,71 @@ const SUITES = [
     // These suites need a VS Code instance or a desktop session and get their own entries.
     ignore: ['test/vscode/**', 'test/desktop/**'],
   },
+  {
+    name: 'desktop',
+    glob: 'test/desktop/**/*.test.ts',
+    setup: startVirtualDisplay,
+  },
 ];
+
+/**
+ * Starts a private Xvfb + openbox for the desktop suite, here in the runner rather than in a
+ * mocha root hook: mocha starts with DISPLAY already set (before any test file loads nut-js),
+ * and the display is stopped even when mocha crashes (an X error can abort Node outright) or
+ * is killed by the hang watchdog.
+ */
+async function startVirtualDisplay() {
+  // tsImport loads the product's TypeScript module without registering tsx process-wide.
+  const { tsImport } = await import('tsx/esm/api');
+  const module = await tsImport('../src/desktop/virtualDisplay.ts', import.meta.url);
+  const VirtualDisplay = module.VirtualDisplay ?? module.default?.VirtualDisplay;
+  const startedAt = Date.now();
+  const display = await VirtualDisplay.start();
+  console.log(
+    `test: virtual display ${display.display} (${display.width}x${display.height}, openbox) ready in ${Date.now() - startedAt} ms`,
+  );
+  // What display.env changes (DISPLAY, and Wayland and D-Bus variables removed); undefined
+  // drops a variable from mocha's environment, since spawn skips such keys.
+  const changes = {};
+  for (const key of new Set([...Object.keys(process.env), ...Object.keys(display.env)])) {
+    if (process.env[key] !== display.env[key]) changes[key] = display.env[key];
+  }
+  return {
+    env: {
+      ...changes,
+      // Marks DISPLAY as the runner's: the tests refuse to run on anything else.
+      GAI_TEST_DISPLAY: display.display,
+      GAI_TEST_OUTER_DISPLAY: process.env.DISPLAY ?? '',
+    },
+    teardown: async () => {
+      const { xvfb, windowManager, watchdog } = display.processIds;
+      await display.stop();
+      const groups = [xvfb, windowManager, watchdog].filter((pid) => pid !== undefined && pid > 0);
+      const left = livingProcesses(groups);
+      if (left.length > 0) throw new Error(`processes of the virtual display outlived it:\n${left.join('\n')}`);
+    },
+  };
+}
+
+/**
+ * `pgrep -a` lines of the processes in these process groups, zombies left out: an orphaned
+ * child (the watchdog's `sleep`) stays a zombie until init reaps it, which is not a leak.
+ */
+function livingProcesses(groups) {
+  const found = spawnSync('pgrep', ['-a', '-g', groups.join(',')], { encoding: 'utf8' });
+  if (found.status !== 0) return [];
+  return found.stdout
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .filter((line) => {
+      try {
+        const stat = readFileSync(`/proc/${line.split(' ')[0]}/stat`, 'utf8');
+        return stat.charAt(stat.lastIndexOf(')') + 2) !== 'Z';
+      } catch {
+        return false; // gone since pgrep looked
+      }
+    });
+}
 
 const MOCHA_TIMEOUT_MS = 20000;
 // Tests must close their handles (no --exit); if mocha is still alive this long after the

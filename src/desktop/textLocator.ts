@@ -54,6 +54,7 @@ export function findCandidates(analysis: OcrAnalysis, query: string): TextCandid
   if (tokens.length === 0) return [];
   const lines = wordLines(analysis);
   const ocrLines = analysis.elements.filter((e) => e.level === 'line');
+  const ocrWords = analysis.elements.filter((e) => e.level === 'word');
   const exact: TextCandidate[] = [];
   const substring: TextCandidate[] = [];
   const fuzzy: TextCandidate[] = [];
@@ -63,7 +64,7 @@ export function findCandidates(analysis: OcrAnalysis, query: string): TextCandid
     for (let i = 0; i + tokens.length <= line.length; i++) {
       const run = line.slice(i, i + tokens.length);
       const runWords = words.slice(i, i + tokens.length);
-      const whole = run.length === line.length && !inLongerLine(ocrLines, run);
+      const whole = run.length === line.length && !inLongerLine(ocrLines, ocrWords, run);
       if (runWords.every((w, k) => w === tokens[k])) exact.push(candidate(run, 'exact', whole));
       else if (runWords.every((w, k) => similar(w, tokens[k]!))) fuzzy.push(candidate(run, 'fuzzy', whole));
     }
@@ -83,14 +84,21 @@ export function findCandidates(analysis: OcrAnalysis, query: string): TextCandid
   return dedupe(best).sort(readingOrder);
 }
 
-/** OCR may drop a word of a label at word level yet keep it in the line ("Save" of "Save As"). */
-function inLongerLine(lines: OcrElement[], run: OcrElement[]): boolean {
+/**
+ * OCR may drop a word of a label at word level yet keep it in the line ("Save" of "Save As"):
+ * a run is part of a longer label when its OCR line has more words than were read inside it.
+ */
+function inLongerLine(lines: OcrElement[], words: OcrElement[], run: OcrElement[]): boolean {
   const box = union(run.map((w) => w.bbox));
-  const cx = box.x + box.width / 2;
-  const cy = box.y + box.height / 2;
-  return lines.some(
-    (l) => cx >= l.bbox.x && cx <= l.bbox.x + l.bbox.width && cy >= l.bbox.y && cy <= l.bbox.y + l.bbox.height && tokenize(l.text).length > run.length && l.bbox.width > box.width * 1.3,
-  );
+  return lines.some((l) => {
+    if (!containsPoint(l.bbox, box.x + box.width / 2, box.y + box.height / 2)) return false;
+    const inside = words.filter((w) => containsPoint(l.bbox, w.bbox.x + w.bbox.width / 2, w.bbox.y + w.bbox.height / 2)).length;
+    return tokenize(l.text).length > inside;
+  });
+}
+
+function containsPoint(b: BBox, x: number, y: number): boolean {
+  return x >= b.x && x <= b.x + b.width && y >= b.y && y <= b.y + b.height;
 }
 
 function candidate(run: OcrElement[], kind: MatchKind, whole: boolean): TextCandidate {

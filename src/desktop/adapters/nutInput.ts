@@ -102,7 +102,7 @@ export class NutInput implements InputPort {
     try {
       await nut.clipboard.setContent(text);
     } catch (error) {
-      throw new Error(`cannot type "${text}": the clipboard is not available (${errorMessage(error)})`);
+      throw new Error(`cannot type "${text}": the clipboard is not available (${errorMessage(error)})`, { cause: error });
     }
     await this.tap(nut, [this.modifierCode(nut, 'command'), nut.Key.V]);
     // Give the application time to read the clipboard before it is restored.

@@ -45,7 +45,7 @@ export class X11Windows implements WindowPort {
       return (await run('xprop', args, { env: this.env, timeout: 2_000 })).stdout;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
-        throw new Error('xprop is not installed: install the Debian package x11-utils');
+        throw new Error('xprop is not installed: install the Debian package x11-utils', { cause: error });
       }
       throw error;
     }
