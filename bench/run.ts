@@ -2,10 +2,16 @@ import { arch, cpus, platform } from 'node:os';
 import { join } from 'node:path';
 import { runAgentBench } from './agentBench';
 import { printTable, writeJson, type BenchRow } from './benchReport';
+import { runClickBench } from './clickBench';
+import { runOcrBench } from './ocrBench';
 
 // `npm run bench`: every benchmark, a table on stdout and JSON in .bench/results.json.
 
-const BENCHES: Array<{ name: string; run: () => Promise<BenchRow[]> }> = [{ name: 'agent', run: runAgentBench }];
+const BENCHES: Array<{ name: string; run: () => Promise<BenchRow[]> }> = [
+  { name: 'agent', run: runAgentBench },
+  { name: 'ocr', run: runOcrBench },
+  { name: 'click', run: runClickBench },
+];
 
 async function main(): Promise<void> {
   if (typeof globalThis.gc !== 'function') throw new Error('run with --expose-gc (npm run bench does)');

@@ -17,10 +17,18 @@ export class X11Windows implements WindowPort {
     const root = await this.xprop(['-root', '_NET_ACTIVE_WINDOW']);
     const id = /window id # (0x[0-9a-f]+)/i.exec(root)?.[1];
     if (!id || /^0x0+$/.test(id)) return undefined;
-    const [props, info] = await Promise.all([
-      this.xprop(['-id', id, '_NET_WM_NAME', 'WM_NAME', 'WM_CLASS', '_NET_WM_PID']),
-      run('xwininfo', ['-id', id], { env: this.env, timeout: 2_000 }).then((r) => r.stdout),
-    ]);
+    let props: string;
+    let info: string;
+    try {
+      [props, info] = await Promise.all([
+        this.xprop(['-id', id, '_NET_WM_NAME', 'WM_NAME', 'WM_CLASS', '_NET_WM_PID']),
+        run('xwininfo', ['-id', id], { env: this.env, timeout: 2_000 }).then((r) => r.stdout),
+      ]);
+    } catch (error) {
+      // The window manager names a window that has just been destroyed: none is active now.
+      if (/BadWindow/.test(String((error as { stderr?: unknown }).stderr ?? error))) return undefined;
+      throw error;
+    }
     const title = quoted(props, '_NET_WM_NAME') ?? quoted(props, 'WM_NAME') ?? '';
     const wmClass = /WM_CLASS\(STRING\) = "([^"]*)", "([^"]*)"/.exec(props);
     const pidText = /_NET_WM_PID\(CARDINAL\) = (\d+)/.exec(props)?.[1];

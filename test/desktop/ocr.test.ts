@@ -1,0 +1,355 @@
+// OCR on a real screen: the Tk fixture on the suite's virtual display, grabbed with
+// ImageMagick (independent of the product's own screen adapter), read by the engines.
+import * as assert from 'node:assert/strict';
+import { execFile, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import type { BBox, OcrAnalysis, OcrElement } from '../../src/core/types';
+import { NativeTesseractOcr, parseTsv } from '../../src/desktop/adapters/nativeTesseractOcr';
+import { TesseractJsOcr } from '../../src/desktop/adapters/tesseractJsOcr';
+import { LayeredOcr, merge } from '../../src/desktop/layeredOcr';
+import { elementsFromLines, readingOrderText, toScreenBox, upscaleGrey, type EngineLine } from '../../src/desktop/ocrHelpers';
+import type { ScreenImage } from '../../src/desktop/ports/screenPort';
+import { findTextRegions, repairLetterCase } from '../../src/desktop/textRegions';
+import { launchFixture, suiteDisplay, type Fixture, type SuiteDisplay, type WidgetGeometry } from './support/fixture';
+
+const repoRoot = path.resolve(__dirname, '..', '..');
+
+/** The whole root window as RGBA, via ImageMagick's `import`. */
+function grabScreen(env: NodeJS.ProcessEnv, width = 1920, height = 1080): Promise<ScreenImage> {
+  return new Promise((resolve, reject) => {
+    execFile('import', ['-window', 'root', '-depth', '8', 'rgba:-'], { env, encoding: 'buffer', maxBuffer: 64 * 1024 * 1024, timeout: 10000 }, (error, stdout) => {
+      if (error) return reject(new Error(`import -window root failed (is imagemagick installed?): ${error.message}`));
+      if (stdout.length !== width * height * 4) return reject(new Error(`grab has ${stdout.length} bytes, expected ${width}x${height} RGBA`));
+      resolve({ width, height, data: stdout, origin: { x: 0, y: 0 } });
+    });
+  });
+}
+
+/** A rectangle of a grab, keeping screen coordinates through `origin`. */
+function crop(image: ScreenImage, box: BBox): ScreenImage {
+  const data = Buffer.alloc(box.width * box.height * 4);
+  for (let y = 0; y < box.height; y++) {
+    const from = ((box.y - image.origin.y + y) * image.width + (box.x - image.origin.x)) * 4;
+    image.data.copy(data, y * box.width * 4, from, from + box.width * 4);
+  }
+  return { width: box.width, height: box.height, data, origin: { x: box.x, y: box.y } };
+}
+
+function grow(box: BBox, margin: number): BBox {
+  return { x: box.x - margin, y: box.y - margin, width: box.width + 2 * margin, height: box.height + 2 * margin };
+}
+
+function centreIn(inner: BBox, outer: BBox): boolean {
+  const cx = inner.x + inner.width / 2;
+  const cy = inner.y + inner.height / 2;
+  return cx >= outer.x && cx <= outer.x + outer.width && cy >= outer.y && cy <= outer.y + outer.height;
+}
+
+/** Words whose centres fall inside the widget, left to right, joined (case folded). */
+function textIn(widget: BBox, result: OcrAnalysis): string {
+  return result.elements
+    .filter((e) => e.level === 'word' && centreIn(e.bbox, widget))
+    .sort((a, b) => a.bbox.x - b.bbox.x)
+    .map((e) => e.text)
+    .join(' ')
+    .toLowerCase();
+}
+
+/** The label was read inside its widget (as a whole word sequence, ignoring case). */
+function reads(widget: WidgetGeometry, result: OcrAnalysis): boolean {
+  return ` ${textIn(widget, result)} `.includes(` ${(widget.label ?? '').toLowerCase()} `);
+}
+
+function findWord(result: OcrAnalysis, text: string): OcrElement | undefined {
+  return result.elements.find((e) => e.level === 'word' && e.text.toLowerCase() === text.toLowerCase());
+}
+
+/** Runs a snippet in a fresh node (with tsx) and resolves with its exit code, output and duration. */
+function runNode(code: string, timeoutMs: number): Promise<{ code: number | null; output: string; ms: number }> {
+  return new Promise((resolve) => {
+    const started = Date.now();
+    const child = spawn(process.execPath, ['--import', 'tsx', '-e', code], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.on('close', (exitCode) => {
+      clearTimeout(timer);
+      resolve({ code: exitCode, output, ms: Date.now() - started });
+    });
+  });
+}
+
+const WORD_LABELS = ['save_button', 'cancel_button', 'open_file_button', 'save_as_button', 'apply_button', 'name_label', 'email_label', 'status_label'];
+const GLYPH_BUTTONS = ['plus_button', 'minus_button', 'equals_button', 'x_button', 'back_button'];
+
+describe('OCR on the desktop', function () {
+  this.timeout(60000);
+  let display: SuiteDisplay;
+  let fixture: Fixture;
+  let screen: ScreenImage;
+  let engine: TesseractJsOcr;
+  let plain: OcrAnalysis;
+
+  before(async function () {
+    display = suiteDisplay();
+    fixture = await launchFixture(display);
+    // Let Tk finish drawing before the grab.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    screen = await grabScreen(display.env);
+    engine = new TesseractJsOcr();
+    plain = await engine.recognize(screen);
+  });
+
+  after(async function () {
+    await engine?.dispose();
+    await fixture?.close();
+  });
+
+  /** Widgets with a visible label (entries carry their field's name, but show no text). */
+  function labelledWidgets(): Array<[string, WidgetGeometry]> {
+    return Object.entries(fixture.ready.widgets).filter(([name, w]) => w.label !== null && !name.endsWith('_entry'));
+  }
+
+  describe('TesseractJsOcr', function () {
+    it('reads the labels of the Tk window, with word boxes whose centres are inside the widgets', function () {
+      const missed = WORD_LABELS.filter((name) => !reads(fixture.widget(name), plain));
+      assert.deepEqual(missed, [], `missed: ${missed.map((n) => `${n} (read "${textIn(fixture.widget(n), plain)}")`).join(', ')}`);
+      const cancel = findWord(plain, 'Cancel');
+      assert.ok(cancel && centreIn(cancel.bbox, fixture.widget('cancel_button')), `Cancel at ${JSON.stringify(cancel?.bbox)}`);
+      for (const e of plain.elements) assert.ok(e.confidence >= 0 && e.confidence <= 1, `confidence ${e.confidence} of "${e.text}"`);
+    });
+
+    it('returns line elements around their words, and the full text in reading order', function () {
+      const lines = plain.elements.filter((e) => e.level === 'line');
+      assert.ok(lines.length > 0, 'no line elements');
+      const openFile = lines.find((l) => /open file/i.test(l.text));
+      assert.ok(openFile, `no line with "Open File" among: ${lines.map((l) => l.text).join(' | ')}`);
+      const open = findWord(plain, 'Open');
+      assert.ok(open && centreIn(open.bbox, openFile.bbox), 'the line box holds its words');
+      const text = plain.fullText.toLowerCase();
+      assert.ok(text.indexOf('cancel') >= 0 && text.indexOf('cancel') < text.indexOf('status'), `reading order:\n${plain.fullText}`);
+    });
+
+    it('maps boxes back to screen pixels when upscaling and for images with an origin', async function () {
+      const widget = fixture.widget('cancel_button');
+      // Inside the button's relief: in line mode its border would be read as part of the word.
+      const region = crop(screen, grow(widget, -3));
+      const at1 = findWord(await engine.recognize(region, { layout: 'line' }), 'Cancel');
+      const at3 = findWord(await engine.recognize(region, { layout: 'line', scale: 3 }), 'Cancel');
+      assert.ok(at1 && at3, 'Cancel read at both scales');
+      assert.ok(centreIn(at1.bbox, widget) && centreIn(at3.bbox, widget), `boxes ${JSON.stringify([at1.bbox, at3.bbox])} in ${JSON.stringify(widget)}`);
+      for (const key of ['x', 'y', 'width', 'height'] as const) {
+        assert.ok(Math.abs(at1.bbox[key] - at3.bbox[key]) <= 2, `${key}: ${at1.bbox[key]} at 1x vs ${at3.bbox[key]} at 3x`);
+      }
+      const full = findWord(plain, 'Cancel');
+      assert.ok(full && Math.abs(full.bbox.x - at1.bbox.x) <= 2 && Math.abs(full.bbox.y - at1.bbox.y) <= 2, 'same box as in the full-screen pass');
+    });
+
+    it('reads one glyph with the char layout, and serializes concurrent calls on its one worker', async function () {
+      const crops = ['equals_button', 'plus_button', 'save_button'].map((name) => crop(screen, grow(fixture.widget(name), -3)));
+      const [equals, plus, save] = await Promise.all([
+        engine.recognize(crops[0]!, { layout: 'char', scale: 2 }),
+        engine.recognize(crops[1]!, { layout: 'char', scale: 2 }),
+        engine.recognize(crops[2]!, { layout: 'word' }),
+      ]);
+      assert.equal(equals!.elements.find((e) => e.level === 'word')?.text, '=');
+      assert.equal(plus!.elements.find((e) => e.level === 'word')?.text, '+');
+      assert.equal(save!.elements.find((e) => e.level === 'word')?.text.toLowerCase(), 'save');
+    });
+
+    it('rejects an aborted call without disturbing the next one', async function () {
+      const controller = new AbortController();
+      controller.abort();
+      const apply = crop(screen, grow(fixture.widget('apply_button'), -3));
+      await assert.rejects(engine.recognize(apply, { signal: controller.signal }), { name: 'AbortError' });
+      const read = await engine.recognize(apply, { layout: 'word' });
+      assert.equal(read.elements.find((e) => e.level === 'word')?.text, 'Apply');
+    });
+  });
+
+  describe('LayeredOcr', function () {
+    let layered: LayeredOcr;
+    let result: OcrAnalysis;
+
+    before(async function () {
+      // Shares the worker; disposing the layered engine would end it, so only the outer after does.
+      layered = new LayeredOcr(engine);
+      result = await layered.recognize(screen);
+    });
+
+    it('finds the single-glyph buttons and the small label that plain sparse OCR misses', function () {
+      const targets = [...GLYPH_BUTTONS, 'small_label'];
+      const missedByPlain = targets.filter((name) => !reads(fixture.widget(name), plain));
+      const missedByLayered = targets.filter((name) => !reads(fixture.widget(name), result));
+      assert.deepEqual(missedByLayered, [], `layered missed ${missedByLayered.map((n) => `${fixture.widget(n).label} (read "${textIn(fixture.widget(n), result)}")`).join(', ')}`);
+      // The point of the second pass: on this screen plain OCR misses at least one of them.
+      assert.ok(missedByPlain.length > 0, 'plain OCR read every glyph button; the second pass is not needed here');
+      for (const [glyph, name] of [['=', 'equals_button'], ['+', 'plus_button']] as const) {
+        const widget = fixture.widget(name);
+        const word = result.elements.find((e) => e.level === 'word' && e.text === glyph && centreIn(e.bbox, widget));
+        assert.ok(word, `no "${glyph}" word inside ${name} ${JSON.stringify(widget)}`);
+        assert.ok(word.bbox.width < widget.width / 2 && word.bbox.height < widget.height, `a glyph-sized box: ${JSON.stringify(word.bbox)}`);
+      }
+    });
+
+    it('reads at least 98% of the fixture labels inside their widgets', function () {
+      const widgets = labelledWidgets();
+      const missed = widgets.filter(([, w]) => !reads(w, result)).map(([name, w]) => `${name} "${w.label}" (read "${textIn(w, result)}")`);
+      const recall = (widgets.length - missed.length) / widgets.length;
+      assert.ok(recall >= 0.98, `recall ${(recall * 100).toFixed(1)}% of ${widgets.length}; missed: ${missed.join(', ')}`);
+    });
+
+    it('merges without duplicates and keeps what the first pass read', function () {
+      const words = result.elements.filter((e) => e.level === 'word');
+      for (let i = 0; i < words.length; i++) {
+        for (let j = i + 1; j < words.length; j++) {
+          const a = words[i]!;
+          const b = words[j]!;
+          assert.ok(!(centreIn(a.bbox, b.bbox) && centreIn(b.bbox, a.bbox)), `"${a.text}" and "${b.text}" at the same place ${JSON.stringify(a.bbox)}`);
+        }
+      }
+      for (const name of WORD_LABELS) assert.ok(reads(fixture.widget(name), result), `${name} kept`);
+      assert.ok(result.elements.some((e) => e.level === 'line' && e.text.includes('<-')), 'pass-2 words come with a line');
+    });
+
+    it('answers a repeated call from its region cache', async function () {
+      const again = await layered.recognize(screen);
+      const stats = layered.lastStats;
+      assert.ok(stats && stats.recognized === 0 && stats.cached > 0, `stats ${JSON.stringify(stats)}`);
+      assert.deepEqual(
+        again.elements.filter((e) => e.level === 'word').map((e) => e.text),
+        result.elements.filter((e) => e.level === 'word').map((e) => e.text),
+      );
+    });
+
+    it('finds candidate regions for every label of the fixture', function () {
+      const regions = findTextRegions(screen);
+      const missing = labelledWidgets().filter(([, w]) => !regions.some((r) => centreIn(r.bbox, w)));
+      assert.deepEqual(missing.map(([name]) => name), []);
+      const glyph = regions.find((r) => centreIn(r.bbox, fixture.widget('equals_button')));
+      assert.equal(glyph?.layout, 'char');
+    });
+  });
+
+  describe('NativeTesseractOcr', function () {
+    it('reads the same labels as tesseract.js, when the tesseract CLI is installed', async function () {
+      if (!(await NativeTesseractOcr.available())) {
+        this.test!.title += ' (skipped: no `tesseract` with eng data on PATH; apt-get install tesseract-ocr)';
+        this.skip();
+      }
+      const native = await new NativeTesseractOcr().recognize(screen);
+      const byJs = WORD_LABELS.filter((name) => reads(fixture.widget(name), plain));
+      const byNative = WORD_LABELS.filter((name) => reads(fixture.widget(name), native));
+      assert.deepEqual(byNative, byJs, `native read: ${WORD_LABELS.map((n) => textIn(fixture.widget(n), native)).join(' | ')}`);
+      assert.ok(native.elements.some((e) => e.level === 'line'), 'native lines too');
+    });
+  });
+});
+
+describe('TesseractJsOcr start-up and shutdown', function () {
+  this.timeout(30000);
+  const image: ScreenImage = { width: 40, height: 20, data: Buffer.alloc(40 * 20 * 4, 255), origin: { x: 0, y: 0 } };
+
+  it('fails clearly when the language data folder is empty', async function () {
+    const empty = mkdtempSync(path.join(tmpdir(), 'gai-ocr-empty-'));
+    const ocr = new TesseractJsOcr({ langPath: empty, startTimeoutMs: 5000 });
+    try {
+      const started = Date.now();
+      await assert.rejects(ocr.recognize(image), (error: Error) => error.message.includes('eng.traineddata') && error.message.includes(empty));
+      assert.ok(Date.now() - started < 2000, 'fails before any timeout');
+    } finally {
+      await ocr.dispose();
+      rmSync(empty, { recursive: true, force: true });
+    }
+  });
+
+  it('names the package to install for a language that is not there', async function () {
+    const ocr = new TesseractJsOcr({ language: 'xyz' });
+    await assert.rejects(ocr.recognize(image), /npm install @tesseract\.js-data\/xyz/);
+    await ocr.dispose();
+  });
+
+  it('gives up on a worker that does not start in time, without keeping the process alive', async function () {
+    const run = await runNode(
+      `const { TesseractJsOcr } = require('./src/desktop/adapters/tesseractJsOcr.ts');
+       const image = { width: 40, height: 20, data: Buffer.alloc(3200, 255), origin: { x: 0, y: 0 } };
+       new TesseractJsOcr({ startTimeoutMs: 1 }).recognize(image).then(() => console.log('started?!'), (e) => console.log('ERR ' + e.message));`,
+      20000,
+    );
+    assert.equal(run.code, 0, run.output);
+    assert.match(run.output, /ERR tesseract\.js worker did not start within 1 ms/);
+  });
+
+  it('lets the process exit after dispose()', async function () {
+    const run = await runNode(
+      `const { TesseractJsOcr } = require('./src/desktop/adapters/tesseractJsOcr.ts');
+       const ocr = new TesseractJsOcr();
+       const image = { width: 40, height: 20, data: Buffer.alloc(3200, 255), origin: { x: 0, y: 0 } };
+       ocr.recognize(image).then(async () => { await ocr.dispose(); console.log('disposed'); });`,
+      20000,
+    );
+    assert.equal(run.code, 0, run.output);
+    assert.match(run.output, /disposed/);
+  });
+
+  it('disposes an engine that never started, and refuses work afterwards', async function () {
+    const ocr = new TesseractJsOcr();
+    await ocr.dispose();
+    await assert.rejects(ocr.recognize(image), /disposed/);
+  });
+});
+
+describe('OCR result assembly', function () {
+  const word = (text: string, x: number, y: number, confidence = 0.9): OcrElement => ({ text, confidence, bbox: { x, y, width: 20, height: 10 }, level: 'word' });
+
+  it('maps engine boxes through the upscale factor and the image origin', function () {
+    assert.deepEqual(toScreenBox(30, 60, 90, 90, 3, { x: 100, y: 200 }), { x: 110, y: 220, width: 20, height: 10 });
+    const grey = upscaleGrey({ width: 3, height: 2, data: new Uint8Array([0, 100, 200, 0, 100, 200]) }, 2);
+    assert.deepEqual([grey.width, grey.height, grey.data[0], grey.data[11]], [6, 4, 0, 200]);
+  });
+
+  it('groups TSV words into lines by block, paragraph and line', function () {
+    const row = (block: number, line: number, word: number, left: number, conf: number, text: string) =>
+      ['5', '1', String(block), '1', String(line), String(word), String(left), '10', '30', '12', String(conf), text].join('\t');
+    const tsv = ['level\tpage_num\tblock_num\tpar_num\tline_num\tword_num\tleft\ttop\twidth\theight\tconf\ttext', '4\t1\t1\t1\t1\t0\t0\t0\t1\t1\t-1\t',
+      row(1, 1, 1, 10, 90, 'Open'), row(1, 1, 2, 50, 70, 'File'), row(2, 1, 1, 300, 95, 'Cancel'), row(2, 1, 2, 340, 95, ' ')].join('\n');
+    const lines = parseTsv(tsv);
+    assert.deepEqual(lines.map((l) => [l.words.map((w) => w.text).join(' '), l.confidence]), [['Open File', 80], ['Cancel', 95]]);
+    const elements = elementsFromLines(lines, 2, { x: 1000, y: 0 });
+    assert.deepEqual(elements.filter((e) => e.level === 'line').map((e) => [e.text, e.bbox.x, e.confidence]), [['Open File', 1005, 0.8], ['Cancel', 1150, 0.95]]);
+  });
+
+  it('orders the full text in rows, left to right', function () {
+    const line = (text: string, x: number, y: number): OcrElement => ({ ...word(text, x, y), level: 'line' });
+    assert.equal(readingOrderText([line('b', 300, 12), line('c', 10, 60), line('a', 10, 10)]), 'a  b\nc');
+  });
+
+  it('lets a second-pass word replace the junk it overlaps and rebuilds the line', function () {
+    const junk = word('[ez]', 100, 50, 0.4);
+    const save = word('Save', 10, 50);
+    const line: OcrElement = { text: 'Save [ez]', confidence: 0.6, bbox: { x: 10, y: 50, width: 110, height: 10 }, level: 'line' };
+    const ok = word('OK', 102, 50, 0.6);
+    const merged = merge([save, junk, line], [[ok]]);
+    assert.deepEqual(merged.map((e) => `${e.level}:${e.text}`).sort(), ['line:OK', 'line:Save', 'word:OK', 'word:Save']);
+  });
+
+  it('sets the case of c, o, s, u, v, w, x, z from glyph heights', function () {
+    // Glyphs as dark bars on white, 3 px wide and 2 px apart, bottoms on one baseline.
+    const width = 60;
+    const height = 20;
+    const data = new Uint8Array(width * height).fill(255);
+    const draw = (heights: number[], y1: number): EngineLine['words'][number] => {
+      heights.forEach((h, i) => {
+        for (let y = y1 - h; y < y1; y++) for (let x = 5 + i * 5; x < 8 + i * 5; x++) data[y * width + x] = 0;
+      });
+      return { text: '', confidence: 90, x0: 5, y0: y1 - Math.max(...heights), x1: 5 + heights.length * 5 - 2, y1 };
+    };
+    const cancel = { ...draw([10, 7, 7, 7, 7, 10], 12), text: 'cancel' };
+    const lines: EngineLine[] = [{ confidence: 90, words: [cancel] }];
+    repairLetterCase(lines, { width, height, data });
+    assert.equal(lines[0]!.words[0]!.text, 'Cancel');
+  });
+});
