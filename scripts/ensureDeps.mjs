@@ -10,8 +10,13 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 // Debian packages the project needs at run time (e.g. for desktop capture or OCR); extend this
 // list rather than asking people to install things by hand. The desktop test suite and the demo
 // run on a private display: Xvfb + openbox + xprop (VirtualDisplay.requiredPackages), and the
-// Tk fixture app (python3-tk) driven with xdotool.
-export const APT_PACKAGES = ['xvfb', 'openbox', 'x11-utils', 'python3-tk', 'xdotool'];
+// Tk fixture app (python3-tk) driven with xdotool. The accessibility tree (AT-SPI) is read with
+// python3-gi + gir1.2-atspi-2.0; at-spi2-core runs the a11y bus, dbus-x11's dbus-launch starts
+// the session bus of a display that has none, and galculator is the GTK3 app the tests read.
+export const APT_PACKAGES = [
+  'xvfb', 'openbox', 'x11-utils', 'python3-tk', 'xdotool',
+  'at-spi2-core', 'python3-gi', 'gir1.2-atspi-2.0', 'dbus-x11', 'galculator',
+];
 
 /** Runs `npm ci` when node_modules is missing or older than package-lock.json. */
 export function ensureNodeModules() {

@@ -336,6 +336,8 @@ function isolatedEnv(display: string): NodeJS.ProcessEnv {
   // Without it GLib autolaunches a bus tied to this X display (it ends with Xvfb) instead of
   // handing, say, a second calculator to the instance already running on the user's desktop.
   delete env.DBUS_SESSION_BUS_ADDRESS;
+  // Likewise the accessibility bus: apps here must register on this display's, not the user's.
+  delete env.AT_SPI_BUS_ADDRESS;
   return env;
 }
 

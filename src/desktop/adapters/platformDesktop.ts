@@ -3,6 +3,7 @@ import type { AppLauncher } from '../ports/appLauncherPort';
 import type { Desktop, PlatformName } from '../ports/desktop';
 import type { OcrEngine } from '../ports/ocrPort';
 import type { WindowPort } from '../ports/windowPort';
+import { AtspiAccessibility } from './atspiAccessibility';
 import { LinuxAppLauncher, MacAppLauncher, WindowsAppLauncher } from './appLaunchers';
 import { NutInput } from './nutInput';
 import { NutScreen } from './nutScreen';
@@ -41,6 +42,8 @@ export function createPlatformDesktop(options: PlatformDesktopOptions = {}): Des
     windows: windowsFor(platform, env, scale),
     launcher: launcherFor(platform, env),
     images: new SharpImages(),
+    // Finds labels OCR misses (single glyphs on buttons); checks on first use whether it works.
+    ...(platform === 'linux' ? { accessibility: new AtspiAccessibility(env) } : {}),
   };
 }
 

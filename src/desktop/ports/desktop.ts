@@ -1,3 +1,4 @@
+import type { AccessibilityPort } from './accessibilityPort';
 import type { AppLauncher } from './appLauncherPort';
 import type { ImageCodec } from './imageCodec';
 import type { InputPort } from './inputPort';
@@ -16,4 +17,6 @@ export interface Desktop {
   windows: WindowPort;
   launcher: AppLauncher;
   images: ImageCodec;
+  /** The platform's accessibility tree, where it can be read (AT-SPI on Linux). */
+  accessibility?: AccessibilityPort;
 }

@@ -1,7 +1,8 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { ToolResult } from '../../core/types';
 import type { DesktopServices } from '../../desktop/desktopServices';
-import { locateText, type TextCandidate } from '../../desktop/textLocator';
+import { locateAccessible } from '../../desktop/accessibleLocator';
+import { findCandidates, locateText, type LocateOptions, type LocateResult, type TextCandidate } from '../../desktop/textLocator';
 import { StringEnum, toolInput } from '../schema';
 import { ToolBase, type ToolContext } from '../toolBase';
 import { ToolResults } from '../toolResult';
@@ -60,7 +61,20 @@ export class ClickTool extends ToolBase<typeof schema> {
       result = ToolResults.success(`${what} at (${x}, ${y}).`, { mode: 'coordinates', point: { x, y }, button, doubleClick: double });
     } else {
       const reading = await this.services.reader.read({ signal: context.signal });
-      const located = locateText(reading.analysis, input.text, { occurrence: input.occurrence, near: input.near });
+      let located = locateText(reading.analysis, input.text, { occurrence: input.occurrence, near: input.near });
+      let viaTree = false;
+      // OCR misses single glyphs ("=", "+", "7") and text on busy backgrounds, and reads "+/-" as
+      // a second "+": the toolkit knows its own labels.
+      if (located.status !== 'found' || located.match.kind === 'fuzzy') {
+        // An anchor OCR can read is used as a point; otherwise it is looked up in the tree too.
+        const near = input.near === undefined ? undefined : (findCandidates(reading.analysis, input.near)[0]?.center ?? input.near);
+        const fromTree = await this.locateInTree(input.text, { occurrence: input.occurrence, near }, context.signal);
+        if (fromTree && treeSettles(located, fromTree)) {
+          located = fromTree;
+          viaTree = true;
+        }
+      }
+      const source = viaTree ? ' in the accessibility tree' : '';
       if (located.status === 'not_found') {
         const also = located.suggestions.length ? ` Similar text on screen: ${located.suggestions.map((s) => `"${s}"`).join(', ')}.` : '';
         return ToolResults.notFound(
@@ -69,7 +83,7 @@ export class ClickTool extends ToolBase<typeof schema> {
         );
       }
       if (located.status === 'ambiguous') {
-        return ToolResults.failure('FAILED', `Text "${input.text}" appears ${located.candidates.length} times; nothing was clicked.`, {
+        return ToolResults.failure('FAILED', `Text "${input.text}" appears ${located.candidates.length} times${source}; nothing was clicked.`, {
           observation: `Did NOT click: "${input.text}" is ambiguous (${located.candidates.length} matches).`,
           hint: 'Call click again with occurrence (1-based, reading order) or near (another text next to the one you mean).',
           data: { candidates: located.candidates.map(describe) },
@@ -78,8 +92,10 @@ export class ClickTool extends ToolBase<typeof schema> {
       const match = located.match;
       await this.services.desktop.input.click(match.center, button, double);
       const kind = match.kind === 'exact' ? '' : ` (${match.kind} match "${match.text}")`;
-      result = ToolResults.success(`${what} "${input.text}" at (${match.center.x}, ${match.center.y})${kind}.`, {
+      const how = viaTree ? ' Found through the accessibility tree (OCR could not tell where it is).' : '';
+      result = ToolResults.success(`${what} "${input.text}" at (${match.center.x}, ${match.center.y})${kind}.${how}`, {
         mode: 'text',
+        source: viaTree ? 'accessibility' : 'ocr',
         text: input.text,
         ...describe(match),
         point: match.center,
@@ -91,6 +107,30 @@ export class ClickTool extends ToolBase<typeof schema> {
     }
     return withScreenAfter(this.services, result, input.returnScreen, context.signal);
   }
+
+  /** The accessibility tree's answer; undefined where there is no tree or it cannot be read. */
+  private async locateInTree(text: string, options: LocateOptions, signal: AbortSignal): Promise<LocateResult | undefined> {
+    const tree = this.services.desktop.accessibility;
+    if (!tree || !(await tree.available())) return undefined;
+    try {
+      return locateAccessible(await tree.elements({ activeWindowOnly: true, signal }), text, options);
+    } catch (error) {
+      if (signal.aborted) throw error;
+      return undefined; // a tree that fails to answer leaves OCR's answer standing
+    }
+  }
+}
+
+/** Where OCR saw several exact matches, only a single exact one in the tree settles which. */
+function treeSettles(ocr: LocateResult, tree: LocateResult): boolean {
+  if (tree.status === 'not_found') return false;
+  if (ocr.status !== 'ambiguous' || onlyFuzzy(ocr)) return true;
+  return tree.status === 'found' && tree.alternatives === 0 && tree.match.kind === 'exact';
+}
+
+function onlyFuzzy(located: LocateResult): boolean {
+  if (located.status === 'found') return located.match.kind === 'fuzzy';
+  return located.status === 'ambiguous' && located.candidates.every((c) => c.kind === 'fuzzy');
 }
 
 function describe(candidate: TextCandidate): { foundText: string; bbox: TextCandidate['bbox']; confidence: number; match: string } {

@@ -1,0 +1,37 @@
+import type { BBox } from '../../core/types';
+
+/**
+ * One element of the platform's accessibility tree (AT-SPI on Linux). Toolkits know their own
+ * labels, so this finds what OCR misses: single glyphs ("=", "+", "7"), icons with a name,
+ * text drawn over busy backgrounds.
+ */
+export interface AccessibleElement {
+  /** The accessible name: usually the visible label; may be empty for text fields. */
+  name: string;
+  /** The platform's role name in lower case words, e.g. `push button`, `menu item`, `text`. */
+  role: string;
+  /** Screen pixels, clipped to the window it belongs to. */
+  bbox: BBox;
+  /** State names, e.g. `enabled`, `focused`, `checked`, `selected`. */
+  states: string[];
+  /** The text inside text fields and displays (capped), when the toolkit exposes it. */
+  text?: string;
+}
+
+export interface AccessibilityQueryOptions {
+  /** Only the active window (and its open popups). Default true. */
+  activeWindowOnly?: boolean;
+  signal?: AbortSignal;
+}
+
+/**
+ * Reads what is on the screen from the toolkit instead of from pixels. Only showing elements
+ * are returned, with a name or a role worth clicking (buttons, menu items, labels, text fields,
+ * toggles, list items, tabs, links), in reading order.
+ */
+export interface AccessibilityPort {
+  readonly name: string;
+  /** Whether the tree can be read at all here; checked once and cached. */
+  available(): Promise<boolean>;
+  elements(options?: AccessibilityQueryOptions): Promise<AccessibleElement[]>;
+}
