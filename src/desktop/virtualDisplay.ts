@@ -5,6 +5,7 @@ import { accessSync, closeSync, constants, mkdirSync, mkdtempSync, openSync, rea
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import type { Readable } from 'node:stream';
+import { exitText, hasExited, waitForExit } from '../core/childProcesses';
 
 export interface VirtualDisplayOptions {
   width?: number;
@@ -294,28 +295,6 @@ function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
   }
 }
 
-function hasExited(child: ChildProcess): boolean {
-  return child.exitCode !== null || child.signalCode !== null || child.pid === undefined;
-}
-
-function waitForExit(child: ChildProcess, timeoutMs: number): Promise<boolean> {
-  if (hasExited(child)) return Promise.resolve(true);
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => {
-      child.off('exit', onExit);
-      resolve(hasExited(child));
-    }, timeoutMs);
-    const onExit = () => {
-      clearTimeout(timer);
-      resolve(true);
-    };
-    child.once('exit', onExit);
-  });
-}
-
-function exitText(child: ChildProcess): string {
-  return child.signalCode ? `signal ${child.signalCode}` : `exit code ${child.exitCode ?? 'unknown'}`;
-}
 
 function logTail(logFile: string): string {
   try {

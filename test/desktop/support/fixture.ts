@@ -4,6 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
+import { exitText, hasExited, waitForExit } from '../../../src/core/childProcesses';
 
 export const FIXTURE_SCRIPT = path.resolve(__dirname, '..', 'fixtures', 'fixtureApp.py');
 // python3-tk installs tkinter for Debian's own interpreter; a python3 earlier on PATH (pyenv,
@@ -263,28 +264,6 @@ async function stopChild(child: ChildProcess): Promise<void> {
   await waitForExit(child, CLOSE_GRACE_MS);
 }
 
-function hasExited(child: ChildProcess): boolean {
-  return child.exitCode !== null || child.signalCode !== null || child.pid === undefined;
-}
-
-function waitForExit(child: ChildProcess, timeoutMs: number): Promise<boolean> {
-  if (hasExited(child)) return Promise.resolve(true);
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => {
-      child.off('exit', onExit);
-      resolve(hasExited(child));
-    }, timeoutMs);
-    const onExit = () => {
-      clearTimeout(timer);
-      resolve(true);
-    };
-    child.once('exit', onExit);
-  });
-}
-
-function exitText(child: ChildProcess): string {
-  return child.signalCode ? `signal ${child.signalCode}` : `exit code ${child.exitCode ?? 'unknown'}`;
-}
 
 function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));

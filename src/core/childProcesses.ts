@@ -1,0 +1,25 @@
+import type { ChildProcess } from 'node:child_process';
+
+export function hasExited(child: ChildProcess): boolean {
+  return child.exitCode !== null || child.signalCode !== null || child.pid === undefined;
+}
+
+/** Resolves true once the child has exited, or false when it is still running after the timeout. */
+export function waitForExit(child: ChildProcess, timeoutMs: number): Promise<boolean> {
+  if (hasExited(child)) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      child.off('exit', onExit);
+      resolve(hasExited(child));
+    }, timeoutMs);
+    const onExit = (): void => {
+      clearTimeout(timer);
+      resolve(true);
+    };
+    child.once('exit', onExit);
+  });
+}
+
+export function exitText(child: ChildProcess): string {
+  return child.signalCode ? `signal ${child.signalCode}` : `exit code ${child.exitCode ?? 'unknown'}`;
+}
