@@ -1,16 +1,18 @@
 import { strict as assert } from 'node:assert';
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { launchFixture, suiteDisplay, type Fixture } from './support/fixture';
 
 const display = suiteDisplay();
 const CLI = resolve(__dirname, '../../dist/cli.js');
+// An empty config home: the user's own config must not change what these tests see.
+const configHome = mkdtempSync(join(tmpdir(), 'gai-cfg-'));
 
 function gai(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((done) => {
-    execFile(process.execPath, [CLI, ...args], { env: { ...display.env, XDG_CONFIG_HOME: mkdtempSync(join(tmpdir(), 'gai-cfg-')) }, timeout: 60_000 }, (error, stdout, stderr) => {
+    execFile(process.execPath, [CLI, ...args], { env: { ...display.env, XDG_CONFIG_HOME: configHome }, timeout: 60_000 }, (error, stdout, stderr) => {
       done({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
     });
   });
@@ -26,6 +28,7 @@ describe('gai desktop commands (built CLI on the suite display)', function () {
   });
   after(async () => {
     await app?.close();
+    rmSync(configHome, { recursive: true, force: true });
   });
 
   it('gai screenshot writes a PNG of the screen', async () => {
