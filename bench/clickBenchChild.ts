@@ -1,7 +1,10 @@
 // Runs inside the bench's private display (started by clickBench.ts): nut-js keeps an X
 // connection open, so this process must end before the display does.
+import { loadavg } from 'node:os';
 import { createPlatformDesktop } from '../src/desktop/adapters/platformDesktop';
+import { TesseractJsOcr } from '../src/desktop/adapters/tesseractJsOcr';
 import { createDesktopServices } from '../src/desktop/desktopServices';
+import { LayeredOcr } from '../src/desktop/layeredOcr';
 import { createDesktopTools } from '../src/tools/desktop/desktopTools';
 import { ToolRegistry } from '../src/tools/toolRegistry';
 import { ToolRuntime } from '../src/tools/toolRuntime';
@@ -11,7 +14,11 @@ import { median, percentile, type BenchRow } from './benchReport';
 const RUNS = 15;
 
 async function main(): Promise<void> {
-  const services = createDesktopServices(createPlatformDesktop());
+  const load = loadavg()[0]!;
+  // GAI_BENCH_OCR_WORKERS=1 compares against a single OCR worker (the default is the product's).
+  const workers = process.env.GAI_BENCH_OCR_WORKERS ? Number(process.env.GAI_BENCH_OCR_WORKERS) : undefined;
+  const tesseract = new TesseractJsOcr({ workers });
+  const services = createDesktopServices(createPlatformDesktop({ ocr: new LayeredOcr(tesseract) }));
   const registry = new ToolRegistry();
   for (const tool of createDesktopTools(services)) registry.register(tool);
   const runtime = new ToolRuntime(registry, { autoApprove: ['read', 'action', 'system'] });
@@ -52,9 +59,11 @@ async function main(): Promise<void> {
     }
     await app.waitFor((_e, i) => app.events().filter((e) => e.event === 'click').length === 2 * RUNS + 1 || i < 0, 3_000).catch(() => undefined);
     const clicks = app.events().filter((e) => e.event === 'click').length;
+    const rss = process.memoryUsage().rss / 1024 / 1024;
     const rows: BenchRow[] = [
+      { name: 'click: machine load (1 min average at start)', value: load, unit: '' },
       { name: 'screen capture 1920x1080 (nut-js, to RGBA)', value: median(grabs), unit: 'ms', note: `p95 ${percentile(grabs, 95).toFixed(1)} ms` },
-      { name: 'OCR full screen, layered (warm)', value: median(ocr), unit: 'ms' },
+      { name: 'OCR full screen, layered (warm)', value: median(ocr), unit: 'ms', note: `${tesseract.parallelism} OCR workers` },
       { name: 'click by text, cold start (first call of a process)', value: cold, unit: 'ms', note: 'OCR worker start + first read' },
       {
         name: 'click by text, warm, full OCR every time',
@@ -72,6 +81,7 @@ async function main(): Promise<void> {
         met: median(steady) < 250,
         note: `p95 ${percentile(steady, 95).toFixed(0)} ms; ${clicks} clicks arrived of ${2 * RUNS + 1}`,
       },
+      { name: `memory (RSS) after the clicks, ${tesseract.parallelism} OCR workers`, value: rss, unit: 'MB', note: `peak ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB` },
     ];
     process.stdout.write(`BENCH_ROWS ${JSON.stringify(rows)}\n`);
   } finally {

@@ -2,6 +2,7 @@
 // text regions that pass left unread (small labels, single-glyph buttons), each cropped,
 // padded with its own background, upscaled and read with a layout that fits it.
 import type { BBox, OcrAnalysis, OcrElement } from '../core/types';
+import { parallelismOf, recognizeInBands } from './ocrBands';
 import { abortError, readingOrderText } from './ocrHelpers';
 import type { OcrEngine, OcrOptions } from './ports/ocrPort';
 import type { ScreenImage } from './ports/screenPort';
@@ -19,6 +20,13 @@ export interface LayeredOcrOptions {
   regions?: TextRegionOptions;
   /** Pass-2 results kept for crops seen before (same pixels); 0 turns the cache off. */
   cacheSize?: number;
+  /**
+   * Pass 1 of a large image is read as this many horizontal bands at once; default: as many
+   * as the engine reads in parallel (`parallelism`, e.g. TesseractJsOcr's workers), else 1.
+   */
+  bands?: number;
+  /** Rows each band reads beyond its own part, so lines up to twice this tall are never cut. */
+  bandMargin?: number;
 }
 
 /** What the last recognize did, for benchmarks and logs. */
@@ -33,14 +41,20 @@ export interface LayeredOcrStats {
   cached: number;
   /** Words pass 2 contributed. */
   added: number;
+  /** Bands pass 1 was read in (0: a small image, read whole as it is). */
+  bands: number;
   pass1Ms: number;
   regionsMs: number;
   pass2Ms: number;
 }
 
-const DEFAULTS = { coverConfidence: 0.85, minRegionConfidence: 0.5, maxRegions: 40, targetTextHeight: 30, cacheSize: 500 };
+const DEFAULTS = { coverConfidence: 0.85, minRegionConfidence: 0.5, maxRegions: 40, targetTextHeight: 30, cacheSize: 500, bandMargin: 40 };
 const MAX_REGION_SCALE = 3;
 const SMALL_IMAGE_PIXELS = 250_000;
+/** Below this many engine pixels, bands and trimming cost more than they save. */
+const BAND_MIN_PIXELS = 400_000;
+/** Bands are at least this many screen rows (before margins). */
+const BAND_MIN_ROWS = 160;
 /** Below this the first reading is junk (an icon, a border), not a glyph read at a bad scale. */
 const RETRY_FLOOR = 0.25;
 
@@ -48,6 +62,7 @@ export class LayeredOcr implements OcrEngine {
   readonly name: string;
   lastStats: LayeredOcrStats | undefined;
   private readonly settings: typeof DEFAULTS;
+  private readonly bands: number;
   private readonly regionOptions: TextRegionOptions;
   /** Pass-2 words by crop content, with boxes relative to the crop's origin. */
   private readonly cache = new Map<string, OcrElement[]>();
@@ -57,8 +72,9 @@ export class LayeredOcr implements OcrEngine {
     options: LayeredOcrOptions = {},
   ) {
     this.name = `layered(${engine.name})`;
-    const { regions, ...rest } = options;
+    const { regions, bands, ...rest } = options;
     this.settings = { ...DEFAULTS, ...definedOnly(rest) };
+    this.bands = Math.max(1, Math.floor(bands ?? parallelismOf(engine)));
     this.regionOptions = regions ?? {};
   }
 
@@ -69,7 +85,9 @@ export class LayeredOcr implements OcrEngine {
     // Small images (a window part, a changed region) are read at 2x: cheap at that size, and
     // 10-px text reads better (a crop read "status:" at 1x, "Status:" at 2x, in 40 ms).
     const scale = options.scale ?? (image.width * image.height <= SMALL_IMAGE_PIXELS ? 2 : undefined);
-    const pass1 = this.engine.recognize(image, { ...options, layout: 'sparse', scale });
+    const bands = this.bandsFor(image, scale);
+    const pass1Options = { ...options, layout: 'sparse' as const, scale };
+    const pass1 = bands > 0 ? recognizeInBands(this.engine, image, bands, this.settings.bandMargin, pass1Options) : this.engine.recognize(image, pass1Options);
     pass1.catch(() => undefined);
     // Let pass 1 reach its worker before the (synchronous) region search takes this thread.
     await new Promise((resolve) => setImmediate(resolve));
@@ -87,9 +105,10 @@ export class LayeredOcr implements OcrEngine {
     let cached = 0;
     // Over budget, regions on flat fills (UI labels) before those on textures.
     const chosen = uncovered.length > this.settings.maxRegions ? [...uncovered].sort((a, b) => b.flatness - a.flatness).slice(0, this.settings.maxRegions) : uncovered;
-    // All issued at once: the engine serializes them on its worker, and meanwhile this thread
-    // prepares the next crops instead of waiting for each answer. Identical crops (two "OK"
-    // buttons) are read once; words are kept relative to the crop so they can be moved.
+    // All issued at once: the engine spreads them over its workers (or serializes them on one),
+    // and meanwhile this thread prepares the next crops instead of waiting for each answer.
+    // Identical crops (two "OK" buttons) are read once; words are kept relative to the crop so
+    // they can be moved.
     const pending = new Map<string, Promise<OcrElement[]>>();
     const read = await Promise.all(
       chosen.map(async (region) => {
@@ -119,11 +138,22 @@ export class LayeredOcr implements OcrEngine {
       recognized,
       cached,
       added: added.reduce((n, words) => n + words.length, 0),
+      bands,
       pass1Ms,
       regionsMs,
       pass2Ms: now - pass2Started,
     };
     return { fullText: readingOrderText(elements), elements };
+  }
+
+  /**
+   * How many bands to read pass 1 of a large image in (one per parallel reader; one band still
+   * leaves blank borders out); 0 for a small image, read as it is.
+   */
+  private bandsFor(image: ScreenImage, scale: number | undefined): number {
+    const factor = scale !== undefined && scale > 1 ? scale : 1;
+    if (image.width * image.height * factor * factor < BAND_MIN_PIXELS) return 0;
+    return Math.max(1, Math.min(this.bands, Math.floor(image.height / BAND_MIN_ROWS)));
   }
 
   dispose(): Promise<void> {

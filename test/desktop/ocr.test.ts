@@ -7,8 +7,9 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import type { BBox, OcrAnalysis, OcrElement } from '../../src/core/types';
 import { NativeTesseractOcr, parseTsv } from '../../src/desktop/adapters/nativeTesseractOcr';
-import { TesseractJsOcr } from '../../src/desktop/adapters/tesseractJsOcr';
+import { TesseractJsOcr, type TesseractJsOcrOptions } from '../../src/desktop/adapters/tesseractJsOcr';
 import { LayeredOcr, merge } from '../../src/desktop/layeredOcr';
+import { recognizeInBands } from '../../src/desktop/ocrBands';
 import { elementsFromLines, readingOrderText, toScreenBox, upscaleGrey, type EngineLine } from '../../src/desktop/ocrHelpers';
 import type { ScreenImage } from '../../src/desktop/ports/screenPort';
 import { findTextRegions, repairLetterCase } from '../../src/desktop/textRegions';
@@ -62,6 +63,15 @@ function reads(widget: WidgetGeometry, result: OcrAnalysis): boolean {
   return ` ${textIn(widget, result)} `.includes(` ${(widget.label ?? '').toLowerCase()} `);
 }
 
+/** No two words share a place (each one's centre inside the other). */
+function assertNoDuplicateWords(result: OcrAnalysis): void {
+  const words = result.elements.filter((e) => e.level === 'word');
+  for (const [i, a] of words.entries()) {
+    const twin = words.slice(i + 1).find((b) => centreIn(a.bbox, b.bbox) && centreIn(b.bbox, a.bbox));
+    assert.ok(!twin, `"${a.text}" and "${twin?.text}" at the same place ${JSON.stringify(a.bbox)}`);
+  }
+}
+
 function findWord(result: OcrAnalysis, text: string): OcrElement | undefined {
   return result.elements.find((e) => e.level === 'word' && e.text.toLowerCase() === text.toLowerCase());
 }
@@ -103,8 +113,12 @@ describe('OCR on the desktop', function () {
     plain = await engine.recognize(screen);
   });
 
+  /** Engines with their own options, disposed at the end. */
+  const ownEngines: TesseractJsOcr[] = [];
+  const ownEngine = (options: TesseractJsOcrOptions): TesseractJsOcr => ownEngines[ownEngines.push(new TesseractJsOcr(options)) - 1]!;
+
   after(async function () {
-    await engine?.dispose();
+    await Promise.all([engine, ...ownEngines].map((e) => e?.dispose()));
     await fixture?.close();
   });
 
@@ -148,25 +162,41 @@ describe('OCR on the desktop', function () {
       assert.ok(full && Math.abs(full.bbox.x - at1.bbox.x) <= 2 && Math.abs(full.bbox.y - at1.bbox.y) <= 2, 'same box as in the full-screen pass');
     });
 
-    it('reads one glyph with the char layout, and serializes concurrent calls on its one worker', async function () {
-      const crops = ['equals_button', 'plus_button', 'save_button'].map((name) => crop(screen, grow(fixture.widget(name), -3)));
-      const [equals, plus, save] = await Promise.all([
-        engine.recognize(crops[0]!, { layout: 'char', scale: 2 }),
-        engine.recognize(crops[1]!, { layout: 'char', scale: 2 }),
-        engine.recognize(crops[2]!, { layout: 'word' }),
-      ]);
-      assert.equal(equals!.elements.find((e) => e.level === 'word')?.text, '=');
-      assert.equal(plus!.elements.find((e) => e.level === 'word')?.text, '+');
-      assert.equal(save!.elements.find((e) => e.level === 'word')?.text.toLowerCase(), 'save');
+    it('reads one glyph with the char layout, and concurrent calls in mixed layouts on its workers', async function () {
+      const crops = ['equals_button', 'plus_button', 'save_button', 'apply_button'].map((name) => crop(screen, grow(fixture.widget(name), -3)));
+      // More calls than workers, page modes mixed: each worker switches its own (sparse again
+      // for the LayeredOcr tests below).
+      const layouts = [{ layout: 'char', scale: 2 }, { layout: 'char', scale: 2 }, { layout: 'word' }, { layout: 'line' }] as const;
+      for (let round = 0; round < 2; round++) {
+        const read = await Promise.all(crops.map((image, i) => engine.recognize(image, layouts[i])));
+        assert.deepEqual(read.map((r) => r.elements.find((e) => e.level === 'word')?.text.toLowerCase()), ['=', '+', 'save', 'apply']);
+      }
     });
 
-    it('rejects an aborted call without disturbing the next one', async function () {
+    it('gives up on a call that takes too long and reads the next on a fresh worker', async function () {
+      const hasty = ownEngine({ workers: 1, recognizeTimeoutMs: 30 });
+      await hasty.warmUp();
+      await assert.rejects(hasty.recognize(screen), /took longer than 30 ms/);
+      const read = await hasty.recognize(crop(screen, grow(fixture.widget('apply_button'), -3)), { layout: 'word' });
+      assert.equal(read.elements.find((e) => e.level === 'word')?.text, 'Apply');
+    });
+
+    it('rejects aborted calls, queued ones at once, without disturbing the others', async function () {
       const controller = new AbortController();
       controller.abort();
       const apply = crop(screen, grow(fixture.widget('apply_button'), -3));
       await assert.rejects(engine.recognize(apply, { signal: controller.signal }), { name: 'AbortError' });
-      const read = await engine.recognize(apply, { layout: 'word' });
-      assert.equal(read.elements.find((e) => e.level === 'word')?.text, 'Apply');
+      // One worker, busy with the screen: the next call waits in the queue when it is aborted.
+      const one = ownEngine({ workers: 1 });
+      const busy = one.recognize(screen);
+      const waiting = new AbortController();
+      const queued = one.recognize(apply, { layout: 'word', signal: waiting.signal });
+      const started = performance.now();
+      waiting.abort();
+      await assert.rejects(queued, { name: 'AbortError' });
+      assert.ok(performance.now() - started < 50, 'rejected at once');
+      assert.ok(reads(fixture.widget('cancel_button'), await busy), 'the running call is not disturbed');
+      assert.equal((await one.recognize(apply, { layout: 'word' })).elements.find((e) => e.level === 'word')?.text, 'Apply');
     });
   });
 
@@ -175,9 +205,11 @@ describe('OCR on the desktop', function () {
     let result: OcrAnalysis;
 
     before(async function () {
-      // Shares the worker; disposing the layered engine would end it, so only the outer after does.
-      layered = new LayeredOcr(engine);
+      // Shares the workers; disposing the layered engine would end them, so only the outer after
+      // does. Two bands whatever this machine's core count, so the band path is what is tested.
+      layered = new LayeredOcr(engine, { bands: 2 });
       result = await layered.recognize(screen);
+      assert.equal(layered.lastStats?.bands, 2);
     });
 
     it('finds the single-glyph buttons and the small label that plain sparse OCR misses', function () {
@@ -203,16 +235,21 @@ describe('OCR on the desktop', function () {
     });
 
     it('merges without duplicates and keeps what the first pass read', function () {
-      const words = result.elements.filter((e) => e.level === 'word');
-      for (let i = 0; i < words.length; i++) {
-        for (let j = i + 1; j < words.length; j++) {
-          const a = words[i]!;
-          const b = words[j]!;
-          assert.ok(!(centreIn(a.bbox, b.bbox) && centreIn(b.bbox, a.bbox)), `"${a.text}" and "${b.text}" at the same place ${JSON.stringify(a.bbox)}`);
-        }
-      }
+      assertNoDuplicateWords(result);
       for (const name of WORD_LABELS) assert.ok(reads(fixture.widget(name), result), `${name} kept`);
       assert.ok(result.elements.some((e) => e.level === 'line' && e.text.includes('<-')), 'pass-2 words come with a line');
+    });
+
+    it('reads text cut by band edges once, whole, in the band that holds its centre', async function () {
+      // Eight bands over the window, cut where the text balances (not in gaps): through labels.
+      const window = crop(screen, fixture.ready.geometry);
+      const banded = await recognizeInBands(engine, window, 8, 40, {}, 0);
+      const whole = await engine.recognize(window);
+      const missed = WORD_LABELS.filter((name) => !reads(fixture.widget(name), banded));
+      assert.deepEqual(missed, [], `missed: ${missed.map((n) => `${n} (read "${textIn(fixture.widget(n), banded)}")`).join(', ')}`);
+      assertNoDuplicateWords(banded);
+      const [inBands, inOne] = [banded, whole].map((r) => r.elements.filter((e) => e.level === 'word').length);
+      assert.ok(Math.abs(inBands! - inOne!) <= 0.1 * inOne!, `${inBands} words in bands, ${inOne} in one read`);
     });
 
     it('answers a repeated call from its region cache', async function () {
@@ -283,12 +320,13 @@ describe('TesseractJsOcr start-up and shutdown', function () {
     assert.match(run.output, /ERR tesseract\.js worker did not start within 1 ms/);
   });
 
-  it('lets the process exit after dispose()', async function () {
+  it('lets the process exit after dispose(), and with idle workers never disposed', async function () {
     const run = await runNode(
       `const { TesseractJsOcr } = require('./src/desktop/adapters/tesseractJsOcr.ts');
-       const ocr = new TesseractJsOcr();
+       const [ocr, kept] = [new TesseractJsOcr(), new TesseractJsOcr({ workers: 2 })];
        const image = { width: 40, height: 20, data: Buffer.alloc(3200, 255), origin: { x: 0, y: 0 } };
-       ocr.recognize(image).then(async () => { await ocr.dispose(); console.log('disposed'); });`,
+       const both = kept.warmUp().then(() => Promise.all([kept.recognize(image), kept.recognize(image, { layout: 'word' })]));
+       Promise.all([ocr.recognize(image), both]).then(async () => { await ocr.dispose(); console.log('disposed'); });`,
       20000,
     );
     assert.equal(run.code, 0, run.output);
