@@ -1,0 +1,54 @@
+// The extension's composition root: small on purpose. Activation builds only the cheap parts
+// (settings reader, log, commands, view, status bar); the agent, the LLM SDKs and the desktop
+// tools (nut-js, tesseract) load on first use.
+import * as vscode from 'vscode';
+import { ApiKeyStore } from './vscode/apiKeyStore';
+import { ChatViewProvider, CHAT_VIEW_ID } from './vscode/chatViewProvider';
+import { registerCommands } from './vscode/commands';
+import { GaiController } from './vscode/gaiController';
+import { OutputChannelLogger } from './vscode/outputLogger';
+import { GaiStatusBar } from './vscode/statusBar';
+
+/** What activate() returns; for tests and other extensions. Never carries the API key. */
+export interface GaiExtensionApi {
+  activationMs: number;
+  hasApiKey(): Promise<boolean>;
+  /** Feeds a raw message to the chat host as if the webview had sent it; true when accepted. */
+  simulateWebviewMessage(raw: unknown): boolean;
+}
+
+export function activate(context: vscode.ExtensionContext): GaiExtensionApi {
+  const started = performance.now();
+  const channel = vscode.window.createOutputChannel('GAI', { log: true });
+  const logger = new OutputChannelLogger(channel);
+  const keys = new ApiKeyStore(context.secrets);
+  const controller = new GaiController(keys, logger);
+  const chatView = new ChatViewProvider(context.extensionUri, controller);
+  const statusBar = new GaiStatusBar(controller);
+  context.subscriptions.push(
+    channel,
+    controller,
+    chatView,
+    statusBar,
+    vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, chatView),
+    ...registerCommands(controller, keys, () => void vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`)),
+  );
+  try {
+    controller.settings();
+  } catch (error) {
+    void vscode.window.showErrorMessage(`GAI: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  const activationMs = performance.now() - started;
+  logger.info(`activated in ${activationMs.toFixed(1)} ms`);
+  return {
+    activationMs,
+    hasApiKey: async () => (await keys.get()) !== undefined,
+    simulateWebviewMessage: (raw) => {
+      const before = chatView.rejectedMessages;
+      chatView.receive(raw);
+      return chatView.rejectedMessages === before;
+    },
+  };
+}
+
+export function deactivate(): void {}

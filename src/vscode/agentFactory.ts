@@ -1,0 +1,98 @@
+// Builds the agent, its runtime and the desktop tools from the extension's settings, the same
+// parts the CLI builds (src/cli/main.ts). Loaded by dynamic import on first use, so neither the
+// LLM SDKs nor the desktop adapters are loaded at activation. No vscode import.
+import { Agent } from '../agent/agent';
+import { DEFAULT_SYSTEM_PROMPT } from '../agent/systemPrompt';
+import { createPlatformDesktop } from '../desktop/adapters/platformDesktop';
+import { createDesktopServices, type DesktopServices } from '../desktop/desktopServices';
+import { resolveLlmConfig, type Environment } from '../llm/llmConfig';
+import { LlmManager } from '../llm/llmManager';
+import { createModeProviders } from '../llm/providers/providerFactory';
+import type { Logger } from '../logging/logger';
+import { createDesktopTools } from '../tools/desktop/desktopTools';
+import { EchoTool } from '../tools/echoTool';
+import { ToolPolicy } from '../tools/toolPolicy';
+import { ToolRegistry } from '../tools/toolRegistry';
+import { ToolRuntime, type ApprovalHandler } from '../tools/toolRuntime';
+import type { ModelAccess } from '../llm/modelAccess';
+import type { GaiSettings } from './settings';
+
+export interface GaiParts {
+  desktop: DesktopServices;
+  /** For the commands a person runs directly (Read Screen, Click Text, Launch App): every tool, no prompt. */
+  commandRuntime: ToolRuntime;
+  /** Undefined without an API key (and no local provider); `agentProblem` says why. */
+  agent?: Agent;
+  agentProblem?: string;
+  dispose(): Promise<void>;
+}
+
+export interface GaiPartsOptions {
+  settings: GaiSettings;
+  apiKey?: string;
+  env: Environment;
+  logger: Logger;
+  requestApproval: ApprovalHandler;
+}
+
+export function buildGaiParts(options: GaiPartsOptions): GaiParts {
+  const { settings, logger } = options;
+  const desktop = createDesktopServices(createPlatformDesktop({ ocrLanguage: settings.ocrLanguage }), {
+    screenshotMaxWidth: settings.screenshotMaxWidth,
+  });
+
+  let llm: LlmManager | undefined;
+  let agentProblem: string | undefined;
+  const llmConfig = resolveLlmConfig(
+    {
+      provider: settings.provider,
+      baseUrl: settings.baseUrl,
+      apiKey: options.apiKey,
+      model: settings.model.default,
+      fastModel: settings.model.fast,
+      visionModel: settings.model.vision,
+    },
+    options.env,
+  );
+  const needsKey = settings.provider === 'anthropic' || (settings.provider === 'openai' && settings.baseUrl === undefined);
+  if (needsKey && !llmConfig.default.apiKey) {
+    agentProblem = 'No API key: run "GAI: Set API Key" (or set ANTHROPIC_API_KEY before starting VS Code).';
+  } else {
+    llm = new LlmManager(createModeProviders(llmConfig), { system: DEFAULT_SYSTEM_PROMPT, keepScreenshots: settings.keepScreenshots });
+  }
+
+  const registry = (models?: ModelAccess): ToolRegistry => {
+    const tools = new ToolRegistry(logger);
+    tools.register(new EchoTool());
+    for (const tool of createDesktopTools(desktop, models)) tools.register(tool);
+    return tools;
+  };
+  const commandRuntime = new ToolRuntime(registry(llm), {
+    policy: new ToolPolicy({ profile: 'full' }),
+    logger,
+    autoApprove: ['read', 'action', 'system'],
+  });
+  const agent = llm
+    ? new Agent(
+        llm,
+        new ToolRuntime(registry(llm), {
+          policy: new ToolPolicy({ profile: settings.toolProfile }),
+          logger,
+          autoApprove: settings.autoApprove,
+          requestApproval: options.requestApproval,
+        }),
+        { maxIterations: settings.maxIterations, logger },
+      )
+    : undefined;
+
+  return {
+    desktop,
+    commandRuntime,
+    ...(agent ? { agent } : {}),
+    ...(agentProblem ? { agentProblem } : {}),
+    async dispose() {
+      agent?.cancel();
+      await desktop.desktop.ocr.dispose();
+    },
+  };
+}

@@ -1,0 +1,161 @@
+// The conversation as the chat shows it, kept by the host so it survives the view being hidden
+// or reloaded. Turns agent events into chat entries and host messages; holds the approvals the
+// webview has not answered yet. No vscode import: unit-tested directly.
+import type { AgentEvent } from '../agent/agentEvents';
+import type { ApprovalDecision, ApprovalRequest } from '../tools/toolRuntime';
+import { EMPTY_USAGE, type ChatEntry, type HostMessage, type UsageView } from '../shared/protocol';
+
+const MAX_INPUT_CHARS = 2_000;
+
+export class ChatSession {
+  readonly entries: ChatEntry[] = [];
+  running = false;
+  usage: UsageView = { ...EMPTY_USAGE };
+  private assistantIndex: number | undefined;
+  private readonly toolIndex = new Map<string, number>();
+  private readonly approvals = new Map<string, (decision: ApprovalDecision) => void>();
+
+  constructor(private readonly post: (message: HostMessage) => void) {}
+
+  snapshot(): HostMessage {
+    return { type: 'state', entries: this.entries, running: this.running, usage: this.usage };
+  }
+
+  addUser(text: string): void {
+    this.assistantIndex = undefined;
+    this.push({ kind: 'user', text });
+  }
+
+  notice(text: string): void {
+    this.push({ kind: 'notice', text });
+  }
+
+  error(text: string): void {
+    this.push({ kind: 'error', text });
+  }
+
+  setRunning(running: boolean): void {
+    this.running = running;
+    this.post({ type: 'running', running });
+  }
+
+  clear(): void {
+    this.denyPending();
+    this.entries.length = 0;
+    this.toolIndex.clear();
+    this.assistantIndex = undefined;
+    this.usage = { ...EMPTY_USAGE };
+    this.post(this.snapshot());
+  }
+
+  /** Waits for the webview's answer; a cancel (signal) denies. */
+  waitForApproval(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision> {
+    this.updateTool(request.call.id, { status: 'awaiting_approval' });
+    return new Promise<ApprovalDecision>((resolve) => {
+      const onAbort = (): void => settle('deny');
+      const settle = (decision: ApprovalDecision): void => {
+        signal.removeEventListener('abort', onAbort);
+        this.approvals.delete(request.call.id);
+        resolve(decision);
+      };
+      if (signal.aborted) return settle('deny');
+      signal.addEventListener('abort', onAbort, { once: true });
+      this.approvals.set(request.call.id, settle);
+    });
+  }
+
+  /** False when no approval for this call is pending (stale or forged message). */
+  answerApproval(callId: string, decision: ApprovalDecision): boolean {
+    const settle = this.approvals.get(callId);
+    if (!settle) return false;
+    settle(decision);
+    return true;
+  }
+
+  get pendingApprovals(): number {
+    return this.approvals.size;
+  }
+
+  denyPending(): void {
+    for (const settle of [...this.approvals.values()]) settle('deny');
+  }
+
+  handle(event: AgentEvent): void {
+    switch (event.type) {
+      case 'text_delta':
+        if (this.assistantIndex === undefined) this.assistantIndex = this.push({ kind: 'assistant', text: '' });
+        this.appendText(this.assistantIndex, event.text);
+        break;
+      case 'assistant_message':
+        // Streamed text is already shown; a whole reply (no stream) arrives here only.
+        if (this.assistantIndex === undefined && event.text !== '') this.push({ kind: 'assistant', text: event.text });
+        this.assistantIndex = undefined;
+        break;
+      case 'tool_started':
+        this.toolIndex.set(
+          event.call.id,
+          this.push({ kind: 'tool', callId: event.call.id, name: event.call.name, input: formatInput(event.call.input), risk: event.risk, status: 'running' }),
+        );
+        break;
+      case 'approval_resolved':
+        this.updateTool(event.call.id, { status: event.decision === 'deny' ? 'denied' : 'running' });
+        break;
+      case 'tool_finished': {
+        const result = event.result;
+        const status = result.success ? 'done' : result.code === 'DENIED' ? 'denied' : result.code === 'CANCELLED' ? 'cancelled' : 'failed';
+        if (!this.toolIndex.has(event.call.id)) {
+          this.toolIndex.set(
+            event.call.id,
+            this.push({ kind: 'tool', callId: event.call.id, name: event.call.name, input: formatInput(event.call.input), risk: 'read', status }),
+          );
+        }
+        this.updateTool(event.call.id, { status, durationMs: result.durationMs, observation: result.observation });
+        break;
+      }
+      case 'usage':
+        this.usage = {
+          requestInput: event.request.inputTokens,
+          requestOutput: event.request.outputTokens,
+          sessionInput: event.session.inputTokens,
+          sessionOutput: event.session.outputTokens,
+        };
+        this.post({ type: 'usage', usage: this.usage });
+        break;
+      case 'done':
+        if (event.response.note) this.notice(event.response.note);
+        break;
+      case 'error':
+        this.error(event.error.message);
+        break;
+      default:
+        break;
+    }
+  }
+
+  private push(entry: ChatEntry): number {
+    const index = this.entries.push(entry) - 1;
+    this.post({ type: 'entry', index, entry });
+    return index;
+  }
+
+  private appendText(index: number, text: string): void {
+    const entry = this.entries[index];
+    if (entry?.kind !== 'assistant') return;
+    entry.text += text;
+    this.post({ type: 'appendText', index, text });
+  }
+
+  private updateTool(callId: string, patch: Partial<Extract<ChatEntry, { kind: 'tool' }>>): void {
+    const index = this.toolIndex.get(callId);
+    const entry = index === undefined ? undefined : this.entries[index];
+    if (index === undefined || entry?.kind !== 'tool') return;
+    const updated = { ...entry, ...patch };
+    this.entries[index] = updated;
+    this.post({ type: 'entry', index, entry: updated });
+  }
+}
+
+function formatInput(input: unknown): string {
+  const text = JSON.stringify(input, null, 2) ?? '';
+  return text.length > MAX_INPUT_CHARS ? `${text.slice(0, MAX_INPUT_CHARS)}…` : text;
+}

@@ -1,0 +1,121 @@
+// The "Chat" webview view. Strict CSP (nonce'd script, styles from media/ only), resources
+// only from media/. Every inbound message is validated; a malformed one is logged and dropped.
+import { randomBytes } from 'node:crypto';
+import * as vscode from 'vscode';
+import { errorMessage } from '../core/errors';
+import type { HostMessage } from '../shared/protocol';
+import type { GaiController } from './gaiController';
+import { parseWebviewMessage } from './messageValidation';
+
+export const CHAT_VIEW_ID = 'gai.chat';
+
+export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disposable {
+  private view?: vscode.WebviewView;
+  private readonly disposables: vscode.Disposable[] = [];
+  /** Counted for tests and the log. */
+  rejectedMessages = 0;
+
+  constructor(
+    private readonly extensionUri: vscode.Uri,
+    private readonly controller: GaiController,
+  ) {
+    controller.webview = {
+      post: (message) => this.post(message),
+      visible: () => this.view?.visible ?? false,
+    };
+  }
+
+  resolveWebviewView(view: vscode.WebviewView): void {
+    this.view = view;
+    const media = vscode.Uri.joinPath(this.extensionUri, 'media');
+    view.webview.options = { enableScripts: true, localResourceRoots: [media] };
+    view.webview.html = this.html(view.webview, media);
+    this.disposables.push(
+      view.webview.onDidReceiveMessage((raw: unknown) => this.receive(raw)),
+      view.onDidDispose(() => {
+        if (this.view === view) this.view = undefined;
+      }),
+    );
+  }
+
+  /** Handles one message from the webview; never throws. */
+  receive(raw: unknown): void {
+    const parsed = parseWebviewMessage(raw);
+    if (!parsed.ok) {
+      this.rejectedMessages++;
+      this.controller.logger.error(`webview: rejected a malformed message: ${parsed.error}`);
+      return;
+    }
+    const message = parsed.message;
+    try {
+      switch (message.type) {
+        case 'ready':
+          this.post(this.controller.chat.snapshot());
+          break;
+        case 'send':
+          void this.controller.ask(message.text);
+          break;
+        case 'stop':
+          this.controller.stop();
+          break;
+        case 'newConversation':
+          void this.controller.newConversation();
+          break;
+        case 'approval':
+          if (!this.controller.chat.answerApproval(message.callId, message.decision)) {
+            this.controller.logger.warn(`webview: no approval pending for call ${message.callId}`);
+          }
+          break;
+      }
+    } catch (error) {
+      this.controller.logger.error(`webview: handling "${message.type}" failed: ${errorMessage(error)}`);
+    }
+  }
+
+  dispose(): void {
+    for (const disposable of this.disposables) disposable.dispose();
+    this.controller.webview = undefined;
+  }
+
+  private post(message: HostMessage): void {
+    void this.view?.webview.postMessage(message);
+  }
+
+  private html(webview: vscode.Webview, media: vscode.Uri): string {
+    const nonce = randomBytes(16).toString('base64');
+    const script = webview.asWebviewUri(vscode.Uri.joinPath(media, 'dist', 'webview.js'));
+    const style = webview.asWebviewUri(vscode.Uri.joinPath(media, 'chat.css'));
+    const csp = [
+      "default-src 'none'",
+      `img-src ${webview.cspSource} data:`,
+      `style-src ${webview.cspSource}`,
+      `font-src ${webview.cspSource}`,
+      `script-src 'nonce-${nonce}'`,
+    ].join('; ');
+    return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="${csp}">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+<link rel="stylesheet" href="${style.toString()}">
+<title>GAI</title>
+</head>
+<body>
+<main id="log" aria-live="polite"></main>
+<footer>
+  <div id="usage" class="usage"></div>
+  <form id="composer">
+    <textarea id="input" rows="3" placeholder="Ask GAI to do something on the screen…" aria-label="Message"></textarea>
+    <div class="buttons">
+      <button type="submit" id="send">Send</button>
+      <button type="button" id="stop" class="secondary" disabled>Stop</button>
+      <button type="button" id="new" class="secondary">New</button>
+    </div>
+  </form>
+</footer>
+<script nonce="${nonce}" src="${script.toString()}"></script>
+</body>
+</html>`;
+  }
+}

@@ -1,0 +1,92 @@
+// The command palette entries (package.json `contributes.commands`), wired to the tools.
+import * as vscode from 'vscode';
+import { errorMessage } from '../core/errors';
+import type { ToolResult } from '../core/types';
+import type { ApiKeyStore } from './apiKeyStore';
+import type { GaiController } from './gaiController';
+
+export const NOT_YET_NAVIGATION =
+  'Navigation arrives with the navigation brain (issue 5); it is not built yet. Use Click Text, Launch App or the chat meanwhile.';
+
+export function registerCommands(controller: GaiController, keys: ApiKeyStore, focusChat: () => void): vscode.Disposable[] {
+  const register = (id: string, run: (...args: unknown[]) => unknown): vscode.Disposable =>
+    vscode.commands.registerCommand(id, async (...args: unknown[]) => {
+      try {
+        return await run(...args);
+      } catch (error) {
+        controller.logger.error(`${id} failed: ${errorMessage(error)}`);
+        void vscode.window.showErrorMessage(`GAI: ${errorMessage(error)}`);
+        return undefined;
+      }
+    });
+
+  const withProgress = (title: string, work: (signal: AbortSignal) => Promise<ToolResult>): Thenable<ToolResult> =>
+    vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, (_progress, token) => {
+      const controllerAbort = new AbortController();
+      token.onCancellationRequested(() => controllerAbort.abort());
+      return work(controllerAbort.signal);
+    });
+
+  const report = (result: ToolResult): ToolResult => {
+    const message = `GAI: ${result.observation}`;
+    if (result.success) void vscode.window.showInformationMessage(message);
+    else void vscode.window.showWarningMessage(message);
+    return result;
+  };
+
+  const readScreen = (mode: 'quick' | 'detailed') => async () => {
+    const result = await withProgress(`GAI: reading the screen (${mode})…`, (signal) => controller.runTool('smart_screen_reader', { mode }, signal));
+    if (result.success) {
+      const data = result.data as { analysis?: unknown } | undefined;
+      const analysis = typeof data?.analysis === 'string' ? data.analysis : JSON.stringify(data?.analysis ?? '', null, 2);
+      controller.logger.info(`screen (${mode}):\n${analysis}`);
+      const document = await vscode.workspace.openTextDocument({ content: `${result.observation}\n\n${analysis}`, language: 'markdown' });
+      await vscode.window.showTextDocument(document, { preview: true });
+    } else report(result);
+    return result;
+  };
+
+  // Not awaited: the message's promise settles only when the person dismisses it.
+  const notYet = (): string => {
+    void vscode.window.showInformationMessage(`GAI: ${NOT_YET_NAVIGATION}`);
+    return NOT_YET_NAVIGATION;
+  };
+
+  return [
+    register('gai.readScreenQuick', readScreen('quick')),
+    register('gai.readScreenDetailed', readScreen('detailed')),
+    register('gai.clickText', async (arg) => {
+      const text = typeof arg === 'string' ? arg : await vscode.window.showInputBox({ title: 'GAI: Click Text', prompt: 'The visible text to click, e.g. "Save"', ignoreFocusOut: true });
+      if (!text) return undefined;
+      return report(await withProgress(`GAI: clicking "${text}"…`, (signal) => controller.runTool('click', { text }, signal)));
+    }),
+    register('gai.launchApp', async (arg) => {
+      const appName = typeof arg === 'string' ? arg : await vscode.window.showInputBox({ title: 'GAI: Launch App', prompt: 'The application, e.g. "Calculator"', ignoreFocusOut: true });
+      if (!appName) return undefined;
+      return report(await withProgress(`GAI: launching ${appName}…`, (signal) => controller.runTool('launch_app', { appName }, signal)));
+    }),
+    register('gai.navigateTo', () => notYet()),
+    register('gai.showBrain', () => notYet()),
+    register('gai.stopAgent', () => controller.stop()),
+    register('gai.newConversation', () => controller.newConversation()),
+    register('gai.setApiKey', async (arg) => {
+      // An argument is accepted for automation and tests; it never goes to settings or logs.
+      const key =
+        typeof arg === 'string'
+          ? arg
+          : await vscode.window.showInputBox({
+              title: 'GAI: Set API Key',
+              prompt: 'Stored in VS Code SecretStorage (the OS keychain). Leave empty to remove the stored key.',
+              password: true,
+              ignoreFocusOut: true,
+            });
+      if (key === undefined) return false;
+      await keys.set(key);
+      controller.logger.info(key.trim() === '' ? 'API key removed from SecretStorage' : 'API key stored in SecretStorage');
+      if (typeof arg !== 'string') void vscode.window.showInformationMessage(key.trim() === '' ? 'GAI: API key removed.' : 'GAI: API key stored.');
+      return true;
+    }),
+    register('gai.openLog', () => controller.logger.channel.show(true)),
+    register('gai.focusChat', () => focusChat()),
+  ];
+}

@@ -1,0 +1,164 @@
+// Owns the lazily built agent, runtime and desktop tools, the chat session and the approval
+// routing. Nothing heavy is loaded until the first request, command or status-bar refresh.
+import * as vscode from 'vscode';
+import { errorMessage } from '../core/errors';
+import type { ToolResult } from '../core/types';
+import type { HostMessage } from '../shared/protocol';
+import type { ApprovalDecision, ApprovalRequest } from '../tools/toolRuntime';
+import type { ApiKeyStore } from './apiKeyStore';
+import type { GaiParts } from './agentFactory';
+import { ChatSession } from './chatSession';
+import type { OutputChannelLogger } from './outputLogger';
+import { parseSettings, type GaiSettings } from './settings';
+
+export class GaiController implements vscode.Disposable {
+  readonly chat: ChatSession;
+  private parts?: Promise<GaiParts>;
+  private stale = false;
+  private readonly runningEmitter = new vscode.EventEmitter<boolean>();
+  readonly onDidChangeRunning = this.runningEmitter.event;
+  private readonly disposables: vscode.Disposable[] = [this.runningEmitter];
+  /** Set by the chat view: posts to the webview when it exists, and tells whether it is visible. */
+  webview?: { post(message: HostMessage): void; visible(): boolean };
+
+  constructor(
+    private readonly keys: ApiKeyStore,
+    readonly logger: OutputChannelLogger,
+  ) {
+    this.chat = new ChatSession((message) => this.webview?.post(message));
+    this.disposables.push(
+      vscode.workspace.onDidChangeConfiguration((event) => {
+        if (event.affectsConfiguration('gai')) this.invalidate('settings changed');
+      }),
+      keys.onDidChange(() => this.invalidate('API key changed')),
+    );
+  }
+
+  /** Throws a CONFIG GaiError naming the bad setting. */
+  settings(): GaiSettings {
+    const config = vscode.workspace.getConfiguration('gai');
+    return parseSettings((key) => config.get(key));
+  }
+
+  get running(): boolean {
+    return this.chat.running;
+  }
+
+  /** The agent, runtime and desktop, built on first use. */
+  getParts(): Promise<GaiParts> {
+    this.parts ??= this.build().catch((error: unknown) => {
+      this.parts = undefined;
+      throw error;
+    });
+    return this.parts;
+  }
+
+  /** Runs one tool the person asked for by command (no approval prompt: the command is the approval). */
+  async runTool(name: string, input: unknown, signal?: AbortSignal): Promise<ToolResult> {
+    const parts = await this.getParts();
+    const call = { id: `cmd-${Date.now().toString(36)}`, name, input };
+    this.logger.info(`command runs ${name} ${JSON.stringify(input)}`);
+    const result = await parts.commandRuntime.execute(call, signal ?? new AbortController().signal);
+    this.logger.info(`${name}: ${result.success ? 'ok' : result.code} (${Math.round(result.durationMs)} ms) ${result.observation}`);
+    return result;
+  }
+
+  /** Sends a chat message to the agent; the chat session shows everything that follows. */
+  async ask(text: string): Promise<void> {
+    if (this.chat.running) {
+      this.chat.error('The agent is still working; stop it or wait.');
+      return;
+    }
+    this.chat.addUser(text);
+    let parts: GaiParts;
+    try {
+      parts = await this.getParts();
+    } catch (error) {
+      this.chat.error(errorMessage(error));
+      this.logger.error(`building the agent failed: ${errorMessage(error)}`);
+      return;
+    }
+    const agent = parts.agent;
+    if (!agent) {
+      this.chat.error(parts.agentProblem ?? 'No model is configured.');
+      return;
+    }
+    this.setRunning(true);
+    let reported = false;
+    try {
+      for await (const event of agent.streamRequest(text)) {
+        if (event.type === 'error') reported = true;
+        this.chat.handle(event);
+      }
+    } catch (error) {
+      if (!reported) this.chat.error(errorMessage(error));
+      this.logger.error(`request failed: ${errorMessage(error)}`);
+    } finally {
+      this.setRunning(false);
+      if (this.stale) this.invalidate('deferred');
+    }
+  }
+
+  stop(): void {
+    this.chat.denyPending();
+    void this.parts?.then((parts) => parts.agent?.cancel()).catch(() => {});
+  }
+
+  async newConversation(): Promise<void> {
+    this.stop();
+    const parts = await this.parts?.catch(() => undefined);
+    parts?.agent?.startSession();
+    this.chat.clear();
+  }
+
+  /** The runtime's approval handler: the chat card answers; a notification too when the view is not visible. */
+  requestApproval = (request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision> => {
+    const answer = this.chat.waitForApproval(request, signal);
+    if (!this.webview?.visible()) {
+      void vscode.window
+        .showWarningMessage(`GAI wants to run ${request.summary} (risk: ${request.risk})`, 'Approve', 'Deny', 'Always allow this tool')
+        .then((choice) => {
+          const decision: ApprovalDecision = choice === 'Approve' ? 'approve' : choice === 'Always allow this tool' ? 'always' : 'deny';
+          this.chat.answerApproval(request.call.id, decision);
+        });
+    }
+    return answer;
+  };
+
+  dispose(): void {
+    this.stop();
+    void this.parts?.then((parts) => parts.dispose()).catch(() => {});
+    this.parts = undefined;
+    for (const disposable of this.disposables) disposable.dispose();
+  }
+
+  private setRunning(running: boolean): void {
+    this.chat.setRunning(running);
+    this.runningEmitter.fire(running);
+  }
+
+  private invalidate(why: string): void {
+    if (this.chat.running) {
+      this.stale = true;
+      return;
+    }
+    this.stale = false;
+    const old = this.parts;
+    this.parts = undefined;
+    if (old) {
+      this.logger.info(`rebuilding the agent on next use (${why})`);
+      void old.then((parts) => parts.dispose()).catch(() => {});
+    }
+  }
+
+  private async build(): Promise<GaiParts> {
+    const started = performance.now();
+    const settings = this.settings();
+    const apiKey = await this.keys.get();
+    // Loaded here, not at activation: the LLM SDKs and the desktop adapters.
+    const { buildGaiParts } = await import('./agentFactory');
+    const parts = buildGaiParts({ settings, apiKey, env: process.env, logger: this.logger, requestApproval: this.requestApproval });
+    this.logger.info(`agent and tools built in ${Math.round(performance.now() - started)} ms (provider ${settings.provider}, profile ${settings.toolProfile})`);
+    return parts;
+  }
+}

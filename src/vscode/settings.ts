@@ -1,0 +1,106 @@
+// The extension's settings (`gai.*`), read through an accessor so the parsing runs without
+// VS Code (unit tests). Every error names the setting and says what was expected.
+import { GaiError } from '../core/errors';
+import type { Provider, RiskLevel } from '../core/types';
+import { PROVIDERS } from '../llm/llmConfig';
+import { TOOL_PROFILES, type ToolProfile } from '../tools/toolPolicy';
+
+export interface GaiSettings {
+  provider: Provider;
+  baseUrl?: string;
+  model: { default?: string; fast?: string; vision?: string };
+  maxIterations: number;
+  toolProfile: ToolProfile;
+  autoApprove: RiskLevel[];
+  ocrLanguage: string;
+  screenshotMaxWidth: number;
+  statusBarRefreshSeconds: number;
+  keepScreenshots: number;
+}
+
+/** `get('maxIterations')` returns the value of `gai.maxIterations` (undefined when unset). */
+export type SettingsAccessor = (key: string) => unknown;
+
+const RISK_LEVELS: readonly RiskLevel[] = ['read', 'action', 'system'];
+
+/** Parses every `gai.*` setting; throws a CONFIG GaiError naming the first bad one. */
+export function parseSettings(get: SettingsAccessor): GaiSettings {
+  return {
+    provider: oneOf(get, 'provider', PROVIDERS, 'anthropic'),
+    baseUrl: optionalUrl(get, 'baseUrl'),
+    model: {
+      default: optionalString(get, 'model.default'),
+      fast: optionalString(get, 'model.fast'),
+      vision: optionalString(get, 'model.vision'),
+    },
+    maxIterations: integer(get, 'maxIterations', 10, 1, 1000),
+    toolProfile: oneOf(get, 'toolProfile', TOOL_PROFILES, 'standard'),
+    autoApprove: riskLevels(get, 'autoApprove'),
+    ocrLanguage: ocrLanguage(get, 'ocrLanguage'),
+    screenshotMaxWidth: integer(get, 'screenshotMaxWidth', 1280, 200, 8192),
+    statusBarRefreshSeconds: integer(get, 'statusBar.refreshSeconds', 0, 0, 3600),
+    keepScreenshots: integer(get, 'keepScreenshots', 3, 0, 50),
+  };
+}
+
+function fail(key: string, expected: string, value: unknown): never {
+  throw new GaiError('CONFIG', `Setting gai.${key}: expected ${expected}, got ${describe(value)}`);
+}
+
+function describe(value: unknown): string {
+  if (typeof value === 'string') return `"${value}"`;
+  if (Array.isArray(value)) return `[${value.map(describe).join(', ')}]`;
+  return value === null ? 'null' : typeof value === 'object' ? 'an object' : String(value);
+}
+
+function optionalString(get: SettingsAccessor, key: string): string | undefined {
+  const value = get(key);
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'string') fail(key, 'a string', value);
+  const trimmed = value.trim();
+  return trimmed === '' ? undefined : trimmed;
+}
+
+function optionalUrl(get: SettingsAccessor, key: string): string | undefined {
+  const value = optionalString(get, key);
+  if (value === undefined) return undefined;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return fail(key, 'an http(s) URL or an empty string', value);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') fail(key, 'an http(s) URL or an empty string', value);
+  return value;
+}
+
+function oneOf<T extends string>(get: SettingsAccessor, key: string, values: readonly T[], fallback: T): T {
+  const value = get(key);
+  if (value === undefined || value === null || value === '') return fallback;
+  if (typeof value !== 'string' || !(values as readonly string[]).includes(value)) fail(key, `one of ${values.join(', ')}`, value);
+  return value as T;
+}
+
+function integer(get: SettingsAccessor, key: string, fallback: number, min: number, max: number): number {
+  const value = get(key);
+  if (value === undefined || value === null) return fallback;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
+    fail(key, `a whole number from ${min} to ${max}`, value);
+  }
+  return value;
+}
+
+function riskLevels(get: SettingsAccessor, key: string): RiskLevel[] {
+  const value = get(key);
+  if (value === undefined || value === null) return ['read'];
+  const expected = `a list of risk levels (${RISK_LEVELS.join(', ')})`;
+  if (!Array.isArray(value)) fail(key, expected, value);
+  for (const item of value) if (!(RISK_LEVELS as readonly unknown[]).includes(item)) fail(key, expected, value);
+  return [...new Set(value as RiskLevel[])];
+}
+
+function ocrLanguage(get: SettingsAccessor, key: string): string {
+  const value = optionalString(get, key) ?? 'eng';
+  if (!/^[a-z_]{3,}(\+[a-z_]{3,})*$/i.test(value)) fail(key, 'tesseract language codes joined by +, e.g. "eng" or "eng+deu"', value);
+  return value;
+}

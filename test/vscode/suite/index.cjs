@@ -1,0 +1,40 @@
+// Runs inside the VS Code extension host (extensionTestsPath) for test/vscode/extension.test.ts:
+// every *.spec.cjs here, against the real GAI extension. The outcome is written as JSON to
+// GAI_HOST_REPORT; specs may add figures (e.g. activation time) to `report.metrics` through
+// globalThis.gaiHostMetrics.
+'use strict';
+/* global __dirname */
+
+const { readdirSync, writeFileSync } = require('node:fs');
+const { join } = require('node:path');
+const Mocha = require('mocha');
+
+async function run() {
+  const reportPath = process.env.GAI_HOST_REPORT || join(__dirname, 'report.json');
+  const files = readdirSync(__dirname).filter((name) => name.endsWith('.spec.cjs'));
+  const metrics = {};
+  globalThis.gaiHostMetrics = metrics;
+
+  const mocha = new Mocha({ ui: 'bdd', timeout: 30000, color: false, reporter: 'spec' });
+  for (const file of files) mocha.addFile(join(__dirname, file));
+
+  const report = { files, passes: [], failures: [], pending: [], metrics, startedAt: new Date().toISOString() };
+  try {
+    await mocha.loadFilesAsync();
+  } catch (error) {
+    report.failures.push({ title: '(loading test files)', error: String((error && error.stack) || error) });
+    writeFileSync(reportPath, JSON.stringify(report, null, 2));
+    throw error;
+  }
+  const failures = await new Promise((resolve) => {
+    const runner = mocha.run((count) => resolve(count));
+    runner.on('pass', (test) => report.passes.push({ title: test.fullTitle(), durationMs: test.duration }));
+    runner.on('fail', (test, error) => report.failures.push({ title: test.fullTitle(), error: String((error && error.stack) || error) }));
+    runner.on('pending', (test) => report.pending.push({ title: test.fullTitle() }));
+  });
+  report.endedAt = new Date().toISOString();
+  writeFileSync(reportPath, JSON.stringify(report, null, 2));
+  if (failures > 0) throw new Error(`${failures} in-host test(s) failed`);
+}
+
+module.exports = { run };

@@ -1,0 +1,52 @@
+import { strict as assert } from 'node:assert';
+import type { HostMessage } from '../../src/shared/protocol';
+import { ChatSession } from '../../src/vscode/chatSession';
+
+const call = { id: 'toolu_1', name: 'click', input: { text: 'Save' } };
+
+describe('chat session (host side of the chat view)', () => {
+  it('streams text into one assistant entry and tracks a tool card through its states', () => {
+    const posted: HostMessage[] = [];
+    const chat = new ChatSession((message) => posted.push(message));
+    chat.addUser('save the file');
+    chat.handle({ type: 'text_delta', text: 'Click' });
+    chat.handle({ type: 'text_delta', text: 'ing Save.' });
+    chat.handle({ type: 'assistant_message', text: 'Clicking Save.', toolCalls: [call] });
+    chat.handle({ type: 'tool_started', call, risk: 'action' });
+    chat.handle({ type: 'tool_finished', call, result: { success: true, durationMs: 42, observation: 'Clicked "Save" at (10, 20).' } });
+    chat.handle({ type: 'usage', request: { inputTokens: 100, outputTokens: 20 }, session: { inputTokens: 300, outputTokens: 50 } });
+
+    assert.deepEqual(chat.entries, [
+      { kind: 'user', text: 'save the file' },
+      { kind: 'assistant', text: 'Clicking Save.' },
+      { kind: 'tool', callId: 'toolu_1', name: 'click', input: '{\n  "text": "Save"\n}', risk: 'action', status: 'done', durationMs: 42, observation: 'Clicked "Save" at (10, 20).' },
+    ]);
+    assert.deepEqual(chat.usage, { requestInput: 100, requestOutput: 20, sessionInput: 300, sessionOutput: 50 });
+    assert.deepEqual(posted.filter((m) => m.type === 'appendText').map((m) => (m.type === 'appendText' ? m.text : '')), ['Click', 'ing Save.']);
+    assert.deepEqual(chat.snapshot(), { type: 'state', entries: chat.entries, running: false, usage: chat.usage });
+  });
+
+  it('resolves an approval from the webview once, and ignores stale or forged answers', async () => {
+    const chat = new ChatSession(() => {});
+    chat.handle({ type: 'tool_started', call, risk: 'action' });
+    const decision = chat.waitForApproval({ call, risk: 'action', summary: 'click {"text":"Save"}' }, new AbortController().signal);
+    assert.equal(chat.entries[0]?.kind === 'tool' && chat.entries[0].status, 'awaiting_approval');
+    assert.equal(chat.answerApproval('someone-else', 'approve'), false);
+    assert.equal(chat.answerApproval('toolu_1', 'always'), true);
+    assert.equal(await decision, 'always');
+    assert.equal(chat.answerApproval('toolu_1', 'approve'), false);
+    assert.equal(chat.pendingApprovals, 0);
+  });
+
+  it('denies a pending approval when the request is cancelled or the conversation cleared', async () => {
+    const chat = new ChatSession(() => {});
+    const controller = new AbortController();
+    const cancelled = chat.waitForApproval({ call, risk: 'action', summary: '' }, controller.signal);
+    controller.abort();
+    assert.equal(await cancelled, 'deny');
+    const cleared = chat.waitForApproval({ call: { ...call, id: 'toolu_2' }, risk: 'action', summary: '' }, new AbortController().signal);
+    chat.clear();
+    assert.equal(await cleared, 'deny');
+    assert.deepEqual(chat.entries, []);
+  });
+});

@@ -1,0 +1,77 @@
+import { strict as assert } from 'node:assert';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseSettings } from '../../src/vscode/settings';
+
+const manifest = JSON.parse(readFileSync(join(__dirname, '../../package.json'), 'utf8')) as {
+  contributes: { configuration: { properties: Record<string, { default: unknown }> } };
+};
+const properties = manifest.contributes.configuration.properties;
+/** What VS Code returns when nothing is set: the manifest's defaults. */
+const defaults = (overrides: Record<string, unknown> = {}) => (key: string) =>
+  Object.hasOwn(overrides, key) ? overrides[key] : properties[`gai.${key}`]?.default;
+
+describe('extension settings (gai.*)', () => {
+  it('parses the manifest defaults', () => {
+    const settings = parseSettings(defaults());
+    assert.deepEqual(settings, {
+      provider: 'anthropic',
+      baseUrl: undefined,
+      model: { default: undefined, fast: undefined, vision: undefined },
+      maxIterations: 10,
+      toolProfile: 'standard',
+      autoApprove: ['read'],
+      ocrLanguage: 'eng',
+      screenshotMaxWidth: 1280,
+      statusBarRefreshSeconds: 0,
+      keepScreenshots: 3,
+    });
+  });
+
+  it('every parsed setting is declared in package.json, and no key setting exists', () => {
+    const asked: string[] = [];
+    parseSettings((key) => {
+      asked.push(`gai.${key}`);
+      return undefined;
+    });
+    assert.deepEqual(asked.sort(), Object.keys(properties).sort());
+    assert.ok(!Object.keys(properties).some((key) => /key|secret|token/i.test(key)), 'the API key must not be a setting');
+  });
+
+  it('takes valid values, trimming strings and dropping duplicate risk levels', () => {
+    const settings = parseSettings(
+      defaults({ provider: 'openai', baseUrl: ' http://localhost:11434/v1 ', 'model.default': 'llama3', autoApprove: ['read', 'action', 'read'], ocrLanguage: 'eng+deu' }),
+    );
+    assert.equal(settings.provider, 'openai');
+    assert.equal(settings.baseUrl, 'http://localhost:11434/v1');
+    assert.equal(settings.model.default, 'llama3');
+    assert.deepEqual(settings.autoApprove, ['read', 'action']);
+    assert.equal(settings.ocrLanguage, 'eng+deu');
+  });
+
+  const bad: [string, unknown, RegExp][] = [
+    ['provider', 'claude', /gai\.provider: expected one of anthropic, openai, ollama, google, got "claude"/],
+    ['baseUrl', 'not a url', /gai\.baseUrl: expected an http\(s\) URL/],
+    ['baseUrl', 'file:///etc', /gai\.baseUrl/],
+    ['maxIterations', 0, /gai\.maxIterations: expected a whole number from 1 to 1000, got 0/],
+    ['maxIterations', 2.5, /gai\.maxIterations/],
+    ['maxIterations', '10', /gai\.maxIterations: .*got "10"/],
+    ['toolProfile', 'admin', /gai\.toolProfile: expected one of read-only, standard, full/],
+    ['autoApprove', 'read', /gai\.autoApprove: expected a list of risk levels/],
+    ['autoApprove', ['read', 'everything'], /gai\.autoApprove/],
+    ['ocrLanguage', 'eng; rm -rf', /gai\.ocrLanguage/],
+    ['screenshotMaxWidth', 50, /gai\.screenshotMaxWidth: expected a whole number from 200 to 8192/],
+    ['statusBar.refreshSeconds', -1, /gai\.statusBar\.refreshSeconds/],
+    ['keepScreenshots', 51, /gai\.keepScreenshots/],
+    ['model.fast', 42, /gai\.model\.fast: expected a string, got 42/],
+  ];
+  for (const [key, value, message] of bad) {
+    it(`rejects gai.${key} = ${JSON.stringify(value)} with an error naming the setting`, () => {
+      assert.throws(() => parseSettings(defaults({ [key]: value })), (error: Error & { code?: string }) => {
+        assert.equal(error.code, 'CONFIG');
+        assert.match(error.message, message);
+        return true;
+      });
+    });
+  }
+});
