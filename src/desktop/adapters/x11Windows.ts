@@ -26,7 +26,7 @@ export class X11Windows implements WindowPort {
       ]);
     } catch (error) {
       // The window manager names a window that has just been destroyed: none is active now.
-      if (/X Error of failed request|BadWindow|BadDrawable/.test(String((error as { stderr?: unknown }).stderr ?? error))) return undefined;
+      if (/X Error|Bad ?Window|Bad ?Drawable|No such window/.test(String((error as { stderr?: unknown }).stderr ?? error))) return undefined;
       throw error;
     }
     const title = quoted(props, '_NET_WM_NAME') ?? quoted(props, 'WM_NAME') ?? '';
