@@ -44,8 +44,23 @@ export type ChatEntry =
       durationMs?: number;
       observation?: string;
     }
+  | { kind: 'screen'; title: string; text: string; picture?: ScreenPicture }
   | { kind: 'error'; text: string }
   | { kind: 'notice'; text: string };
+
+/**
+ * A screen analysis as a picture: the screenshot the agent saw (downscaled), with the OCR boxes
+ * and click points drawn over it by the webview. All coordinates are in picture pixels.
+ */
+export interface ScreenPicture {
+  /** `data:image/jpeg;base64,…` (the CSP allows data: images only besides media/). */
+  src: string;
+  width: number;
+  height: number;
+  boxes: Array<{ x: number; y: number; width: number; height: number; text: string }>;
+  /** Where a click went (kind `click`) or the candidates of an ambiguous click (`candidate`). */
+  points: Array<{ x: number; y: number; label: string; kind: 'click' | 'candidate' }>;
+}
 
 export interface UsageView {
   requestInput: number;

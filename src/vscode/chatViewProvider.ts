@@ -1,10 +1,10 @@
 // The "Chat" webview view. Strict CSP (nonce'd script, styles from media/ only), resources
 // only from media/. Every inbound message is validated; a malformed one is logged and dropped.
-import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import { errorMessage } from '../core/errors';
 import type { HostMessage } from '../shared/protocol';
 import type { GaiController } from './gaiController';
+import { chatHtml } from './chatHtml';
 import { parseWebviewMessage } from './messageValidation';
 
 export const CHAT_VIEW_ID = 'gai.chat';
@@ -29,7 +29,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     this.view = view;
     const media = vscode.Uri.joinPath(this.extensionUri, 'media');
     view.webview.options = { enableScripts: true, localResourceRoots: [media] };
-    view.webview.html = this.html(view.webview, media);
+    view.webview.html = chatHtml(view.webview, media);
     this.disposables.push(
       view.webview.onDidReceiveMessage((raw: unknown) => this.receive(raw)),
       view.onDidDispose(() => {
@@ -79,43 +79,5 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
 
   private post(message: HostMessage): void {
     void this.view?.webview.postMessage(message);
-  }
-
-  private html(webview: vscode.Webview, media: vscode.Uri): string {
-    const nonce = randomBytes(16).toString('base64');
-    const script = webview.asWebviewUri(vscode.Uri.joinPath(media, 'dist', 'webview.js'));
-    const style = webview.asWebviewUri(vscode.Uri.joinPath(media, 'chat.css'));
-    const csp = [
-      "default-src 'none'",
-      `img-src ${webview.cspSource} data:`,
-      `style-src ${webview.cspSource}`,
-      `font-src ${webview.cspSource}`,
-      `script-src 'nonce-${nonce}'`,
-    ].join('; ');
-    return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="${csp}">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
-<link rel="stylesheet" href="${style.toString()}">
-<title>GAI</title>
-</head>
-<body>
-<main id="log" aria-live="polite"></main>
-<footer>
-  <div id="usage" class="usage"></div>
-  <form id="composer">
-    <textarea id="input" rows="3" placeholder="Ask GAI to do something on the screen…" aria-label="Message"></textarea>
-    <div class="buttons">
-      <button type="submit" id="send">Send</button>
-      <button type="button" id="stop" class="secondary" disabled>Stop</button>
-      <button type="button" id="new" class="secondary">New</button>
-    </div>
-  </form>
-</footer>
-<script nonce="${nonce}" src="${script.toString()}"></script>
-</body>
-</html>`;
   }
 }

@@ -112,6 +112,8 @@ function build(entry: ChatEntry): HTMLElement {
       return el('div', 'message error', entry.text);
     case 'notice':
       return el('div', 'message notice', entry.text);
+    case 'screen':
+      return el('div', 'message notice', `${entry.title}\n${entry.text}`);
     case 'tool':
       return toolCard(entry);
   }
