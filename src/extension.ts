@@ -5,7 +5,8 @@ import * as vscode from 'vscode';
 import { ApiKeyStore } from './vscode/apiKeyStore';
 import { ChatViewProvider, CHAT_VIEW_ID } from './vscode/chatViewProvider';
 import { registerCommands } from './vscode/commands';
-import { GaiController } from './vscode/gaiController';
+import type { ChatEntry } from './shared/protocol';
+import { GaiController, type RequestTimings } from './vscode/gaiController';
 import { OutputChannelLogger } from './vscode/outputLogger';
 import { GaiStatusBar } from './vscode/statusBar';
 
@@ -15,6 +16,15 @@ export interface GaiExtensionApi {
   hasApiKey(): Promise<boolean>;
   /** Feeds a raw message to the chat host as if the webview had sent it; true when accepted. */
   simulateWebviewMessage(raw: unknown): boolean;
+  /** The chat as the host keeps it (what the webview shows). */
+  chatEntries(): readonly ChatEntry[];
+  isRunning(): boolean;
+  /** How many times a chat webview loaded its script and said it is ready. */
+  webviewReadyCount(): number;
+  /** The status-bar item's text. */
+  statusText(): string;
+  /** The newest chat request's timings. */
+  lastTimings(): RequestTimings | undefined;
 }
 
 export function activate(context: vscode.ExtensionContext): GaiExtensionApi {
@@ -48,6 +58,11 @@ export function activate(context: vscode.ExtensionContext): GaiExtensionApi {
       chatView.receive(raw);
       return chatView.rejectedMessages === before;
     },
+    chatEntries: () => controller.chat.entries,
+    isRunning: () => controller.running,
+    webviewReadyCount: () => chatView.readyCount,
+    statusText: () => statusBar.text,
+    lastTimings: () => controller.lastTimings,
   };
 }
 

@@ -68,6 +68,11 @@ export class ScreenReader {
     return { image, analysis, ocr: kind, ocrMs: performance.now() - started };
   }
 
+  /** The newest full-screen reading, e.g. to show what the agent saw; undefined before the first. */
+  latest(): { image: ScreenImage; analysis: OcrAnalysis } | undefined {
+    return this.last;
+  }
+
   /** Forget the remembered reading (e.g. after switching displays). */
   reset(): void {
     this.last = undefined;

@@ -3,9 +3,11 @@
 // webview has not answered yet. No vscode import: unit-tested directly.
 import type { AgentEvent } from '../agent/agentEvents';
 import type { ApprovalDecision, ApprovalRequest } from '../tools/toolRuntime';
-import { EMPTY_USAGE, type ChatEntry, type HostMessage, type UsageView } from '../shared/protocol';
+import { EMPTY_USAGE, type ChatEntry, type HostMessage, type ScreenPicture, type UsageView } from '../shared/protocol';
 
 const MAX_INPUT_CHARS = 2_000;
+/** Screenshots are large: only the newest few keep theirs (the text stays), so memory is bounded. */
+export const MAX_PICTURES = 6;
 
 export class ChatSession {
   readonly entries: ChatEntry[] = [];
@@ -32,6 +34,13 @@ export class ChatSession {
 
   error(text: string): void {
     this.push({ kind: 'error', text });
+  }
+
+  /** A screen analysis, with the screenshot it was made from when there is one. */
+  addScreen(title: string, text: string, picture?: ScreenPicture): number {
+    const index = this.push(picture ? { kind: 'screen', title, text, picture } : { kind: 'screen', title, text });
+    if (picture) this.dropOldPictures();
+    return index;
   }
 
   setRunning(running: boolean): void {
@@ -136,6 +145,18 @@ export class ChatSession {
     const index = this.entries.push(entry) - 1;
     this.post({ type: 'entry', index, entry });
     return index;
+  }
+
+  private dropOldPictures(): void {
+    let kept = 0;
+    for (let index = this.entries.length - 1; index >= 0; index--) {
+      const entry = this.entries[index];
+      if (entry?.kind !== 'screen' || !entry.picture) continue;
+      if (++kept <= MAX_PICTURES) continue;
+      const { picture: _dropped, ...rest } = entry;
+      this.entries[index] = rest;
+      this.post({ type: 'entry', index, entry: rest });
+    }
   }
 
   private appendText(index: number, text: string): void {

@@ -14,6 +14,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   private readonly disposables: vscode.Disposable[] = [];
   /** Counted for tests and the log. */
   rejectedMessages = 0;
+  /** How often a webview said it rendered and is listening (for tests: the view really loads). */
+  readyCount = 0;
 
   constructor(
     private readonly extensionUri: vscode.Uri,
@@ -40,6 +42,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
 
   /** Handles one message from the webview; never throws. */
   receive(raw: unknown): void {
+    const receivedAt = performance.now();
     const parsed = parseWebviewMessage(raw);
     if (!parsed.ok) {
       this.rejectedMessages++;
@@ -50,10 +53,11 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     try {
       switch (message.type) {
         case 'ready':
+          this.readyCount++;
           this.post(this.controller.chat.snapshot());
           break;
         case 'send':
-          void this.controller.ask(message.text);
+          void this.controller.ask(message.text, receivedAt);
           break;
         case 'stop':
           this.controller.stop();

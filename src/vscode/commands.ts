@@ -35,15 +35,29 @@ export function registerCommands(controller: GaiController, keys: ApiKeyStore, f
   };
 
   const readScreen = (mode: 'quick' | 'detailed') => async () => {
-    const result = await withProgress(`GAI: reading the screen (${mode})…`, (signal) => controller.runTool('smart_screen_reader', { mode }, signal));
-    if (result.success) {
-      const data = result.data as { analysis?: unknown } | undefined;
-      const analysis = typeof data?.analysis === 'string' ? data.analysis : JSON.stringify(data?.analysis ?? '', null, 2);
-      controller.logger.info(`screen (${mode}):\n${analysis}`);
-      const document = await vscode.workspace.openTextDocument({ content: `${result.observation}\n\n${analysis}`, language: 'markdown' });
-      await vscode.window.showTextDocument(document, { preview: true });
-    } else report(result);
+    focusChat();
+    const result = await withProgress(`GAI: reading the screen (${mode})…`, (signal) => controller.readScreen(mode, signal));
+    if (!result.success) report(result);
     return result;
+  };
+
+  const clickText = async (text: string): Promise<ToolResult> => {
+    const result = await withProgress(`GAI: clicking "${text}"…`, (signal) => controller.runTool('click', { text }, signal));
+    const candidates = candidatesOf(result);
+    if (result.success || candidates.length === 0) return report(result);
+    // Ambiguous: the person picks one, and that one is clicked where it was seen.
+    const picked = await vscode.window.showQuickPick(
+      candidates.map((candidate, index) => ({
+        label: `${index + 1}. ${candidate.foundText}`,
+        description: `at (${candidate.x}, ${candidate.y})`,
+        detail: `${candidate.match} match, confidence ${candidate.confidence}`,
+        candidate,
+      })),
+      { title: `GAI: "${text}" appears ${candidates.length} times. Which one?`, ignoreFocusOut: true },
+    );
+    if (!picked) return report(result);
+    const { x, y } = picked.candidate;
+    return report(await withProgress(`GAI: clicking "${text}" at (${x}, ${y})…`, (signal) => controller.runTool('click', { x, y }, signal)));
   };
 
   // Not awaited: the message's promise settles only when the person dismisses it.
@@ -58,7 +72,7 @@ export function registerCommands(controller: GaiController, keys: ApiKeyStore, f
     register('gai.clickText', async (arg) => {
       const text = typeof arg === 'string' ? arg : await vscode.window.showInputBox({ title: 'GAI: Click Text', prompt: 'The visible text to click, e.g. "Save"', ignoreFocusOut: true });
       if (!text) return undefined;
-      return report(await withProgress(`GAI: clicking "${text}"…`, (signal) => controller.runTool('click', { text }, signal)));
+      return clickText(text);
     }),
     register('gai.launchApp', async (arg) => {
       const appName = typeof arg === 'string' ? arg : await vscode.window.showInputBox({ title: 'GAI: Launch App', prompt: 'The application, e.g. "Calculator"', ignoreFocusOut: true });
@@ -89,4 +103,31 @@ export function registerCommands(controller: GaiController, keys: ApiKeyStore, f
     register('gai.openLog', () => controller.logger.channel.show(true)),
     register('gai.focusChat', () => focusChat()),
   ];
+}
+
+interface ClickCandidate {
+  foundText: string;
+  x: number;
+  y: number;
+  match: string;
+  confidence: number;
+}
+
+function candidatesOf(result: ToolResult): ClickCandidate[] {
+  const data = result.data as { candidates?: unknown } | undefined;
+  if (!Array.isArray(data?.candidates)) return [];
+  return data.candidates.flatMap((raw: unknown) => {
+    const candidate = raw as { foundText?: unknown; bbox?: { x: number; y: number; width: number; height: number }; match?: unknown; confidence?: unknown };
+    if (typeof candidate.foundText !== 'string' || !candidate.bbox) return [];
+    const { bbox } = candidate;
+    return [
+      {
+        foundText: candidate.foundText,
+        x: Math.round(bbox.x + bbox.width / 2),
+        y: Math.round(bbox.y + bbox.height / 2),
+        match: String(candidate.match ?? ''),
+        confidence: typeof candidate.confidence === 'number' ? candidate.confidence : 0,
+      },
+    ];
+  });
 }

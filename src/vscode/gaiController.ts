@@ -9,7 +9,17 @@ import type { ApiKeyStore } from './apiKeyStore';
 import type { GaiParts } from './agentFactory';
 import { ChatSession } from './chatSession';
 import type { OutputChannelLogger } from './outputLogger';
+import { buildScreenPicture, pointsOf } from './screenPictures';
 import { parseSettings, type GaiSettings } from './settings';
+
+/** Tools whose result is best understood next to the screen they read. */
+const PICTURE_TOOLS = new Set(['ocr', 'smart_screen_reader', 'click', 'scroll', 'get_element_tree']);
+
+export interface RequestTimings {
+  /** From the Send message arriving to the first streamed token posted to the webview. */
+  sendToFirstTokenMs?: number;
+  totalMs: number;
+}
 
 export class GaiController implements vscode.Disposable {
   readonly chat: ChatSession;
@@ -20,6 +30,8 @@ export class GaiController implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [this.runningEmitter];
   /** Set by the chat view: posts to the webview when it exists, and tells whether it is visible. */
   webview?: { post(message: HostMessage): void; visible(): boolean };
+  /** The newest request's timings (for the benchmark and the log). */
+  lastTimings?: RequestTimings;
 
   constructor(
     private readonly keys: ApiKeyStore,
@@ -63,8 +75,20 @@ export class GaiController implements vscode.Disposable {
     return result;
   }
 
+  /** Runs smart_screen_reader and shows the analysis, with the screenshot, in the chat. */
+  async readScreen(mode: 'quick' | 'detailed', signal?: AbortSignal): Promise<ToolResult> {
+    const before = (await this.getParts()).desktop.reader.latest();
+    const result = await this.runTool('smart_screen_reader', { mode }, signal);
+    const data = result.data as { analysis?: unknown } | undefined;
+    const analysis = typeof data?.analysis === 'string' ? data.analysis : data?.analysis === undefined ? '' : JSON.stringify(data.analysis, null, 2);
+    const title = `Screen (${mode})`;
+    if (result.success) await this.addScreen(title, `${result.observation}\n\n${analysis}`.trim(), result, before);
+    else this.chat.error(`${title}: ${result.observation}`);
+    return result;
+  }
+
   /** Sends a chat message to the agent; the chat session shows everything that follows. */
-  async ask(text: string): Promise<void> {
+  async ask(text: string, receivedAt = performance.now()): Promise<void> {
     if (this.chat.running) {
       this.chat.error('The agent is still working; stop it or wait.');
       return;
@@ -85,17 +109,42 @@ export class GaiController implements vscode.Disposable {
     }
     this.setRunning(true);
     let reported = false;
+    const timings: RequestTimings = { totalMs: 0 };
+    let seenBefore: unknown;
     try {
       for await (const event of agent.streamRequest(text)) {
         if (event.type === 'error') reported = true;
+        if (event.type === 'tool_started') seenBefore = parts.desktop.reader.latest();
         this.chat.handle(event);
+        if (event.type === 'text_delta') timings.sendToFirstTokenMs ??= performance.now() - receivedAt;
+        if (event.type === 'tool_finished' && PICTURE_TOOLS.has(event.call.name)) {
+          await this.addScreen(`What the agent saw (${event.call.name})`, event.result.observation, event.result, seenBefore);
+        }
       }
     } catch (error) {
       if (!reported) this.chat.error(errorMessage(error));
       this.logger.error(`request failed: ${errorMessage(error)}`);
     } finally {
+      timings.totalMs = performance.now() - receivedAt;
+      this.lastTimings = timings;
       this.setRunning(false);
       if (this.stale) this.invalidate('deferred');
+    }
+  }
+
+  /** Adds a screen entry; with a picture only when the tool read the screen afresh (not a stale one). */
+  private async addScreen(title: string, text: string, result: ToolResult, readingBefore: unknown): Promise<void> {
+    const parts = await this.getParts();
+    const reading = parts.desktop.reader.latest();
+    if (!reading || reading === readingBefore) {
+      this.chat.addScreen(title, text);
+      return;
+    }
+    try {
+      this.chat.addScreen(title, text, await buildScreenPicture(parts.desktop.desktop.images, reading, pointsOf(result)));
+    } catch (error) {
+      this.logger.warn(`no picture for "${title}": ${errorMessage(error)}`);
+      this.chat.addScreen(title, text);
     }
   }
 

@@ -3,12 +3,13 @@
 import * as vscode from 'vscode';
 import { errorMessage } from '../core/errors';
 import type { GaiController } from './gaiController';
+import { statusSummary, type StatusSummary } from './statusSummary';
 
 export class GaiStatusBar implements vscode.Disposable {
   private readonly item = vscode.window.createStatusBarItem('gai.status', vscode.StatusBarAlignment.Right, 100);
   private readonly disposables: vscode.Disposable[] = [this.item];
   private timer?: NodeJS.Timeout;
-  private summary = '';
+  private summary?: StatusSummary;
   private refreshing = false;
 
   constructor(private readonly controller: GaiController) {
@@ -27,20 +28,25 @@ export class GaiStatusBar implements vscode.Disposable {
   }
 
   /** Reads the screen by OCR (the tools load on the first refresh). */
-  async refresh(): Promise<string> {
+  async refresh(): Promise<StatusSummary | undefined> {
     if (this.refreshing || this.controller.running) return this.summary;
     this.refreshing = true;
     this.render();
     try {
       const result = await this.controller.runTool('smart_screen_reader', { mode: 'quick' });
-      this.summary = result.observation;
+      this.summary = statusSummary(result);
     } catch (error) {
-      this.summary = `screen not read: ${errorMessage(error)}`;
+      this.summary = { text: 'screen not read', tooltip: errorMessage(error) };
     } finally {
       this.refreshing = false;
       this.render();
     }
     return this.summary;
+  }
+
+  /** What the item shows now (for tests and the API). */
+  get text(): string {
+    return this.item.text;
   }
 
   dispose(): void {
@@ -62,8 +68,13 @@ export class GaiStatusBar implements vscode.Disposable {
 
   private render(): void {
     const busy = this.controller.running || this.refreshing;
-    this.item.text = busy ? '$(sync~spin) GAI' : '$(eye) GAI';
-    const tooltip = this.controller.running ? 'GAI is working… (click: open the chat)' : this.summary || 'GAI: click to open the chat';
-    this.item.tooltip = tooltip;
+    // Text from the screen goes in as plain text: `$(…)` in it must not turn into icons.
+    const summary = this.summary ? ` ${this.summary.text.replace(/\$\(/g, '$\u200b(')}` : '';
+    this.item.text = busy ? '$(sync~spin) GAI' : `$(eye) GAI${summary}`;
+    this.item.tooltip = this.controller.running
+      ? 'GAI is working… (click: open the chat)'
+      : this.summary
+        ? `${this.summary.tooltip}\n\n(click: open the chat)`
+        : 'GAI: click to open the chat';
   }
 }
