@@ -100,12 +100,15 @@ export class ChatSession {
         if (this.assistantIndex === undefined && event.text !== '') this.push({ kind: 'assistant', text: event.text });
         this.assistantIndex = undefined;
         break;
-      case 'tool_started':
+      case 'tool_started': {
+        // The runtime may ask for approval before this event has travelled through the stream.
+        const status = this.approvals.has(event.call.id) ? 'awaiting_approval' : 'running';
         this.toolIndex.set(
           event.call.id,
-          this.push({ kind: 'tool', callId: event.call.id, name: event.call.name, input: formatInput(event.call.input), risk: event.risk, status: 'running' }),
+          this.push({ kind: 'tool', callId: event.call.id, name: event.call.name, input: formatInput(event.call.input), risk: event.risk, status }),
         );
         break;
+      }
       case 'approval_resolved':
         this.updateTool(event.call.id, { status: event.decision === 'deny' ? 'denied' : 'running' });
         break;

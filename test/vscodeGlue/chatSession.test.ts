@@ -26,6 +26,18 @@ describe('chat session (host side of the chat view)', () => {
     assert.deepEqual(chat.snapshot(), { type: 'state', entries: chat.entries, running: false, usage: chat.usage });
   });
 
+  it('shows the approval even when the runtime asks before tool_started has arrived', async () => {
+    const chat = new ChatSession(() => {});
+    const signal = new AbortController().signal;
+    const answer = chat.waitForApproval({ call, risk: 'action', summary: 'click "Save"' }, signal);
+    chat.handle({ type: 'tool_started', call, risk: 'action' });
+    assert.equal(chat.entries[0]?.kind === 'tool' && chat.entries[0].status, 'awaiting_approval');
+    assert.equal(chat.answerApproval(call.id, 'approve'), true);
+    assert.equal(await answer, 'approve');
+    chat.handle({ type: 'approval_resolved', call, decision: 'approve' });
+    assert.equal(chat.entries[0]?.kind === 'tool' && chat.entries[0].status, 'running');
+  });
+
   it('resolves an approval from the webview once, and ignores stale or forged answers', async () => {
     const chat = new ChatSession(() => {});
     chat.handle({ type: 'tool_started', call, risk: 'action' });

@@ -1,0 +1,171 @@
+// In-host tests of the chat: the real extension, the real @anthropic-ai/sdk talking over HTTP to
+// a scripted Messages API server, a real desktop (a private Xvfb with the fixture app, started
+// by test/vscode/extension.test.ts).
+'use strict';
+/* global describe, it, before, after */ // mocha's BDD globals
+
+const assert = require('node:assert/strict');
+const { readFileSync } = require('node:fs');
+const vscode = require('vscode');
+
+const support = require(process.env.GAI_HOST_SUPPORT);
+const EXTENSION_ID = 'gai.gai';
+const FAKE_KEY = 'sk-ant-gai-chat-test-9876543210-NOT-A-REAL-KEY';
+
+let currentApi;
+
+/** The chat as text for failure messages (pictures left out). */
+function chatDump() {
+  if (!currentApi) return '';
+  return JSON.stringify(currentApi.chatEntries().map((e) => (e.kind === 'screen' ? { ...e, picture: e.picture ? '(picture)' : undefined } : e)));
+}
+
+async function waitFor(what, predicate, timeoutMs = 20000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = predicate();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; chat: ${chatDump()}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+function fixtureEvents() {
+  return readFileSync(process.env.GAI_FIXTURE_LOG, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line));
+}
+
+describe('GAI chat', () => {
+  let api;
+  let server;
+  const config = () => vscode.workspace.getConfiguration('gai');
+
+  before(async () => {
+    api = await vscode.extensions.getExtension(EXTENSION_ID).activate();
+    currentApi = api;
+    server = await support.ScriptedMessagesServer.start();
+    await config().update('provider', 'anthropic', vscode.ConfigurationTarget.Global);
+    await config().update('baseUrl', server.baseUrl, vscode.ConfigurationTarget.Global);
+    await config().update('autoApprove', ['read'], vscode.ConfigurationTarget.Global);
+    await vscode.commands.executeCommand('gai.setApiKey', FAKE_KEY);
+  });
+
+  after(async () => {
+    await vscode.commands.executeCommand('gai.setApiKey', '');
+    if (server) await server.close();
+  });
+
+  it('the chat view renders: its script runs under the CSP and asks for the state', async () => {
+    await vscode.commands.executeCommand('gai.chat.focus');
+    await waitFor('the webview to say ready', () => api.webviewReadyCount() > 0);
+  });
+
+  it('a chat message runs the agent: streamed reply, tool card, approval, the click lands, a picture of what it saw', async () => {
+    const clicksBefore = fixtureEvents().filter((e) => e.event === 'click').length;
+    server.push(
+      support.toolReply([{ name: 'click', input: { text: 'OK', near: 'Left panel' } }], 'I will click the left OK.'),
+      support.textReply('Done: the left OK is clicked.'),
+    );
+    assert.equal(api.simulateWebviewMessage({ type: 'send', text: 'click the OK in the left panel' }), true);
+
+    const card = await waitFor('the approval card', () =>
+      api.chatEntries().find((e) => e.kind === 'tool' && e.name === 'click' && e.status === 'awaiting_approval'),
+    );
+    assert.equal(card.risk, 'action');
+    assert.match(card.input, /"near": "Left panel"/);
+    assert.equal(fixtureEvents().filter((e) => e.event === 'click').length, clicksBefore, 'nothing clicked before approval');
+    assert.equal(api.simulateWebviewMessage({ type: 'approval', callId: card.callId, decision: 'approve' }), true);
+
+    await waitFor('the request to finish', () => !api.isRunning() && server.requestCount >= 2, 60000);
+    const entries = api.chatEntries();
+    const done = entries.find((e) => e.kind === 'tool' && e.callId === card.callId);
+    assert.equal(done.status, 'done', JSON.stringify(done));
+    assert.equal(typeof done.durationMs, 'number');
+    assert.match(done.observation, /Clicked "OK" at/);
+    const clicks = fixtureEvents().filter((e) => e.event === 'click');
+    assert.equal(clicks.length, clicksBefore + 1);
+    assert.equal(clicks.at(-1).widget, 'left_ok_button');
+
+    const screen = entries.find((e) => e.kind === 'screen');
+    assert.ok(screen && screen.picture, 'a screen entry with a picture');
+    assert.match(screen.picture.src, /^data:image\/jpeg;base64,/);
+    assert.ok(screen.picture.boxes.length > 3, 'OCR boxes on the picture');
+    assert.equal(screen.picture.points.filter((p) => p.kind === 'click').length, 1);
+
+    const texts = entries.filter((e) => e.kind === 'assistant').map((e) => e.text);
+    assert.deepEqual(texts, ['I will click the left OK.', 'Done: the left OK is clicked.']);
+    // The key went to the API (header), so the SDK really was configured from SecretStorage.
+    // (SDK 1.x sends the key as a bearer token.)
+    assert.equal(server.requests[0].headers.authorization, `Bearer ${FAKE_KEY}`);
+    const second = JSON.stringify(server.requests[1].body);
+    assert.match(second, /tool_result/);
+    globalThis.gaiHostMetrics.sendToFirstTokenMs = api.lastTimings().sendToFirstTokenMs;
+  });
+
+  it('measures Send → first streamed token with a warm agent (the model answers at once)', async () => {
+    const samples = [];
+    for (let i = 0; i < 7; i++) {
+      server.push(support.textReply(`pong ${i}`));
+      api.simulateWebviewMessage({ type: 'send', text: `ping ${i}` });
+      await waitFor(`reply ${i}`, () => !api.isRunning() && api.chatEntries().some((e) => e.kind === 'assistant' && e.text === `pong ${i}`));
+      samples.push(api.lastTimings().sendToFirstTokenMs);
+    }
+    samples.sort((a, b) => a - b);
+    globalThis.gaiHostMetrics.sendToFirstTokenWarmMs = samples[3];
+    globalThis.gaiHostMetrics.sendToFirstTokenWarmMaxMs = samples[6];
+    assert.ok(samples.every((ms) => typeof ms === 'number'));
+  });
+
+  it('Stop cancels the model call at once and leaves the chat usable', async () => {
+    const before = server.requestCount;
+    server.push({ kind: 'hang' });
+    api.simulateWebviewMessage({ type: 'send', text: 'take your time' });
+    await waitFor('the request to reach the server', () => server.requestCount > before);
+    const stopped = Date.now();
+    await vscode.commands.executeCommand('gai.stopAgent');
+    await waitFor('the agent to stop', () => !api.isRunning(), 5000);
+    globalThis.gaiHostMetrics.stopMs = Date.now() - stopped;
+    await server.settled();
+    assert.equal(server.requests.at(-1).aborted, true, 'the HTTP request was aborted');
+
+    server.push(support.textReply('Still here.'));
+    api.simulateWebviewMessage({ type: 'send', text: 'are you there?' });
+    await waitFor('the next reply', () => !api.isRunning() && api.chatEntries().some((e) => e.kind === 'assistant' && e.text === 'Still here.'));
+  });
+
+  it('Stop during an approval denies it, and the action never runs', async () => {
+    const clicksBefore = fixtureEvents().filter((e) => e.event === 'click').length;
+    // Only one reply: after Stop no further request may reach the model.
+    const requestsBefore = server.requestCount;
+    server.push(support.toolReply([{ name: 'click', input: { text: 'OK', near: 'Right panel' } }]));
+    api.simulateWebviewMessage({ type: 'send', text: 'click the right OK' });
+    const card = await waitFor('the approval card', () =>
+      api.chatEntries().find((e) => e.kind === 'tool' && e.status === 'awaiting_approval' && e.input.includes('Right panel')),
+    );
+    assert.equal(api.simulateWebviewMessage({ type: 'stop' }), true);
+    await waitFor('the agent to stop', () => !api.isRunning(), 5000);
+    const after = api.chatEntries().find((e) => e.kind === 'tool' && e.callId === card.callId);
+    assert.ok(['denied', 'cancelled'].includes(after.status), after.status);
+    assert.equal(fixtureEvents().filter((e) => e.event === 'click').length, clicksBefore);
+    assert.equal(server.requestCount, requestsBefore + 1);
+  });
+
+  it('the status-bar item shows a screen summary', async () => {
+    server.push(support.textReply('The GAI Fixture window shows a form with two OK buttons. More text.'));
+    await vscode.commands.executeCommand('gai.refreshStatus');
+    assert.match(api.statusText(), /^\$\(eye\) GAI The GAI Fixture window shows a form with two OK…$/);
+    assert.match(JSON.stringify(server.requests.at(-1).body), /Text on screen/);
+  });
+
+  it('Read Screen (Quick) shows the analysis with the screenshot in the chat', async () => {
+    server.push(support.textReply('A form with Name and Email fields.'));
+    const before = api.chatEntries().length;
+    await vscode.commands.executeCommand('gai.readScreenQuick');
+    const added = api.chatEntries().slice(before).find((e) => e.kind === 'screen');
+    assert.ok(added, 'a screen entry');
+    assert.match(added.text, /A form with Name and Email fields\./);
+    assert.ok(added.picture && added.picture.boxes.some((b) => /Left panel/.test(b.text)), 'OCR boxes include "Left panel"');
+  });
+});
