@@ -49,7 +49,7 @@ describe('screen pictures in the chat', () => {
     ]);
     const ambiguous = {
       success: false,
-      code: 'FAILED',
+      code: 'FAILED' as const,
       durationMs: 1,
       observation: '',
       data: { candidates: [{ foundText: 'OK', bbox: { x: 0, y: 0, width: 10, height: 10 } }, { foundText: 'OK', bbox: { x: 100, y: 0, width: 10, height: 10 } }, { foundText: 'bad' }] },
