@@ -1,19 +1,36 @@
 // Bundles the CLI, the VS Code extension host entry and the webview script.
-// Usage: node esbuild.config.mjs [--watch]
-import { chmodSync, existsSync } from 'node:fs';
+// Usage: node esbuild.config.mjs [--watch] [--production] [--out-dir=DIR]
+//   --production: minified, no sourcemaps (what `npm run package` ships).
+//   --out-dir=DIR: write the bundles under DIR instead of the repository (the package's staging
+//   folder), so a package build never replaces the dev bundles and their sourcemaps.
+import { chmodSync, copyFileSync, existsSync, mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
 
 const root = dirname(fileURLToPath(import.meta.url));
 const watch = process.argv.includes('--watch');
+const production = process.argv.includes('--production');
+const outRoot = resolve(root, process.argv.find((arg) => arg.startsWith('--out-dir='))?.slice('--out-dir='.length) ?? '.');
 
 // Every bundle in one list. `optional` entries are built only when their source exists, so
 // the VS Code and webview parts can land later without touching this file.
 const ENTRIES = [
   { name: 'cli', in: 'src/cli/main.ts', out: 'dist/cli.js', platform: 'node', format: 'cjs', executable: true },
   { name: 'extension', in: 'src/extension.ts', out: 'dist/extension.js', platform: 'node', format: 'cjs', optional: true },
-  { name: 'webview', in: 'src/webview/main.ts', out: 'media/dist/webview.js', platform: 'browser', format: 'iife', optional: true },
+  {
+    name: 'webview',
+    in: 'src/webview/main.ts',
+    out: 'media/dist/webview.js',
+    platform: 'browser',
+    format: 'iife',
+    optional: true,
+    // The codicon font for the chat (linked by src/vscode/chatHtmlShell.ts), copied from its package.
+    assets: [
+      ['node_modules/@vscode/codicons/dist/codicon.css', 'media/dist/codicons/codicon.css'],
+      ['node_modules/@vscode/codicons/dist/codicon.ttf', 'media/dist/codicons/codicon.ttf'],
+    ],
+  },
 ];
 
 // Kept out of node bundles and required at run time instead:
@@ -31,8 +48,24 @@ function makeExecutable(entry) {
     name: 'make-executable',
     setup(build) {
       build.onEnd((result) => {
-        const outfile = resolve(root, entry.out);
+        const outfile = resolve(outRoot, entry.out);
         if (result.errors.length === 0 && existsSync(outfile)) chmodSync(outfile, 0o755);
+      });
+    },
+  };
+}
+
+/** Copies an entry's static files next to its bundle after every successful build. */
+function copyAssets(entry) {
+  return {
+    name: 'copy-assets',
+    setup(build) {
+      build.onEnd((result) => {
+        if (result.errors.length > 0) return;
+        for (const [from, to] of entry.assets) {
+          mkdirSync(dirname(resolve(outRoot, to)), { recursive: true });
+          copyFileSync(resolve(root, from), resolve(outRoot, to));
+        }
       });
     },
   };
@@ -43,19 +76,20 @@ function optionsFor(entry) {
   return {
     absWorkingDir: root,
     entryPoints: [entry.in],
-    outfile: entry.out,
+    outfile: resolve(outRoot, entry.out),
     bundle: true,
     platform: entry.platform,
     format: entry.format,
     target: TARGETS[entry.platform],
-    sourcemap: true,
+    sourcemap: !production,
+    minify: production,
     // Browser bundles must not silently defer a Node module to a require() that cannot work.
     external: isNode ? NODE_EXTERNALS : [],
     banner: entry.executable ? { js: '#!/usr/bin/env node' } : undefined,
     // 'info' also prints the "[watch] build started/finished" lines that the watch task's
     // problem matcher in .vscode/tasks.json waits for.
     logLevel: 'info',
-    plugins: entry.executable ? [makeExecutable(entry)] : [],
+    plugins: [...(entry.executable ? [makeExecutable(entry)] : []), ...(entry.assets ? [copyAssets(entry)] : [])],
   };
 }
 

@@ -4,6 +4,7 @@ import { runAgentBench } from './agentBench';
 import { printTable, writeJson, type BenchRow } from './benchReport';
 import { runClickBench } from './clickBench';
 import { runOcrBench } from './ocrBench';
+import { runPackageBench } from './packageBench';
 
 // `npm run bench`: every benchmark, a table on stdout and JSON in .bench/results.json.
 
@@ -11,6 +12,7 @@ const BENCHES: Array<{ name: string; run: () => Promise<BenchRow[]> }> = [
   { name: 'agent', run: runAgentBench },
   { name: 'ocr', run: runOcrBench },
   { name: 'click', run: runClickBench },
+  { name: 'package', run: runPackageBench },
 ];
 
 async function main(): Promise<void> {

@@ -2,6 +2,7 @@
 // (settings reader, log, commands, view, status bar); the agent, the LLM SDKs and the desktop
 // tools (nut-js, tesseract) load on first use.
 import * as vscode from 'vscode';
+import { checkSetup, type SetupReport } from './desktop/adapters/setupCheck';
 import { ApiKeyStore } from './vscode/apiKeyStore';
 import { ChatViewProvider, CHAT_VIEW_ID } from './vscode/chatViewProvider';
 import { registerCommands } from './vscode/commands';
@@ -16,6 +17,8 @@ export interface GaiExtensionApi {
   hasApiKey(): Promise<boolean>;
   /** Feeds a raw message to the chat host as if the webview had sent it; true when accepted. */
   simulateWebviewMessage(raw: unknown): boolean;
+  /** Loads nut-js, sharp and tesseract.js (offline OCR of a rendered sample); touches no display. */
+  checkSetup(): Promise<SetupReport>;
   /** The chat as the host keeps it (what the webview shows). */
   chatEntries(): readonly ChatEntry[];
   isRunning(): boolean;
@@ -53,6 +56,7 @@ export function activate(context: vscode.ExtensionContext): GaiExtensionApi {
   return {
     activationMs,
     hasApiKey: async () => (await keys.get()) !== undefined,
+    checkSetup: () => checkSetup(),
     simulateWebviewMessage: (raw) => {
       const before = chatView.rejectedMessages;
       chatView.receive(raw);

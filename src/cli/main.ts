@@ -18,6 +18,7 @@ import { defaultConfigPath, loadConfigFile, type ConfigFile } from './cliConfig'
 import { EXIT, err, type CliIo } from './cliIo';
 import { registerAskCommand, type AskOptions } from './commands/askCommand';
 import { registerDemoCommand } from './commands/demoCommand';
+import { registerDoctorCommand } from './commands/doctorCommand';
 import { registerDesktopCommands } from './commands/desktopCommands';
 import { registerToolCommand } from './commands/toolCommand';
 import { registerToolsCommand } from './commands/toolsCommand';
@@ -102,6 +103,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   registerAskCommand(program, io, buildAgent, setExit);
   registerDesktopCommands(program, io, () => buildRuntime('full', true, modelsIfConfigured()), setExit);
   registerDemoCommand(program, io, setExit);
+  registerDoctorCommand(program, io, () => config().desktop?.ocrLanguage, setExit);
 
   try {
     if (argv.length === 0) {
