@@ -1,0 +1,85 @@
+// One card per tool call: name, risk badge, status with a codicon, duration, the input
+// (collapsible), the result, and inline approval buttons while the call waits for the person.
+import type { ApprovalChoice, ChatEntry, ToolStatus } from '../../shared/protocol';
+import { codicon, el, formatMs } from '../dom';
+
+type ToolEntry = Extract<ChatEntry, { kind: 'tool' }>;
+
+export interface ApprovalHandler {
+  /** Calls already answered here: their buttons stay disabled until the host updates the card. */
+  answered: ReadonlySet<string>;
+  answer(callId: string, decision: ApprovalChoice): void;
+}
+
+const STATUS: Record<ToolStatus, { label: string; icon: string; spin?: boolean }> = {
+  running: { label: 'running', icon: 'loading', spin: true },
+  awaiting_approval: { label: 'waiting for approval', icon: 'shield' },
+  done: { label: 'done', icon: 'pass' },
+  failed: { label: 'failed', icon: 'error' },
+  denied: { label: 'denied', icon: 'circle-slash' },
+  cancelled: { label: 'cancelled', icon: 'debug-stop' },
+};
+
+const RISK_HINT: Record<ToolEntry['risk'], string> = {
+  read: 'Risk: read — only looks',
+  action: 'Risk: action — acts on the desktop',
+  system: 'Risk: system — can change the system',
+};
+
+const CHOICES: ReadonlyArray<{ decision: ApprovalChoice; label: string; icon: string; secondary: boolean }> = [
+  { decision: 'approve', label: 'Approve', icon: 'check', secondary: false },
+  { decision: 'deny', label: 'Deny', icon: 'close', secondary: true },
+  { decision: 'always', label: 'Always allow this tool', icon: 'check-all', secondary: true },
+];
+
+/** A long observation is shown in full but scrolls inside the card (see chat.css). */
+export function toolCard(entry: ToolEntry, approvals: ApprovalHandler): HTMLElement {
+  const status = STATUS[entry.status] ?? STATUS.running;
+  const card = el('section', `tool status-${entry.status}`);
+  card.setAttribute('aria-label', `Tool ${entry.name}, ${status.label}`);
+
+  const header = el('header', 'tool-header');
+  const risk = el('vscode-badge', `risk risk-${entry.risk}`, entry.risk);
+  risk.title = RISK_HINT[entry.risk] ?? `Risk: ${entry.risk}`;
+  const statusLine = el('span', 'tool-status');
+  statusLine.append(codicon(status.icon, status.spin ? 'codicon-modifier-spin' : ''), el('span', '', status.label));
+  if (entry.durationMs !== undefined) statusLine.append(el('span', 'tool-duration', formatMs(entry.durationMs)));
+  header.append(codicon('tools'), el('span', 'tool-name', entry.name), risk, statusLine);
+  card.append(header);
+
+  const input = el('vscode-collapsible', 'tool-input');
+  input.setAttribute('heading', 'Input');
+  input.append(el('pre', 'tool-input-text', entry.input));
+  card.append(input);
+
+  if (entry.observation) {
+    const observation = el('div', 'observation');
+    observation.setAttribute('aria-label', 'Result');
+    observation.append(el('pre', '', entry.observation));
+    card.append(observation);
+  }
+  if (entry.status === 'awaiting_approval') card.append(approvalButtons(entry, approvals));
+  return card;
+}
+
+function approvalButtons(entry: ToolEntry, approvals: ApprovalHandler): HTMLElement {
+  const group = el('div', 'approval');
+  group.setAttribute('role', 'group');
+  group.setAttribute('aria-label', `Allow ${entry.name} to run?`);
+  const answered = approvals.answered.has(entry.callId);
+  const buttons = CHOICES.map(({ decision, label, icon, secondary }) => {
+    const button = el('vscode-button', `approval-${decision}`, label);
+    button.setAttribute('icon', icon);
+    button.dataset.decision = decision;
+    if (secondary) button.setAttribute('secondary', '');
+    if (answered) button.setAttribute('disabled', '');
+    button.addEventListener('click', () => {
+      if (button.hasAttribute('disabled')) return;
+      for (const other of buttons) other.setAttribute('disabled', '');
+      approvals.answer(entry.callId, decision);
+    });
+    return button;
+  });
+  group.append(...buttons);
+  return group;
+}
