@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { runAgentBench } from './agentBench';
 import { printTable, writeJson, type BenchRow } from './benchReport';
 import { runClickBench } from './clickBench';
+import { runExtensionBench } from './extensionBench';
 import { runOcrBench } from './ocrBench';
 import { runPackageBench } from './packageBench';
 
@@ -13,6 +14,7 @@ const BENCHES: Array<{ name: string; run: () => Promise<BenchRow[]> }> = [
   { name: 'ocr', run: runOcrBench },
   { name: 'click', run: runClickBench },
   { name: 'package', run: runPackageBench },
+  { name: 'extension', run: runExtensionBench },
 ];
 
 async function main(): Promise<void> {

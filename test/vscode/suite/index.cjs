@@ -15,7 +15,8 @@ async function run() {
   const metrics = {};
   globalThis.gaiHostMetrics = metrics;
 
-  const mocha = new Mocha({ ui: 'bdd', timeout: 30000, color: false, reporter: 'spec' });
+  // GAI_HOST_GREP runs only the matching tests (for debugging one spec).
+  const mocha = new Mocha({ ui: 'bdd', timeout: 30000, color: false, reporter: 'spec', ...(process.env.GAI_HOST_GREP ? { grep: process.env.GAI_HOST_GREP } : {}) });
   for (const file of files) mocha.addFile(join(__dirname, file));
 
   const report = { files, passes: [], failures: [], pending: [], metrics, startedAt: new Date().toISOString() };
