@@ -13,11 +13,17 @@ const watch = process.argv.includes('--watch');
 const production = process.argv.includes('--production');
 const outRoot = resolve(root, process.argv.find((arg) => arg.startsWith('--out-dir='))?.slice('--out-dir='.length) ?? '.');
 
+/** `import('./agentFactory')` in the extension bundle stays a require of the sibling bundle. */
+const LAZY_AGENT = { filter: /^\.\/agentFactory$/, path: './agentFactory.js' };
+
 // Every bundle in one list. `optional` entries are built only when their source exists, so
 // the VS Code and webview parts can land later without touching this file.
 const ENTRIES = [
   { name: 'cli', in: 'src/cli/main.ts', out: 'dist/cli.js', platform: 'node', format: 'cjs', executable: true },
-  { name: 'extension', in: 'src/extension.ts', out: 'dist/extension.js', platform: 'node', format: 'cjs', optional: true },
+  // The extension is two bundles: what activation loads (small), and the agent, LLM SDKs and
+  // desktop tools, required on first use. One file would make VS Code parse ~2 MB at start-up.
+  { name: 'extension', in: 'src/extension.ts', out: 'dist/extension.js', platform: 'node', format: 'cjs', optional: true, lazy: LAZY_AGENT },
+  { name: 'extension-agent', in: 'src/vscode/agentFactory.ts', out: 'dist/agentFactory.js', platform: 'node', format: 'cjs', optional: true },
   {
     name: 'webview',
     in: 'src/webview/main.ts',
@@ -55,6 +61,16 @@ function makeExecutable(entry) {
   };
 }
 
+/** Leaves one import as a run-time require of another bundle next to this one. */
+function lazyBundle(entry) {
+  return {
+    name: 'lazy-bundle',
+    setup(build) {
+      build.onResolve({ filter: entry.lazy.filter }, () => ({ path: entry.lazy.path, external: true }));
+    },
+  };
+}
+
 /** Copies an entry's static files next to its bundle after every successful build. */
 function copyAssets(entry) {
   return {
@@ -85,11 +101,14 @@ function optionsFor(entry) {
     minify: production,
     // Browser bundles must not silently defer a Node module to a require() that cannot work.
     external: isNode ? NODE_EXTERNALS : [],
+    // A plain require for the lazy bundle: the extension host's loader hooks (e.g. `vscode`) are
+    // on require, not on Node's ESM loader that import() would use.
+    supported: entry.lazy ? { 'dynamic-import': false } : undefined,
     banner: entry.executable ? { js: '#!/usr/bin/env node' } : undefined,
     // 'info' also prints the "[watch] build started/finished" lines that the watch task's
     // problem matcher in .vscode/tasks.json waits for.
     logLevel: 'info',
-    plugins: [...(entry.executable ? [makeExecutable(entry)] : []), ...(entry.assets ? [copyAssets(entry)] : [])],
+    plugins: [...(entry.executable ? [makeExecutable(entry)] : []), ...(entry.assets ? [copyAssets(entry)] : []), ...(entry.lazy ? [lazyBundle(entry)] : [])],
   };
 }
 

@@ -2,7 +2,6 @@
 // (see support/extensionHostRun.ts), and this file checks their report and every log of the run.
 // Run alone: node --import=tsx node_modules/mocha/bin/mocha.js test/vscode/extension.test.ts
 import assert from 'node:assert/strict';
-import { livingInGroup } from '../../scripts/vscodeHost/run.mjs';
 import { runExtensionSuite } from './support/extensionHostRun';
 
 /** The keys the specs store; they must appear in no log of the run. */
@@ -40,6 +39,8 @@ describe('GAI extension in a real VS Code extension host', function () {
     assert.ok(serverLogs.some((file) => /activated in/.test(file.contents) && /GAI/.test(file.path)), 'the GAI log channel was written');
     const logText = [...result.logs, ...result.logFiles.map((file) => file.contents), ...serverLogs.map((file) => file.contents)].join('\n');
     for (const key of SPEC_KEYS) assert.ok(!logText.includes(key), 'the API key reached a log');
+    // The launcher is an ES module with top-level await: imported at run time, not statically.
+    const { livingInGroup } = (await import('../../scripts/vscodeHost/run.mjs')) as typeof import('../../scripts/vscodeHost/run.mjs');
     assert.deepEqual(livingInGroup(result.serverPid), [], 'processes of the VS Code server outlived the run');
   });
 });
