@@ -13,7 +13,11 @@ export type GaiErrorCode =
   | 'LLM_CONNECTION'
   | 'LLM_STREAM_INTERRUPTED'
   | 'LLM_TIMEOUT'
-  | 'LLM_CANCELLED';
+  | 'LLM_CANCELLED'
+  | 'BRAIN_LOCKED'
+  | 'BRAIN_VERSION'
+  | 'BRAIN_INVALID'
+  | 'BRAIN_NOT_FOUND';
 
 export class GaiError extends Error {
   constructor(
