@@ -1,0 +1,233 @@
+// The navigation brain (seed 000 §4): knows which screen it is on without a model, replays a
+// learned way to a target without a model, and learns (or repairs) a way with the model only
+// when nothing known serves or a replay fails.
+import { GaiError } from '../core/errors';
+import type { DesktopServices } from '../desktop/desktopServices';
+import type { Logger } from '../logging/logger';
+import { NullLogger } from '../logging/logger';
+import { waitForSettle } from '../desktop/settle';
+import type { BrainNode, BrainPath, PathAction } from './brainTypes';
+import { getPathsFrom, planNavigation, type Route } from './brainGraph';
+import { addPath, addTarget, createPath, findPath, markVisited, recordRun, replaceActions, upsertNode } from './brainRecords';
+import type { BrainStore } from './brainStore';
+import type { NavigationLearner } from './navigationLearner';
+import { replayPath, type ReplayStep, type ToolCaller } from './pathReplayer';
+import { observeScreen } from './screenObserver';
+import { identifyState, type Identification, type NodeLabeller } from './stateIdentifier';
+
+export interface NavigationReport {
+  target: string;
+  success: boolean;
+  /** already-there: nothing to do; replayed: known paths, no model; learned / repaired: the model found the way. */
+  how: 'already-there' | 'replayed' | 'learned' | 'repaired' | 'failed';
+  /** `programName::stateHash` of the screen at the end. */
+  currentNode: string;
+  currentLabel: string;
+  /** Actions run: replayed and learned. */
+  steps: number;
+  modelCalls: number;
+  durationMs: number;
+  /** The paths used, learned or repaired. */
+  pathIds: string[];
+  message: string;
+  /** A replay that failed on the way (learning then took over from there). */
+  replayFailure?: { pathId: string; step: number; reason: string };
+}
+
+export interface NavigationBrainDeps {
+  store: BrainStore;
+  services: DesktopServices;
+  /** Runs a tool (click, type_text, …) for a replay; the person approved the navigation itself. */
+  callTool: ToolCaller;
+  /** Without one (no model configured) nothing new can be learned; known paths still replay. */
+  learner?: NavigationLearner;
+  /** Asked to label NEW nodes only, and only when configured. */
+  labeller?: NodeLabeller;
+  logger?: Logger;
+  settleTimeoutMs?: number;
+}
+
+/** The brain, opened on first use (opening reads the stored document). */
+export type BrainProvider = () => Promise<NavigationBrain>;
+
+export interface NavigateOptions {
+  signal?: AbortSignal;
+  onProgress?: (message: string) => void;
+}
+
+interface ReplayFailure {
+  path: BrainPath;
+  step: number;
+  reason: string;
+}
+
+export class NavigationBrain {
+  private currentKey?: string;
+  private readonly logger: Logger;
+
+  constructor(private readonly deps: NavigationBrainDeps) {
+    this.logger = deps.logger ?? new NullLogger();
+  }
+
+  get store(): BrainStore {
+    return this.deps.store;
+  }
+
+  /** Re-reads the stored brain (another window or the CLI may have learned meanwhile). */
+  async initialize(): Promise<string[]> {
+    return (await this.deps.store.reload()).warnings;
+  }
+
+  getAllNodes(): BrainNode[] {
+    return this.deps.store.document.nodes;
+  }
+
+  getPathsFrom(key: string): BrainPath[] {
+    return getPathsFrom(this.deps.store.document, key);
+  }
+
+  /** The node identified last (undefined before the first identification). */
+  getCurrentNodeId(): string | undefined {
+    return this.currentKey;
+  }
+
+  /** Reads the screen and finds (or adds) its node; no model unless a labeller names a new one. */
+  async identifyCurrentNode(signal?: AbortSignal): Promise<Identification> {
+    const observed = await observeScreen(this.deps.services, signal);
+    const found = await identifyState(observed.reading, this.deps.store.document.nodes, { ...(this.deps.labeller ? { labeller: this.deps.labeller } : {}) });
+    const { result: node } = await this.deps.store.update((draft, context) => {
+      const stored = upsertNode(draft, found.node);
+      return found.isNew ? stored : markVisited(draft, stored.key, context.now);
+    });
+    this.currentKey = node.key;
+    return { ...found, node };
+  }
+
+  async navigateTo(target: string, options: NavigateOptions = {}): Promise<NavigationReport> {
+    const signal = options.signal ?? new AbortController().signal;
+    const progress = options.onProgress ?? (() => {});
+    const started = performance.now();
+    const trimmed = target.trim();
+    if (trimmed === '') throw new GaiError('INVALID_INPUT', 'target: must name where to go');
+    const here = await this.identifyCurrentNode(signal);
+    const plan = planNavigation(this.deps.store.document, here.node.key, trimmed);
+    const report = (fields: Omit<NavigationReport, 'target' | 'durationMs' | 'currentNode' | 'currentLabel'>, at: BrainNode): NavigationReport => ({
+      target: trimmed,
+      currentNode: at.key,
+      currentLabel: at.label,
+      durationMs: performance.now() - started,
+      ...fields,
+    });
+    if (plan.kind === 'arrived') {
+      return report({ success: true, how: 'already-there', steps: 0, modelCalls: 0, pathIds: [], message: `Already at "${here.node.label}".` }, here.node);
+    }
+
+    let steps = 0;
+    let failure: ReplayFailure | undefined;
+    if (plan.kind === 'route') {
+      progress(`Replaying ${plan.route.paths.length} learned path(s) to "${trimmed}"…`);
+      const replay = await this.replayRoute(plan.route, signal, progress);
+      steps += replay.steps;
+      failure = replay.failure;
+      if (!failure) {
+        const arrival = await this.identifyCurrentNode(signal);
+        const last = plan.route.paths.at(-1)!;
+        if (arrival.node.key === plan.nodeKey || planNavigation(this.deps.store.document, arrival.node.key, trimmed).kind === 'arrived') {
+          await this.deps.store.update((draft, context) => {
+            for (const [index, path] of plan.route.paths.entries()) recordRun(draft, path.id, { success: true, durationMs: replay.durations[index] ?? 0 }, context);
+            const stored = findPath(draft, last.id);
+            if (stored) addTarget(stored, trimmed);
+          });
+          return report(
+            { success: true, how: 'replayed', steps, modelCalls: 0, pathIds: plan.route.paths.map((p) => p.id), message: `Arrived at "${arrival.node.label}" by replaying ${steps} step(s), no model.` },
+            arrival.node,
+          );
+        }
+        failure = { path: last, step: last.actions.length - 1, reason: `arrived at "${arrival.node.label}" instead of the target` };
+      }
+      await this.deps.store.update((draft, context) => {
+        recordRun(draft, failure!.path.id, { success: false, durationMs: 0, failedStep: failure!.step, reason: failure!.reason.slice(0, 300) }, context);
+      });
+      this.logger.warn(`navigation: replay of path ${failure.path.id} failed: ${failure.reason}`);
+      progress(`A learned step failed (${failure.reason}); learning from here…`);
+    }
+    return this.learn(trimmed, signal, progress, steps, failure, report);
+  }
+
+  private async replayRoute(route: Route, signal: AbortSignal, progress: (message: string) => void): Promise<{ steps: number; durations: number[]; failure?: ReplayFailure }> {
+    const durations: number[] = [];
+    let steps = 0;
+    for (const path of route.paths) {
+      const replay = await replayPath(path, {
+        callTool: this.deps.callTool,
+        settle: (timeoutMs, s) => this.settle(timeoutMs, s),
+        signal,
+        settleTimeoutMs: this.deps.settleTimeoutMs,
+        onStep: (step: ReplayStep) => progress(`${step.ok ? '✓' : '✗'} ${step.action}`),
+      });
+      steps += replay.steps.length;
+      durations.push(replay.durationMs);
+      if (!replay.ok) return { steps, durations, failure: { path, step: replay.failedStep ?? 0, reason: replay.reason ?? 'failed' } };
+    }
+    return { steps, durations };
+  }
+
+  private async learn(
+    target: string,
+    signal: AbortSignal,
+    progress: (message: string) => void,
+    stepsSoFar: number,
+    failure: ReplayFailure | undefined,
+    report: (fields: Omit<NavigationReport, 'target' | 'durationMs' | 'currentNode' | 'currentLabel'>, at: BrainNode) => NavigationReport,
+  ): Promise<NavigationReport> {
+    const replayFailure = failure ? { pathId: failure.path.id, step: failure.step, reason: failure.reason } : undefined;
+    const from = await this.identifyCurrentNode(signal);
+    if (!this.deps.learner) {
+      const why = failure ? `the learned way failed (${failure.reason})` : `nothing known leads to "${target}"`;
+      return report(
+        { success: false, how: 'failed', steps: stepsSoFar, modelCalls: 0, pathIds: [], message: `Cannot navigate: ${why}, and no model is configured to learn the way.`, ...(replayFailure ? { replayFailure } : {}) },
+        from.node,
+      );
+    }
+    progress(`Learning the way to "${target}" with the model…`);
+    const context = failure
+      ? `A way learned earlier failed at ${failure.reason}. The screen is where that way stopped; continue from here.`
+      : undefined;
+    const learned = await this.deps.learner.learn({ target, signal, ...(context ? { context } : {}) });
+    const steps = stepsSoFar + learned.actions.length;
+    const arrival = await this.identifyCurrentNode(signal);
+    const base = { steps, modelCalls: learned.modelCalls, ...(replayFailure ? { replayFailure } : {}) };
+    if (!learned.success) {
+      return report({ ...base, success: false, how: 'failed', pathIds: [], message: `Could not reach "${target}": ${learned.summary}` }, arrival.node);
+    }
+    if (learned.actions.length === 0) {
+      return report({ ...base, success: true, how: 'already-there', pathIds: [], message: `The model found the target already on screen: ${learned.summary}` }, arrival.node);
+    }
+    const repairing = failure && arrival.node.key === failure.path.to ? failure : undefined;
+    const { result: path } = await this.deps.store.update((draft, ctx) => {
+      if (repairing) {
+        // The steps before the failure still work; the learned ones replace the rest.
+        const prefix: PathAction[] = repairing.path.actions.slice(0, repairing.step);
+        const repaired = replaceActions(draft, repairing.path.id, [...prefix, ...learned.actions], ctx);
+        addTarget(repaired, target);
+        return repaired;
+      }
+      return addPath(draft, createPath({ from: from.node.key, to: arrival.node.key, actions: learned.actions, target, durationMs: learned.durationMs }, ctx));
+    });
+    const how = repairing ? 'repaired' : 'learned';
+    return report(
+      {
+        ...base,
+        success: true,
+        how,
+        pathIds: [path.id],
+        message: `${repairing ? 'Repaired the way' : 'Learned the way'} to "${arrival.node.label}" (${path.actions.length} step(s), ${learned.modelCalls} model call(s)); next time it replays without the model.`,
+      },
+      arrival.node,
+    );
+  }
+
+  private async settle(timeoutMs: number, signal: AbortSignal): Promise<void> {
+    await waitForSettle(this.deps.services.desktop.screen, { timeoutMs, signal });
+  }
+}

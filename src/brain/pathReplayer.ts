@@ -1,0 +1,97 @@
+// Replays a learned path through the real tools, without the model: each action by its text
+// anchor, the screen left to settle after each step. Coordinates seen when the path was learned
+// only pick among several matches of the text (or stand in when a step had no text at all); a
+// label that is gone fails the step rather than clicking blind where it used to be.
+import type { ToolResult } from '../core/types';
+import type { BrainPath, PathAction } from './brainTypes';
+import { describeAction, replayCalls, type ToolInvocation } from './pathActions';
+
+export type ToolCaller = (call: ToolInvocation, signal: AbortSignal) => Promise<ToolResult>;
+
+export interface ReplayStep {
+  pathId: string;
+  index: number;
+  action: string;
+  ok: boolean;
+  observation: string;
+  durationMs: number;
+  /** How the step was done: its text, the learned point (to choose among matches), or a wait. */
+  via: 'text' | 'point' | 'settle' | 'other';
+}
+
+export interface PathReplay {
+  ok: boolean;
+  steps: ReplayStep[];
+  /** 0-based index of the step that failed. */
+  failedStep?: number;
+  reason?: string;
+  durationMs: number;
+}
+
+export interface ReplayOptions {
+  callTool: ToolCaller;
+  /** Waits until the screen stops changing (after every step and for `wait` actions). */
+  settle: (timeoutMs: number, signal: AbortSignal) => Promise<void>;
+  signal: AbortSignal;
+  onStep?: (step: ReplayStep) => void;
+  /** Default 1500 ms. */
+  settleTimeoutMs?: number;
+}
+
+export async function replayPath(path: BrainPath, options: ReplayOptions): Promise<PathReplay> {
+  const started = performance.now();
+  const steps: ReplayStep[] = [];
+  const settleTimeout = options.settleTimeoutMs ?? 1_500;
+  for (const [index, action] of path.actions.entries()) {
+    options.signal.throwIfAborted();
+    const stepStarted = performance.now();
+    const done = await replayAction(action, options, settleTimeout);
+    const step: ReplayStep = { pathId: path.id, index, action: describeAction(action), ...done, durationMs: performance.now() - stepStarted };
+    steps.push(step);
+    options.onStep?.(step);
+    if (!step.ok) return { ok: false, steps, failedStep: index, reason: `step ${index + 1} (${step.action}): ${step.observation}`, durationMs: performance.now() - started };
+  }
+  return { ok: true, steps, durationMs: performance.now() - started };
+}
+
+async function replayAction(action: PathAction, options: ReplayOptions, settleTimeout: number): Promise<Pick<ReplayStep, 'ok' | 'observation' | 'via'>> {
+  const calls = replayCalls(action);
+  if (calls.settle) {
+    await options.settle(calls.settle.timeoutMs, options.signal);
+    return { ok: true, observation: 'Waited for the screen to settle.', via: 'settle' };
+  }
+  if (!calls.primary) return { ok: false, observation: 'This step has nothing to replay (no text and no point).', via: 'other' };
+  const byText = typeof calls.primary.input.text === 'string';
+  let result = await options.callTool(calls.primary, options.signal);
+  let via: ReplayStep['via'] = byText ? 'text' : calls.primary.name === 'click' || calls.primary.name === 'scroll' ? 'point' : 'other';
+  if (!result.success && byText && 'point' in action && action.point) {
+    // Several matches of the text: the one nearest to where it was when learned.
+    const nearest = nearestCandidate(result, action.point);
+    if (nearest) {
+      result = await options.callTool({ name: calls.primary.name, input: { ...withoutTextOptions(calls.primary.input), x: nearest.x, y: nearest.y } }, options.signal);
+      via = 'point';
+    }
+  }
+  if (result.success) await options.settle(settleTimeout, options.signal);
+  return { ok: result.success, observation: result.observation, via };
+}
+
+function nearestCandidate(result: ToolResult, point: { x: number; y: number }): { x: number; y: number } | undefined {
+  const candidates = (result.data as { candidates?: Array<{ bbox?: { x: number; y: number; width: number; height: number } }> } | undefined)?.candidates;
+  if (!Array.isArray(candidates)) return undefined;
+  let best: { x: number; y: number; distance: number } | undefined;
+  for (const candidate of candidates) {
+    const box = candidate.bbox;
+    if (!box) continue;
+    const x = Math.round(box.x + box.width / 2);
+    const y = Math.round(box.y + box.height / 2);
+    const distance = Math.hypot(x - point.x, y - point.y);
+    if (!best || distance < best.distance) best = { x, y, distance };
+  }
+  return best ? { x: best.x, y: best.y } : undefined;
+}
+
+function withoutTextOptions(input: Record<string, unknown>): Record<string, unknown> {
+  const { text: _text, near: _near, occurrence: _occurrence, ...rest } = input;
+  return rest;
+}

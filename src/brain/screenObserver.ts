@@ -1,0 +1,29 @@
+// What the brain sees: the active window and the OCR of the screen, as the reading that state
+// identification works on. No model.
+import type { OcrAnalysis } from '../core/types';
+import type { DesktopServices } from '../desktop/desktopServices';
+import type { WindowInfo } from '../desktop/ports/windowPort';
+import { readingFromOcr, type ScreenText } from './fingerprint';
+
+export interface ObservedScreen {
+  reading: ScreenText;
+  window?: WindowInfo;
+  analysis: OcrAnalysis;
+  ocrMs: number;
+}
+
+export async function observeScreen(services: DesktopServices, signal?: AbortSignal): Promise<ObservedScreen> {
+  const window = await services.desktop.windows.activeWindow().catch(() => undefined);
+  const screen = await services.reader.read({ signal });
+  const reading = readingFromOcr(window ?? { appName: 'unknown', title: '' }, screen.analysis, window ? { bounds: window.bounds } : {});
+  return { reading, ...(window ? { window } : {}), analysis: screen.analysis, ocrMs: screen.ocrMs };
+}
+
+/** The OCR word under a point (what a click by coordinates hit), so a path can click it by text. */
+export function textAtPoint(analysis: OcrAnalysis | undefined, point: { x: number; y: number }): string | undefined {
+  if (!analysis) return undefined;
+  const inside = (e: OcrAnalysis['elements'][number]): boolean =>
+    point.x >= e.bbox.x && point.x <= e.bbox.x + e.bbox.width && point.y >= e.bbox.y && point.y <= e.bbox.y + e.bbox.height;
+  const word = analysis.elements.find((e) => e.level === 'word' && inside(e) && e.text.trim().length > 1);
+  return word?.text.trim();
+}
