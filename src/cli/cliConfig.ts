@@ -60,6 +60,15 @@ const ConfigFileSchema = Type.Object(
         { additionalProperties: false },
       ),
     ),
+    brain: Type.Optional(
+      Type.Object(
+        {
+          /** Where the CLI keeps the navigation brain; --brain-dir and $GAI_BRAIN_DIR take precedence. */
+          dir: Type.Optional(Type.String({ minLength: 1, description: 'absolute, or relative to the current directory' })),
+        },
+        { additionalProperties: false },
+      ),
+    ),
   },
   { additionalProperties: false },
 );

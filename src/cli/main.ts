@@ -17,6 +17,7 @@ import { ToolRuntime } from '../tools/toolRuntime';
 import { defaultConfigPath, loadConfigFile, type ConfigFile } from './cliConfig';
 import { EXIT, err, type CliIo } from './cliIo';
 import { registerAskCommand, type AskOptions } from './commands/askCommand';
+import { registerBrainCommands } from './commands/brainCommand';
 import { registerDemoCommand } from './commands/demoCommand';
 import { registerDoctorCommand } from './commands/doctorCommand';
 import { registerDesktopCommands } from './commands/desktopCommands';
@@ -104,6 +105,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   registerDesktopCommands(program, io, () => buildRuntime('full', true, modelsIfConfigured()), setExit);
   registerDemoCommand(program, io, setExit);
   registerDoctorCommand(program, io, () => config().desktop?.ocrLanguage, setExit);
+  registerBrainCommands(program, { io, setExit, logger, configuredDir: () => config().brain?.dir });
 
   try {
     if (argv.length === 0) {
