@@ -7,6 +7,7 @@ import type { OcrAnalysis, ToolCall } from '../core/types';
 import type { LlmManager } from '../llm/llmManager';
 import type { Logger } from '../logging/logger';
 import { FinishNavigationTool, type NavigationFinish } from '../tools/brain/finishNavigationTool';
+import { SettlingTool } from '../tools/settlingTool';
 import type { AnyTool } from '../tools/toolBase';
 import { ToolPolicy } from '../tools/toolPolicy';
 import { ToolRegistry } from '../tools/toolRegistry';
@@ -54,6 +55,8 @@ export interface AgentLearnerOptions {
   tools: (llm: LlmManager) => AnyTool[];
   /** The newest OCR reading, to name what a click by coordinates hit. */
   latestAnalysis: () => OcrAnalysis | undefined;
+  /** Waits until the screen stops changing: action tools return only after it. */
+  settle: (signal: AbortSignal) => Promise<void>;
   logger: Logger;
   maxIterations?: number;
 }
@@ -66,7 +69,10 @@ export class AgentNavigationLearner implements NavigationLearner {
     const llm = this.options.createLlm();
     let finish: NavigationFinish | undefined;
     const registry = new ToolRegistry(this.options.logger);
-    for (const tool of this.options.tools(llm)) if (LEARNING_TOOLS.includes(tool.name)) registry.register(tool);
+    for (const tool of this.options.tools(llm)) {
+      if (!LEARNING_TOOLS.includes(tool.name)) continue;
+      registry.register(tool.risk === 'read' ? tool : new SettlingTool(tool, this.options.settle));
+    }
     registry.register(new FinishNavigationTool((outcome) => (finish = outcome)));
     // The person approved navigate_to; its steps need no further approval.
     const runtime = new ToolRuntime(registry, { policy: new ToolPolicy({ profile: 'full' }), logger: this.options.logger, autoApprove: ['read', 'action', 'system'] });

@@ -2,6 +2,7 @@
 // it the same way): the store in a folder, the desktop, a runtime for replays and, when a
 // model is configured, a learner that runs its own agent loop.
 import type { DesktopServices } from '../desktop/desktopServices';
+import { waitForSettle } from '../desktop/settle';
 import type { LlmManager } from '../llm/llmManager';
 import type { Logger } from '../logging/logger';
 import { createDesktopTools } from '../tools/desktop/desktopTools';
@@ -30,6 +31,9 @@ export async function openNavigationBrain(setup: NavigationSetup): Promise<{ bra
         createLlm: setup.createLlm,
         tools: (llm) => createDesktopTools(setup.services, llm),
         latestAnalysis: () => setup.services.reader.latest()?.analysis,
+        settle: async (signal) => {
+          await waitForSettle(setup.services.desktop.screen, { timeoutMs: 1_500, signal });
+        },
         logger: setup.logger,
         ...(setup.maxLearningIterations ? { maxIterations: setup.maxLearningIterations } : {}),
       })

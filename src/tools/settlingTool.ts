@@ -1,0 +1,43 @@
+import type { Static, TObject } from '@sinclair/typebox';
+import type { RiskLevel, ToolResult } from '../core/types';
+import type { ValidationResult } from './schema';
+import { ToolBase, type AnyTool, type ToolContext } from './toolBase';
+
+/**
+ * An action tool that returns only once the screen has settled after it acted, so whatever
+ * reads the screen next sees the new state (a scripted or fast model asks again within
+ * milliseconds, before a page has finished drawing).
+ */
+export class SettlingTool extends ToolBase {
+  readonly name: string;
+  readonly description: string;
+  readonly inputSchema: TObject;
+  readonly risk: RiskLevel;
+  override readonly timeoutMs: number | undefined;
+
+  constructor(
+    private readonly inner: AnyTool,
+    private readonly settle: (signal: AbortSignal) => Promise<void>,
+  ) {
+    super();
+    this.name = inner.name;
+    this.description = inner.description;
+    this.inputSchema = inner.inputSchema;
+    this.risk = inner.risk;
+    this.timeoutMs = inner.timeoutMs;
+  }
+
+  override validateInput(input: unknown): ValidationResult<Static<TObject>> {
+    return this.inner.validateInput(input);
+  }
+
+  override hasLLM(): boolean {
+    return this.inner.hasLLM();
+  }
+
+  async execute(input: Static<TObject>, context: ToolContext): Promise<ToolResult> {
+    const result = await this.inner.execute(input, context);
+    if (result.success) await this.settle(context.signal);
+    return result;
+  }
+}
