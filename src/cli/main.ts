@@ -16,7 +16,14 @@ import { ToolRegistry } from '../tools/toolRegistry';
 import { ToolRuntime } from '../tools/toolRuntime';
 import { defaultConfigPath, loadConfigFile, type ConfigFile } from './cliConfig';
 import { EXIT, err, type CliIo } from './cliIo';
+import { NAVIGATION_PROMPT } from '../brain/navigationLearner';
+import type { BrainProvider, NavigationBrain } from '../brain/navigationBrain';
+import { lazyBrain, openNavigationBrain } from '../brain/navigationSetup';
+import { GetCurrentNodeTool } from '../tools/brain/getCurrentNodeTool';
+import { NavigateToTool } from '../tools/brain/navigateToTool';
+import { ensureBrainDir, resolveBrainDir } from './brainDir';
 import { registerAskCommand, type AskOptions } from './commands/askCommand';
+import { registerNavigateCommand } from './commands/navigateCommand';
 import { registerBrainCommands } from './commands/brainCommand';
 import { registerDemoCommand } from './commands/demoCommand';
 import { registerDoctorCommand } from './commands/doctorCommand';
@@ -69,7 +76,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     }
   };
 
-  const buildRuntime = (profile?: string, yes?: boolean, models?: ModelAccess): ToolRuntime => {
+  const buildRuntime = (profile?: string, yes?: boolean, models?: ModelAccess, brain?: BrainProvider): ToolRuntime => {
     const tools = config().tools ?? {};
     const chosen = profile ?? tools.profile ?? 'full';
     if (!isToolProfile(chosen)) throw new GaiError('CONFIG', `--profile: expected one of ${TOOL_PROFILES.join(', ')}, got "${chosen}"`);
@@ -77,6 +84,10 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     const registry = new ToolRegistry(log);
     registry.register(new EchoTool());
     for (const tool of createDesktopTools(desktop(), models)) registry.register(tool);
+    if (brain) {
+      registry.register(new NavigateToTool(brain));
+      registry.register(new GetCurrentNodeTool(brain));
+    }
     return new ToolRuntime(registry, {
       policy: new ToolPolicy({ profile: chosen, allow: tools.allow, deny: tools.deny }),
       logger: log,
@@ -96,7 +107,31 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       system: DEFAULT_SYSTEM_PROMPT,
       keepScreenshots: file.agent?.keepScreenshots,
     });
-    return new Agent(llm, buildRuntime(options.profile, options.yes, llm), { maxIterations, verbose: globals().verbose, logger: logger() });
+    const brain = lazyBrain(() => openBrain(undefined, settings));
+    return new Agent(llm, buildRuntime(options.profile, options.yes, llm, brain), { maxIterations, verbose: globals().verbose, logger: logger() });
+  };
+
+  /** The brain in its folder; it learns with the model when one is configured, else only replays. */
+  const openBrain = async (brainDir: string | undefined, settings: LlmSettings): Promise<NavigationBrain> => {
+    const file = config();
+    const dir = await ensureBrainDir(resolveBrainDir({ flag: brainDir, env: io.env, configured: file.brain?.dir }));
+    let createLlm: (() => LlmManager) | undefined;
+    try {
+      const llmConfig = resolveLlmConfig({ ...file.llm, ...withoutUndefined(settings) }, io.env);
+      createModeProviders(llmConfig); // throws without a usable configuration (e.g. no API key)
+      createLlm = () => new LlmManager(createModeProviders(llmConfig), { system: NAVIGATION_PROMPT });
+    } catch (error) {
+      logger().warn(`navigation: no model for learning (${errorMessage(error)}); known paths replay only`);
+    }
+    const { brain, warnings } = await openNavigationBrain({
+      dir,
+      services: desktop(),
+      replayRuntime: buildRuntime('full', true, createLlm ? modelsIfConfigured() : undefined),
+      ...(createLlm ? { createLlm } : {}),
+      logger: logger(),
+    });
+    for (const warning of warnings) err(io, `[warn] brain: ${warning}\n`);
+    return brain;
   };
 
   registerToolsCommand(program, io, (profile) => buildRuntime(profile), setExit);
@@ -104,6 +139,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   registerAskCommand(program, io, buildAgent, setExit);
   registerDesktopCommands(program, io, () => buildRuntime('full', true, modelsIfConfigured()), setExit);
   registerDemoCommand(program, io, setExit);
+  registerNavigateCommand(program, io, openBrain, setExit);
   registerDoctorCommand(program, io, () => config().desktop?.ocrLanguage, setExit);
   registerBrainCommands(program, { io, setExit, logger, configuredDir: () => config().brain?.dir });
 

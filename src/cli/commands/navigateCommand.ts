@@ -1,0 +1,74 @@
+import type { Command } from 'commander';
+import type { NavigationBrain, NavigationReport } from '../../brain/navigationBrain';
+import type { LlmSettings } from '../../llm/llmConfig';
+import { err, EXIT, out, type CliIo } from '../cliIo';
+
+// `gai navigate TARGET`: go to a named screen by a learned path (no model), or learn the way
+// once with the model and remember it in the brain folder.
+
+export interface NavigateOptions {
+  json?: boolean;
+  brainDir?: string;
+  provider?: string;
+  baseUrl?: string;
+  model?: string;
+  apiKey?: string;
+}
+
+export type BrainOpener = (brainDir: string | undefined, settings: LlmSettings) => Promise<NavigationBrain>;
+
+export function registerNavigateCommand(program: Command, io: CliIo, openBrain: BrainOpener, setExit: (code: number) => void): void {
+  program
+    .command('navigate')
+    .description('bring the desktop to a named screen: replays a learned path without the model, or learns it once')
+    .argument('<target>', 'where to go, e.g. "Network settings"')
+    .option('--json', 'print the navigation report as JSON')
+    .option('--brain-dir <dir>', 'the brain folder (default: $GAI_BRAIN_DIR, else the user data folder)')
+    .option('--provider <provider>', 'model provider for learning: anthropic, openai, ollama or google')
+    .option('--base-url <url>', 'API base URL for learning')
+    .option('--model <model>', 'model for learning')
+    .option('--api-key <key>', 'API key for learning (else ANTHROPIC_API_KEY / OPENAI_API_KEY)')
+    .action(async (target: string, options: NavigateOptions) => {
+      const settings: LlmSettings = {
+        provider: options.provider as LlmSettings['provider'],
+        baseUrl: options.baseUrl,
+        model: options.model,
+        apiKey: options.apiKey,
+      };
+      const brain = await openBrain(options.brainDir, settings);
+      const controller = new AbortController();
+      const onSigint = (): void => {
+        err(io, '\nCancelling…\n');
+        controller.abort();
+      };
+      process.on('SIGINT', onSigint);
+      try {
+        const report = await brain.navigateTo(target, {
+          signal: controller.signal,
+          onProgress: (message) => {
+            if (!options.json) err(io, `${message}\n`);
+          },
+        });
+        if (options.json) out(io, `${JSON.stringify({ ...report, durationMs: Math.round(report.durationMs) }, null, 2)}\n`);
+        else out(io, `${formatReport(report)}\n`);
+        setExit(report.success ? EXIT.ok : EXIT.failed);
+      } catch (error) {
+        if (controller.signal.aborted) {
+          err(io, 'Navigation cancelled.\n');
+          setExit(EXIT.cancelled);
+          return;
+        }
+        throw error;
+      } finally {
+        process.removeListener('SIGINT', onSigint);
+      }
+    });
+}
+
+function formatReport(report: NavigationReport): string {
+  const how = { 'already-there': 'already there', replayed: 'replayed', learned: 'learned', repaired: 'repaired', failed: 'failed' }[report.how];
+  return [
+    report.message,
+    `  ${how} · ${report.steps} step(s) · ${report.modelCalls} model call(s) · ${Math.round(report.durationMs)} ms · now at ${report.currentNode}`,
+  ].join('\n');
+}

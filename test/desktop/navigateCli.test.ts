@@ -1,0 +1,86 @@
+// `gai navigate` and `gai brain show`, the built CLI on the suite display with the pages app,
+// learning through the real SDK against a scripted Messages API server that counts requests.
+import { strict as assert } from 'node:assert';
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { ScriptedMessagesServer } from '../support/scriptedMessagesServer';
+import { toolReply } from '../support/scriptedSteps';
+import { startPagesApp, type PagesApp } from '../support/pagesFixture';
+import { suiteDisplay } from './support/fixture';
+
+const display = suiteDisplay();
+const CLI = resolve(__dirname, '../../dist/cli.js');
+
+describe('gai navigate (built CLI on the suite display)', function () {
+  this.timeout(90_000);
+  let server: ScriptedMessagesServer;
+  let app: PagesApp;
+  let home: string;
+
+  before(async () => {
+    if (!existsSync(CLI)) throw new Error('dist/cli.js is missing: npm test builds it before the suites');
+    server = await ScriptedMessagesServer.start();
+    home = mkdtempSync(join(tmpdir(), 'gai-nav-cli-'));
+    app = await startPagesApp(display);
+  });
+  after(async () => {
+    await app?.stop();
+    await server?.close();
+    rmSync(home, { recursive: true, force: true });
+  });
+
+  function gai(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+    const childEnv = {
+      ...display.env,
+      XDG_CONFIG_HOME: join(home, 'config'),
+      XDG_DATA_HOME: join(home, 'data'),
+      ANTHROPIC_BASE_URL: server.baseUrl,
+      ANTHROPIC_API_KEY: 'test-key',
+      ...env,
+    };
+    return new Promise((done) => {
+      execFile(process.execPath, [CLI, ...args], { env: childEnv, timeout: 80_000 }, (error, stdout, stderr) => {
+        done({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
+      });
+    });
+  }
+
+  it('learns once, replays with zero model requests, and the brain folder defaults to the user data folder', async () => {
+    server.push(
+      toolReply([{ name: 'click', input: { text: 'Settings' } }]),
+      toolReply([{ name: 'click', input: { text: 'Network' } }]),
+      toolReply([{ name: 'finish_navigation', input: { success: true, summary: 'Network settings shown' } }]),
+    );
+    const first = await gai(['navigate', 'Network settings', '--json']);
+    assert.equal(first.code, 0, first.stderr);
+    const learned = JSON.parse(first.stdout) as { how: string; modelCalls: number; steps: number };
+    assert.equal(learned.how, 'learned');
+    assert.equal(learned.modelCalls, 3);
+    assert.equal(server.requestCount, 3);
+    assert.equal(app.page(), 'network');
+    assert.ok(existsSync(join(home, 'data', 'gai', 'brain.json')), 'the brain is in $XDG_DATA_HOME/gai');
+
+    await app.control('goto home');
+    const second = await gai(['navigate', 'Network settings']);
+    assert.equal(second.code, 0, second.stderr);
+    assert.match(second.stdout, /replayed · 2 step\(s\) · 0 model call\(s\)/);
+    assert.match(second.stderr, /✓ click "Network"/);
+    assert.equal(server.requestCount, 3, 'no request reached the model server');
+    assert.equal(app.page(), 'network');
+
+    const shown = await gai(['brain', 'show', '--json']);
+    assert.equal(shown.code, 0, shown.stderr);
+    const brain = JSON.parse(shown.stdout) as { paths: Array<{ metadata: { usageCount: number } }> };
+    assert.equal(brain.paths.length, 1);
+    assert.equal(brain.paths[0]?.metadata.usageCount, 2);
+  });
+
+  it('without an API key an unknown target fails with exit 1 and says why', async () => {
+    const dir = join(home, 'other-brain');
+    const result = await gai(['navigate', 'Display', '--brain-dir', dir], { ANTHROPIC_API_KEY: '' });
+    assert.equal(result.code, 1, result.stdout + result.stderr);
+    assert.match(result.stdout, /no model is configured to learn/);
+  });
+});
