@@ -4,6 +4,7 @@ import { runAgentBench } from './agentBench';
 import { printTable, writeJson, type BenchRow } from './benchReport';
 import { runClickBench } from './clickBench';
 import { runExtensionBench } from './extensionBench';
+import { runNavigationBench } from './navigationBench';
 import { runOcrBench } from './ocrBench';
 import { runPackageBench } from './packageBench';
 
@@ -15,6 +16,7 @@ const BENCHES: Array<{ name: string; run: () => Promise<BenchRow[]> }> = [
   { name: 'click', run: runClickBench },
   { name: 'package', run: runPackageBench },
   { name: 'extension', run: runExtensionBench },
+  { name: 'navigation', run: runNavigationBench },
 ];
 
 async function main(): Promise<void> {

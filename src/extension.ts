@@ -35,7 +35,7 @@ export function activate(context: vscode.ExtensionContext): GaiExtensionApi {
   const channel = vscode.window.createOutputChannel('GAI', { log: true });
   const logger = new OutputChannelLogger(channel);
   const keys = new ApiKeyStore(context.secrets);
-  const controller = new GaiController(keys, logger);
+  const controller = new GaiController(keys, logger, context.globalStorageUri.fsPath);
   const chatView = new ChatViewProvider(context.extensionUri, controller);
   const statusBar = new GaiStatusBar(controller);
   context.subscriptions.push(

@@ -15,6 +15,11 @@ import { ToolPolicy } from '../tools/toolPolicy';
 import { ToolRegistry } from '../tools/toolRegistry';
 import { ToolRuntime, type ApprovalHandler } from '../tools/toolRuntime';
 import type { ModelAccess } from '../llm/modelAccess';
+import type { BrainProvider } from '../brain/navigationBrain';
+import { NAVIGATION_PROMPT } from '../brain/navigationLearner';
+import { lazyBrain, openNavigationBrain } from '../brain/navigationSetup';
+import { GetCurrentNodeTool } from '../tools/brain/getCurrentNodeTool';
+import { NavigateToTool } from '../tools/brain/navigateToTool';
 import type { GaiSettings } from './settings';
 
 export interface GaiParts {
@@ -24,6 +29,8 @@ export interface GaiParts {
   /** Undefined without an API key (and no local provider); `agentProblem` says why. */
   agent?: Agent;
   agentProblem?: string;
+  /** The navigation brain in the extension's global storage, opened on first use. */
+  brain: BrainProvider;
   dispose(): Promise<void>;
 }
 
@@ -33,6 +40,8 @@ export interface GaiPartsOptions {
   env: Environment;
   logger: Logger;
   requestApproval: ApprovalHandler;
+  /** Where brain.json lives (the extension's global storage). */
+  brainDir: string;
 }
 
 export function buildGaiParts(options: GaiPartsOptions): GaiParts {
@@ -61,17 +70,31 @@ export function buildGaiParts(options: GaiPartsOptions): GaiParts {
     llm = new LlmManager(createModeProviders(llmConfig), { system: DEFAULT_SYSTEM_PROMPT, keepScreenshots: settings.keepScreenshots });
   }
 
-  const registry = (models?: ModelAccess): ToolRegistry => {
+  const registry = (models?: ModelAccess, withBrain = true): ToolRegistry => {
     const tools = new ToolRegistry(logger);
     tools.register(new EchoTool());
     for (const tool of createDesktopTools(desktop, models)) tools.register(tool);
+    if (withBrain) {
+      tools.register(new NavigateToTool(brain));
+      tools.register(new GetCurrentNodeTool(brain));
+    }
     return tools;
   };
-  const commandRuntime = new ToolRuntime(registry(llm), {
-    policy: new ToolPolicy({ profile: 'full' }),
-    logger,
-    autoApprove: ['read', 'action', 'system'],
+  const fullRuntime = (withBrain: boolean): ToolRuntime =>
+    new ToolRuntime(registry(llm, withBrain), { policy: new ToolPolicy({ profile: 'full' }), logger, autoApprove: ['read', 'action', 'system'] });
+  // Replays run the desktop tools directly; learning gets a conversation of its own.
+  const brain = lazyBrain(async () => {
+    const { brain: opened, warnings } = await openNavigationBrain({
+      dir: options.brainDir,
+      services: desktop,
+      replayRuntime: fullRuntime(false),
+      ...(llm ? { createLlm: () => new LlmManager(createModeProviders(llmConfig), { system: NAVIGATION_PROMPT }) } : {}),
+      logger,
+    });
+    for (const warning of warnings) logger.warn(`brain: ${warning}`);
+    return opened;
   });
+  const commandRuntime = fullRuntime(true);
   const agent = llm
     ? new Agent(
         llm,
@@ -90,6 +113,7 @@ export function buildGaiParts(options: GaiPartsOptions): GaiParts {
     commandRuntime,
     ...(agent ? { agent } : {}),
     ...(agentProblem ? { agentProblem } : {}),
+    brain,
     async dispose() {
       agent?.cancel();
       await desktop.desktop.ocr.dispose();

@@ -79,7 +79,25 @@ export function registerCommands(controller: GaiController, keys: ApiKeyStore, f
       if (!appName) return undefined;
       return report(await withProgress(`GAI: launching ${appName}…`, (signal) => controller.runTool('launch_app', { appName }, signal)));
     }),
-    register('gai.navigateTo', () => notYet()),
+    register('gai.navigateTo', async (arg) => {
+      const target =
+        typeof arg === 'string'
+          ? arg
+          : await vscode.window.showInputBox({ title: 'GAI: Navigate To', prompt: 'Where to go, e.g. "Network settings" or "Calculator"', ignoreFocusOut: true });
+      if (!target?.trim()) return undefined;
+      const report = await vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Notification, title: `GAI: navigating to "${target}"`, cancellable: true },
+        (progress, token) => {
+          const abort = new AbortController();
+          token.onCancellationRequested(() => abort.abort());
+          return controller.navigate(target, abort.signal, (message) => progress.report({ message }));
+        },
+      );
+      const summary = `GAI: ${report.message} (${report.how}, ${report.modelCalls} model call(s))`;
+      if (report.success) void vscode.window.showInformationMessage(summary);
+      else void vscode.window.showWarningMessage(summary);
+      return report;
+    }),
     register('gai.showBrain', () => notYet()),
     register('gai.stopAgent', () => controller.stop()),
     register('gai.newConversation', () => controller.newConversation()),

@@ -3,6 +3,7 @@
 import * as vscode from 'vscode';
 import { errorMessage } from '../core/errors';
 import type { ToolResult } from '../core/types';
+import type { NavigationReport } from '../brain/navigationBrain';
 import type { HostMessage } from '../shared/protocol';
 import type { ApprovalDecision, ApprovalRequest } from '../tools/toolRuntime';
 import type { ApiKeyStore } from './apiKeyStore';
@@ -36,6 +37,8 @@ export class GaiController implements vscode.Disposable {
   constructor(
     private readonly keys: ApiKeyStore,
     readonly logger: OutputChannelLogger,
+    /** Where the navigation brain is kept: the extension's global storage. */
+    readonly brainDir: string,
   ) {
     this.chat = new ChatSession((message) => this.webview?.post(message));
     this.disposables.push(
@@ -85,6 +88,18 @@ export class GaiController implements vscode.Disposable {
     if (result.success) await this.addScreen(title, `${result.observation}\n\n${analysis}`.trim(), result, before);
     else this.chat.error(`${title}: ${result.observation}`);
     return result;
+  }
+
+  /** Runs the navigation brain (Navigate To…); the outcome also goes to the chat. */
+  async navigate(target: string, signal: AbortSignal, onProgress: (message: string) => void): Promise<NavigationReport> {
+    const brain = await (await this.getParts()).brain();
+    this.logger.info(`navigate to "${target}"`);
+    const report = await brain.navigateTo(target, { signal, onProgress });
+    this.logger.info(`navigate: ${report.how} in ${Math.round(report.durationMs)} ms, ${report.steps} step(s), ${report.modelCalls} model call(s): ${report.message}`);
+    const line = `Navigate to "${target}": ${report.message} (${report.steps} step(s), ${report.modelCalls} model call(s), ${Math.round(report.durationMs)} ms)`;
+    if (report.success) this.chat.notice(line);
+    else this.chat.error(line);
+    return report;
   }
 
   /** Sends a chat message to the agent; the chat session shows everything that follows. */
@@ -206,7 +221,7 @@ export class GaiController implements vscode.Disposable {
     const apiKey = await this.keys.get();
     // Loaded here, not at activation: the LLM SDKs and the desktop adapters.
     const { buildGaiParts } = await import('./agentFactory');
-    const parts = buildGaiParts({ settings, apiKey, env: process.env, logger: this.logger, requestApproval: this.requestApproval });
+    const parts = buildGaiParts({ settings, apiKey, env: process.env, logger: this.logger, requestApproval: this.requestApproval, brainDir: this.brainDir });
     this.logger.info(`agent and tools built in ${Math.round(performance.now() - started)} ms (provider ${settings.provider}, profile ${settings.toolProfile})`);
     return parts;
   }
