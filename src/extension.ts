@@ -28,6 +28,8 @@ export interface GaiExtensionApi {
   statusText(): string;
   /** The newest chat request's timings. */
   lastTimings(): RequestTimings | undefined;
+  /** Where the navigation brain is kept (global storage). */
+  brainDir(): string;
 }
 
 export function activate(context: vscode.ExtensionContext): GaiExtensionApi {
@@ -67,6 +69,7 @@ export function activate(context: vscode.ExtensionContext): GaiExtensionApi {
     webviewReadyCount: () => chatView.readyCount,
     statusText: () => statusBar.text,
     lastTimings: () => controller.lastTimings,
+    brainDir: () => controller.brainDir,
   };
 }
 

@@ -26,6 +26,7 @@ describe('GAI extension in a real VS Code extension host', function () {
       'tool card, approval',
       'Stop cancels',
       'status-bar item shows a screen summary',
+      'Navigate To learns the way',
     ]) {
       assert.ok(titles.some((title) => title.includes(expected)), `no passing in-host test about "${expected}": ${titles.join(' | ')}`);
     }

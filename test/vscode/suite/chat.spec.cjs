@@ -159,6 +159,29 @@ describe('GAI chat', () => {
     assert.match(JSON.stringify(server.requests.at(-1).body), /Text on screen/);
   });
 
+  it('Navigate To learns the way through the model once, keeps it in global storage, and then needs no model', async () => {
+    server.push(
+      support.toolReply([{ name: 'click', input: { text: 'OK', near: 'Right panel' } }]),
+      support.toolReply([{ name: 'finish_navigation', input: { success: true, summary: 'The right OK is clicked.' } }]),
+    );
+    const before = server.requestCount;
+    const learned = await vscode.commands.executeCommand('gai.navigateTo', 'right panel OK clicked');
+    assert.equal(learned.success, true, learned.message);
+    assert.equal(learned.how, 'learned');
+    assert.equal(learned.modelCalls, 2);
+    assert.equal(server.requestCount - before, 2);
+    assert.equal(fixtureEvents().filter((e) => e.event === 'click').at(-1).widget, 'right_ok_button');
+    const brain = JSON.parse(readFileSync(require('node:path').join(api.brainDir(), 'brain.json'), 'utf8'));
+    assert.equal(brain.paths.length, 1);
+    assert.match(JSON.stringify(brain.paths[0].actions), /"text":"OK"/);
+    assert.ok(api.chatEntries().some((e) => e.kind === 'notice' && /Navigate to "right panel OK clicked"/.test(e.text)));
+
+    const again = await vscode.commands.executeCommand('gai.navigateTo', 'right panel OK clicked');
+    assert.equal(again.success, true, again.message);
+    assert.equal(again.modelCalls, 0);
+    assert.equal(server.requestCount - before, 2, 'the second navigation asked no model');
+  });
+
   it('Read Screen (Quick) shows the analysis with the screenshot in the chat', async () => {
     server.push(support.textReply('A form with Name and Email fields.'));
     const before = api.chatEntries().length;
