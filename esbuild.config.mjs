@@ -37,6 +37,8 @@ const ENTRIES = [
       ['node_modules/@vscode/codicons/dist/codicon.ttf', 'media/dist/codicons/codicon.ttf'],
     ],
   },
+  // The GAI Brain panel (src/vscode/brainPanel.ts); it links the codicons the chat entry copies.
+  { name: 'brain-view', in: 'src/webview/brain/main.ts', out: 'media/dist/brainView.js', platform: 'browser', format: 'iife', optional: true },
 ];
 
 // Kept out of node bundles and required at run time instead:

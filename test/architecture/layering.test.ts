@@ -76,8 +76,10 @@ describe('architecture: the layering checker', () => {
       file('src/webview/a.ts', "import { x } from '../core/types';\nexport const a = x;\n"),
       file('src/webview/b.ts', "import { readFileSync } from 'node:fs';\nexport const b = readFileSync;\n"),
       file('src/webview/c.ts', "import { y } from '../shared/protocol.js';\nimport '@vscode/codicons/dist/codicon.css';\nexport const c = y;\n"),
+      file('src/webview/brain/d.ts', "import type { G } from '../../shared/brainProtocol';\nexport type D = G;\n"),
+      file('src/webview/brain/e.ts', "import type { P } from '../../shared/otherProtocol';\nexport type E = P;\n"),
     ]);
-    assert.deepEqual(offenders(violations), ['src/webview/a.ts', 'src/webview/b.ts']);
+    assert.deepEqual(offenders(violations), ['src/webview/a.ts', 'src/webview/b.ts', 'src/webview/brain/e.ts']);
   });
 
   it('reports native desktop packages and LLM SDKs outside their adapters', () => {

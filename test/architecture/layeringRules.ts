@@ -35,6 +35,9 @@ export const WEBVIEW_ALLOWED_PACKAGES: readonly string[] = [
   'dompurify',
 ];
 
+/** Project files outside src/webview/ the webview may import: the protocols of its views. */
+export const WEBVIEW_ALLOWED_FILES: readonly string[] = ['src/shared/protocol.ts', 'src/shared/brainProtocol.ts'];
+
 /** Host-independent code shared by the CLI and the extension. */
 export const CORE_DIRS: readonly string[] = [
   'src/core',
@@ -78,16 +81,16 @@ export const LAYERING_RULES: readonly LayeringRule[] = [
       ),
   },
   {
-    name: 'the webview imports only src/shared/protocol.ts and allowed packages',
+    name: 'the webview imports only the shared protocols and allowed packages',
     check: (files) =>
       importViolations(
         files,
         (file) => isUnder(file.path, 'src/webview'),
         (ref) =>
           ref.target !== undefined
-            ? !isUnder(ref.target, 'src/webview') && ref.target !== 'src/shared/protocol.ts'
+            ? !isUnder(ref.target, 'src/webview') && !WEBVIEW_ALLOWED_FILES.includes(ref.target)
             : !WEBVIEW_ALLOWED_PACKAGES.includes(ref.packageName ?? ''),
-        `the webview may import only src/webview/**, src/shared/protocol.ts and ${WEBVIEW_ALLOWED_PACKAGES.join(', ')}`,
+        `the webview may import only src/webview/**, ${WEBVIEW_ALLOWED_FILES.join(', ')} and ${WEBVIEW_ALLOWED_PACKAGES.join(', ')}`,
       ),
   },
   {

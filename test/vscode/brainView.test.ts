@@ -202,7 +202,7 @@ describe('brain view in a browser (real bundle, real CSP)', function () {
     const graph = buildBrainGraph(documentOf(nodes, paths));
     const started = Date.now();
     await view.post({ type: 'graph', graph });
-    await view.until(() => document.getElementById('message')?.classList.contains('hidden') && !document.getElementById('message')?.hidden);
+    await view.until(() => document.getElementById('message')?.classList.contains('truncated') && !document.getElementById('message')?.hidden);
     const facts = await view.page.evaluate(() => ({
       nodes: document.querySelectorAll('svg.brain-graph g.node').length,
       edges: document.querySelectorAll('svg.brain-graph g.edge').length,

@@ -1,6 +1,7 @@
 // Loads the real chat webview (the built media/dist/webview.js in the page chatHtmlFor() makes,
 // CSP included) into headless chromium, driven by the playwright-core that the VS Code host
-// installer keeps in its cache (scripts/vscodeHost). Used by test/vscode/webview.test.ts.
+// installer keeps in its cache (scripts/vscodeHost). Used by test/vscode/webview.test.ts, and
+// with another page builder by test/vscode/brainView.test.ts.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
@@ -60,7 +61,26 @@ window.acquireVsCodeApi = () => ({
 });
 `;
 
-export class ChatPage {
+/** Builds the page served at `/`: `origin` is the resource origin (cspSource), `nonce` fresh. */
+export type PageHtml = (origin: string, nonce: string) => string;
+
+/** The chat page (chatHtmlFor with this server's origin); the default. */
+export const CHAT_PAGE: PageHtml = (origin, nonce) =>
+  chatHtmlFor({
+    cspSource: origin,
+    scriptUri: `${origin}/media/dist/webview.js`,
+    styleUri: `${origin}/media/chat.css`,
+    codiconsUri: `${origin}/media/dist/codicons/codicon.css`,
+    nonce,
+  });
+
+export interface PageOptions {
+  html?: PageHtml;
+  viewport?: { width: number; height: number };
+}
+
+/** A webview page; `In` is what the host posts to it, `Out` what it posts back. */
+export class ChatPage<In = HostMessage, Out = WebviewMessage> {
   /** Console messages of type error or warning, and uncaught page errors. */
   readonly problems: string[] = [];
 
@@ -70,15 +90,15 @@ export class ChatPage {
     private readonly server: Server,
   ) {}
 
-  /** Builds the bundles, serves media/ and opens the chat page. */
-  static async open(): Promise<ChatPage> {
+  /** Builds the bundles, serves media/ and opens the chat page (or `options.html`'s). */
+  static async open<In = HostMessage, Out = WebviewMessage>(options: PageOptions = {}): Promise<ChatPage<In, Out>> {
     buildBundles();
     const { hostPaths } = (await import('../../scripts/vscodeHost/install.mjs')) as typeof import('../../scripts/vscodeHost/install.mjs');
     const { CHROMIUM_ARGS } = (await import('../../scripts/vscodeHost/run.mjs')) as typeof import('../../scripts/vscodeHost/run.mjs');
     // Normally installed by the vscode suite's setup; when this file runs alone, install here.
     if (!existsSync(hostPaths().playwrightCore)) installHost();
     const paths = hostPaths();
-    const server = await serveChat();
+    const server = await serveChat(options.html ?? CHAT_PAGE);
     const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     let browser: Browser | undefined;
     try {
@@ -86,8 +106,8 @@ export class ChatPage {
         chromium: { launch(options: object): Promise<Browser> };
       };
       browser = await chromium.launch({ executablePath: paths.chromium, headless: true, args: CHROMIUM_ARGS });
-      const page = await browser.newPage({ viewport: { width: 420, height: 700 } });
-      const chat = new ChatPage(page, browser, server);
+      const page = await browser.newPage({ viewport: options.viewport ?? { width: 420, height: 700 } });
+      const chat = new ChatPage<In, Out>(page, browser, server);
       page.on('console', (message) => {
         if (message.type() === 'error' || message.type() === 'warning') chat.problems.push(`console.${message.type()}: ${message.text()}`);
       });
@@ -108,14 +128,14 @@ export class ChatPage {
   }
 
   /** Posts host messages to the webview the way VS Code does (a window message event). */
-  async post(...messages: HostMessage[]): Promise<void> {
+  async post(...messages: In[]): Promise<void> {
     await this.page.evaluate((list) => {
       for (const message of list) window.postMessage(message, '*');
     }, messages);
   }
 
-  async posted(): Promise<WebviewMessage[]> {
-    return this.page.evaluate(() => (window as unknown as TestWindow).__posted);
+  async posted(): Promise<Out[]> {
+    return this.page.evaluate(() => (window as unknown as TestWindow).__posted as Out[]);
   }
 
   async violations(): Promise<string[]> {
@@ -138,8 +158,8 @@ function buildBundles(): void {
   if (built.status !== 0) throw new Error(`node esbuild.config.mjs failed:\n${built.stdout}${built.stderr}`);
 }
 
-/** `/` is the page from chatHtmlFor() with this server as the resource origin; `/media/*` the files. */
-async function serveChat(): Promise<Server> {
+/** `/` is the page from `html` with this server as the resource origin; `/media/*` the files. */
+async function serveChat(html: PageHtml): Promise<Server> {
   const server = createServer((request, response) => {
     void (async () => {
       const url = new URL(request.url ?? '/', 'http://localhost');
@@ -149,14 +169,8 @@ async function serveChat(): Promise<Server> {
         return;
       }
       if (url.pathname === '/') {
-        const html = chatHtmlFor({
-          cspSource: origin,
-          scriptUri: `${origin}/media/dist/webview.js`,
-          styleUri: `${origin}/media/chat.css`,
-          codiconsUri: `${origin}/media/dist/codicons/codicon.css`,
-          nonce: randomBytes(16).toString('base64'),
-        });
-        response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html);
+        const page = html(origin, randomBytes(16).toString('base64'));
+        response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page);
         return;
       }
       const file = resolve(ROOT, `.${decodeURIComponent(url.pathname)}`);

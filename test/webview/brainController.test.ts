@@ -1,0 +1,194 @@
+// What the brain panel does with the view's messages, with a fake VS Code side: forget only after
+// confirmation, rename through the input box, redraw after every change, never throw.
+import { strict as assert } from 'node:assert';
+import type { BrainDocument } from '../../src/brain/brainTypes';
+import { MemoryLogger } from '../../src/logging/logger';
+import type { BrainHostMessage } from '../../src/shared/brainProtocol';
+import { BrainController, labelProblem, type BrainPanelHost, type BrainSource } from '../../src/vscode/brainController';
+import { settingsBrain } from './brainViewFixtures';
+
+class FakeSource implements BrainSource {
+  doc: BrainDocument = settingsBrain();
+  reads = 0;
+  calls: string[] = [];
+  failWith?: Error;
+  listener?: () => void;
+  unsubscribed = false;
+
+  async document(): Promise<BrainDocument> {
+    this.reads++;
+    if (this.failWith) throw this.failWith;
+    return structuredClone(this.doc);
+  }
+  currentNodeKey(): string | undefined {
+    return 'settings::network';
+  }
+  async forgetNode(key: string): Promise<string[]> {
+    this.calls.push(`forgetNode ${key}`);
+    const removed = this.doc.paths.filter((p) => p.from === key || p.to === key).map((p) => p.id);
+    this.doc.nodes = this.doc.nodes.filter((n) => n.key !== key);
+    this.doc.paths = this.doc.paths.filter((p) => !removed.includes(p.id));
+    return removed;
+  }
+  async forgetPath(id: string): Promise<void> {
+    this.calls.push(`forgetPath ${id}`);
+    this.doc.paths = this.doc.paths.filter((p) => p.id !== id);
+  }
+  async renameNode(key: string, label: string): Promise<void> {
+    this.calls.push(`renameNode ${key} ${label}`);
+    const node = this.doc.nodes.find((n) => n.key === key);
+    if (!node) throw new Error(`no node ${key}`);
+    node.label = label;
+  }
+  onDidChange(listener: () => void) {
+    this.listener = listener;
+    return { dispose: () => (this.unsubscribed = true) };
+  }
+}
+
+class FakeHost implements BrainPanelHost {
+  posted: BrainHostMessage[] = [];
+  questions: Array<{ message: string; detail: string; action: string }> = [];
+  asked: Array<{ current: string; screen: string }> = [];
+  errors: string[] = [];
+  answer = true;
+  label: string | undefined = 'Renamed';
+  shown = true;
+
+  post(message: BrainHostMessage): void {
+    this.posted.push(message);
+  }
+  visible(): boolean {
+    return this.shown;
+  }
+  async confirm(message: string, detail: string, action: string): Promise<boolean> {
+    this.questions.push({ message, detail, action });
+    return this.answer;
+  }
+  async askLabel(current: string, screen: string): Promise<string | undefined> {
+    this.asked.push({ current, screen });
+    return this.label;
+  }
+  showError(message: string): void {
+    this.errors.push(message);
+  }
+  graphs() {
+    return this.posted.flatMap((m) => (m.type === 'graph' ? [m.graph] : []));
+  }
+}
+
+describe('brain panel controller', () => {
+  let source: FakeSource;
+  let host: FakeHost;
+  let logger: MemoryLogger;
+  let controller: BrainController;
+
+  beforeEach(() => {
+    source = new FakeSource();
+    host = new FakeHost();
+    logger = new MemoryLogger();
+    controller = new BrainController(source, host, logger);
+  });
+
+  it('answers `ready` with the graph, the current screen marked', async () => {
+    await controller.receive({ type: 'ready' });
+    assert.equal(controller.readyCount, 1);
+    const [graph] = host.graphs();
+    assert.equal(graph?.nodes.length, 5);
+    assert.deepEqual(graph?.nodes.filter((n) => n.isCurrent).map((n) => n.key), ['settings::network']);
+  });
+
+  it('logs and drops malformed messages without throwing or acting', async () => {
+    for (const raw of [null, 'forgetNode', { type: 'forgetNode' }, { type: 'runShell', command: 'rm -rf /' }, { type: 'renameNode', key: 'k', label: '' }]) {
+      await controller.receive(raw);
+    }
+    assert.equal(controller.rejectedMessages, 5);
+    assert.deepEqual([host.posted, host.questions, source.calls], [[], [], []]);
+    assert.equal(logger.lines.filter((line) => line.includes('rejected a malformed message')).length, 5);
+  });
+
+  it('forgets a screen only after the modal question, then redraws without it and its paths', async () => {
+    host.answer = false;
+    await controller.receive({ type: 'forgetNode', key: 'settings::network' });
+    assert.deepEqual(source.calls, []);
+    assert.deepEqual(host.questions[0], {
+      message: 'Forget the screen "Network"?',
+      detail: 'GAI forgets this screen and the 3 learned paths from or to it. This cannot be undone.',
+      action: 'Forget',
+    });
+    host.answer = true;
+    await controller.receive({ type: 'forgetNode', key: 'settings::network' });
+    assert.deepEqual(source.calls, ['forgetNode settings::network']);
+    const graph = host.graphs().at(-1);
+    assert.equal(graph?.nodes.some((n) => n.key === 'settings::network'), false);
+    assert.deepEqual(graph?.edges.map((e) => e.id).sort(), ['p-back', 'p-launch', 'p-loop']);
+  });
+
+  it('does not offer to forget the launcher or an unknown screen', async () => {
+    await controller.receive({ type: 'forgetNode', key: '@launcher' });
+    await controller.receive({ type: 'forgetNode', key: 'gone::x' });
+    assert.deepEqual([host.questions, source.calls], [[], []]);
+    assert.ok(logger.lines.some((line) => line.includes('the launcher is not a stored screen')), logger.lines.join('\n'));
+  });
+
+  it('forgets a path after confirmation, naming its ends', async () => {
+    await controller.receive({ type: 'forgetPath', id: 'p-net' });
+    assert.equal(host.questions[0]?.message, 'Forget the path from "Settings home" to "Network"?');
+    assert.match(host.questions[0]?.detail ?? '', /Its 1 step and the record of 3 runs are forgotten/);
+    assert.deepEqual(source.calls, ['forgetPath p-net']);
+    assert.equal(host.graphs().at(-1)?.edges.some((e) => e.id === 'p-net'), false);
+    await controller.receive({ type: 'forgetPath', id: 'p-launch' });
+    assert.equal(host.questions[1]?.message, 'Forget the path from "App launcher" to "Settings home"?');
+  });
+
+  it('renames through the input box, prefilled with the current label; cancelling changes nothing', async () => {
+    await controller.receive({ type: 'renameNode', key: 'settings::wifi' });
+    assert.deepEqual(host.asked, [{ current: 'Wi-Fi', screen: 'Wi-Fi' }]);
+    assert.deepEqual(source.calls, ['renameNode settings::wifi Renamed']);
+    assert.equal(host.graphs().at(-1)?.nodes.find((n) => n.key === 'settings::wifi')?.label, 'Renamed');
+    host.label = undefined;
+    await controller.receive({ type: 'renameNode', key: 'settings::wifi' });
+    assert.equal(source.calls.length, 1);
+  });
+
+  it('applies a label the view sent, trimmed, without asking', async () => {
+    await controller.receive({ type: 'renameNode', key: 'settings::home', label: '  Home  ' });
+    assert.deepEqual([host.asked, source.calls], [[], ['renameNode settings::home Home']]);
+  });
+
+  it('reports a failing change, redraws, and does not throw', async () => {
+    await controller.receive({ type: 'renameNode', key: 'gone::x', label: 'New' });
+    assert.deepEqual(host.errors, ['GAI Brain: no node gone::x']);
+    assert.ok(logger.lines.some((line) => line.includes('"renameNode" failed: no node gone::x')));
+    assert.equal(host.graphs().length, 1);
+  });
+
+  it('tells the view when the brain cannot be read', async () => {
+    source.failWith = new Error('brain.json: unexpected end of JSON');
+    await controller.receive({ type: 'refresh' });
+    assert.deepEqual(host.posted, [{ type: 'error', text: 'Could not read the brain: brain.json: unexpected end of JSON' }]);
+  });
+
+  it('redraws when the brain changes elsewhere while shown, and stops listening when disposed', async () => {
+    source.listener?.();
+    await controller.refresh();
+    const shown = host.graphs().length;
+    assert.ok(shown >= 1);
+    host.shown = false;
+    source.listener?.();
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(host.graphs().length, shown);
+    controller.dispose();
+    assert.equal(source.unsubscribed, true);
+  });
+
+  it('coalesces refreshes that arrive while one runs', async () => {
+    await Promise.all([controller.refresh(), controller.refresh(), controller.refresh(), controller.refresh()]);
+    assert.equal(source.reads, 2);
+    assert.equal(host.graphs().length, 2);
+  });
+
+  it('checks labels for the input box', () => {
+    assert.deepEqual([labelProblem('Network'), labelProblem('  '), labelProblem('x'.repeat(121))], [undefined, 'Enter a name for this screen.', 'At most 120 characters (this is 121).']);
+  });
+});
