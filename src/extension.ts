@@ -46,7 +46,7 @@ export function activate(context: vscode.ExtensionContext): GaiExtensionApi {
     chatView,
     statusBar,
     vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, chatView),
-    ...registerCommands(controller, keys, () => void vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`)),
+    ...registerCommands(controller, keys, () => void vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`), context.extensionUri),
   );
   try {
     controller.settings();

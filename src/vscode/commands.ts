@@ -3,12 +3,10 @@ import * as vscode from 'vscode';
 import { errorMessage } from '../core/errors';
 import type { ToolResult } from '../core/types';
 import type { ApiKeyStore } from './apiKeyStore';
+import { BrainPanel } from './brainPanel';
 import type { GaiController } from './gaiController';
 
-export const NOT_YET_NAVIGATION =
-  'Navigation arrives with the navigation brain (issue 5); it is not built yet. Use Click Text, Launch App or the chat meanwhile.';
-
-export function registerCommands(controller: GaiController, keys: ApiKeyStore, focusChat: () => void): vscode.Disposable[] {
+export function registerCommands(controller: GaiController, keys: ApiKeyStore, focusChat: () => void, extensionUri: vscode.Uri): vscode.Disposable[] {
   const register = (id: string, run: (...args: unknown[]) => unknown): vscode.Disposable =>
     vscode.commands.registerCommand(id, async (...args: unknown[]) => {
       try {
@@ -60,12 +58,6 @@ export function registerCommands(controller: GaiController, keys: ApiKeyStore, f
     return report(await withProgress(`GAI: clicking "${text}" at (${x}, ${y})…`, (signal) => controller.runTool('click', { x, y }, signal)));
   };
 
-  // Not awaited: the message's promise settles only when the person dismisses it.
-  const notYet = (): string => {
-    void vscode.window.showInformationMessage(`GAI: ${NOT_YET_NAVIGATION}`);
-    return NOT_YET_NAVIGATION;
-  };
-
   return [
     register('gai.readScreenQuick', readScreen('quick')),
     register('gai.readScreenDetailed', readScreen('detailed')),
@@ -98,7 +90,11 @@ export function registerCommands(controller: GaiController, keys: ApiKeyStore, f
       else void vscode.window.showWarningMessage(summary);
       return report;
     }),
-    register('gai.showBrain', () => notYet()),
+    register('gai.showBrain', async () => {
+      const panel = BrainPanel.show(extensionUri, controller.brainSource(), controller.logger);
+      await panel.refresh();
+      return panel;
+    }),
     register('gai.stopAgent', () => controller.stop()),
     register('gai.newConversation', () => controller.newConversation()),
     register('gai.setApiKey', async (arg) => {

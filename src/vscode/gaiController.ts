@@ -4,6 +4,8 @@ import * as vscode from 'vscode';
 import { errorMessage } from '../core/errors';
 import type { ToolResult } from '../core/types';
 import type { NavigationReport } from '../brain/navigationBrain';
+import { BrainStore } from '../brain/brainStore';
+import type { BrainSource } from './brainController';
 import type { HostMessage } from '../shared/protocol';
 import type { ApprovalDecision, ApprovalRequest } from '../tools/toolRuntime';
 import type { ApiKeyStore } from './apiKeyStore';
@@ -33,6 +35,11 @@ export class GaiController implements vscode.Disposable {
   webview?: { post(message: HostMessage): void; visible(): boolean };
   /** The newest request's timings (for the benchmark and the log). */
   lastTimings?: RequestTimings;
+  /** The screen the last navigation ended on (highlighted in Show Brain). */
+  lastNodeKey?: string;
+  private brainStore?: Promise<BrainStore>;
+  private readonly brainChanged = new vscode.EventEmitter<void>();
+  readonly onDidChangeBrain = this.brainChanged.event;
 
   constructor(
     private readonly keys: ApiKeyStore,
@@ -42,6 +49,7 @@ export class GaiController implements vscode.Disposable {
   ) {
     this.chat = new ChatSession((message) => this.webview?.post(message));
     this.disposables.push(
+      this.brainChanged,
       vscode.workspace.onDidChangeConfiguration((event) => {
         if (event.affectsConfiguration('gai')) this.invalidate('settings changed');
       }),
@@ -94,12 +102,38 @@ export class GaiController implements vscode.Disposable {
   async navigate(target: string, signal: AbortSignal, onProgress: (message: string) => void): Promise<NavigationReport> {
     const brain = await (await this.getParts()).brain();
     this.logger.info(`navigate to "${target}"`);
-    const report = await brain.navigateTo(target, { signal, onProgress });
+    let report: NavigationReport;
+    try {
+      report = await brain.navigateTo(target, { signal, onProgress });
+    } finally {
+      this.brainChanged.fire();
+    }
+    this.lastNodeKey = report.currentNode;
     this.logger.info(`navigate: ${report.how} in ${Math.round(report.durationMs)} ms, ${report.steps} step(s), ${report.modelCalls} model call(s): ${report.message}`);
     const line = `Navigate to "${target}": ${report.message} (${report.steps} step(s), ${report.modelCalls} model call(s), ${Math.round(report.durationMs)} ms)`;
     if (report.success) this.chat.notice(line);
     else this.chat.error(line);
     return report;
+  }
+
+  /**
+   * What Show Brain draws and edits: the stored brain, opened without the desktop or a model
+   * (another store on the same folder as the navigator's is fine: every change is locked and merged).
+   */
+  brainSource(): BrainSource {
+    const store = (): Promise<BrainStore> => {
+      this.brainStore ??= BrainStore.open(this.brainDir, { logger: this.logger }).then(({ store: opened }) => opened);
+      return this.brainStore;
+    };
+    const changed = <T>(work: Promise<T>): Promise<T> => work.finally(() => this.brainChanged.fire());
+    return {
+      document: async () => (await (await store()).reload()).document,
+      currentNodeKey: () => this.lastNodeKey,
+      forgetNode: async (key) => changed((await store()).forgetNode(key)),
+      forgetPath: async (id) => changed((await store()).forgetPath(id)),
+      renameNode: async (key, label) => changed((await store()).renameNode(key, label)),
+      onDidChange: (listener) => this.onDidChangeBrain(listener),
+    };
   }
 
   /** Sends a chat message to the agent; the chat session shows everything that follows. */

@@ -27,6 +27,7 @@ describe('GAI extension in a real VS Code extension host', function () {
       'Stop cancels',
       'status-bar item shows a screen summary',
       'Navigate To learns the way',
+      'Show Brain draws the learned graph',
     ]) {
       assert.ok(titles.some((title) => title.includes(expected)), `no passing in-host test about "${expected}": ${titles.join(' | ')}`);
     }

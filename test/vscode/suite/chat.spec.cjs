@@ -182,6 +182,20 @@ describe('GAI chat', () => {
     assert.equal(server.requestCount - before, 2, 'the second navigation asked no model');
   });
 
+  it('Show Brain draws the learned graph and renames a screen through its validated messages', async () => {
+    const panel = await vscode.commands.executeCommand('gai.showBrain');
+    await waitFor('the brain view to load', () => panel.controller.readyCount > 0);
+    const file = require('node:path').join(api.brainDir(), 'brain.json');
+    const key = JSON.parse(readFileSync(file, 'utf8')).paths[0].to;
+    await panel.controller.receive({ type: 'renameNode', key, label: 'Right OK clicked' });
+    const renamed = JSON.parse(readFileSync(file, 'utf8')).nodes.find((n) => n.key === key);
+    assert.equal(renamed.label, 'Right OK clicked');
+    const rejected = panel.controller.rejectedMessages;
+    await panel.controller.receive({ type: 'forgetEverything' });
+    assert.equal(panel.controller.rejectedMessages, rejected + 1);
+    panel.dispose();
+  });
+
   it('Read Screen (Quick) shows the analysis with the screenshot in the chat', async () => {
     server.push(support.textReply('A form with Name and Email fields.'));
     const before = api.chatEntries().length;
