@@ -76,7 +76,10 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     }
   };
 
-  const buildRuntime = (profile?: string, yes?: boolean, models?: ModelAccess, brain?: BrainProvider): ToolRuntime => {
+  // Every runtime offers navigate_to and get_current_node (the brain opens on first use), except
+  // the one the brain replays through.
+  const defaultBrain = lazyBrain(() => openBrain(undefined, {}));
+  const buildRuntime = (profile?: string, yes?: boolean, models?: ModelAccess, brain: BrainProvider | 'none' = defaultBrain): ToolRuntime => {
     const tools = config().tools ?? {};
     const chosen = profile ?? tools.profile ?? 'full';
     if (!isToolProfile(chosen)) throw new GaiError('CONFIG', `--profile: expected one of ${TOOL_PROFILES.join(', ')}, got "${chosen}"`);
@@ -84,7 +87,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     const registry = new ToolRegistry(log);
     registry.register(new EchoTool());
     for (const tool of createDesktopTools(desktop(), models)) registry.register(tool);
-    if (brain) {
+    if (brain !== 'none') {
       registry.register(new NavigateToTool(brain));
       registry.register(new GetCurrentNodeTool(brain));
     }
@@ -126,7 +129,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     const { brain, warnings } = await openNavigationBrain({
       dir,
       services: desktop(),
-      replayRuntime: buildRuntime('full', true, createLlm ? modelsIfConfigured() : undefined),
+      replayRuntime: buildRuntime('full', true, createLlm ? modelsIfConfigured() : undefined, 'none'),
       ...(createLlm ? { createLlm } : {}),
       logger: logger(),
     });

@@ -14,7 +14,7 @@ const ROOT = resolve(__dirname, '../..');
 // default model, so the scripted runs name a model.
 const MODEL = 'claude-scripted-test';
 /** What the CLI registers, in order: echo, then the desktop tools. */
-const ALL_TOOLS = ['echo', 'smart_screen_reader', 'screen_capture', 'ocr', 'get_element_tree', 'click', 'type_text', 'press_key', 'tab_navigate', 'scroll', 'spotlight', 'launch_app'];
+const ALL_TOOLS = ['echo', 'smart_screen_reader', 'screen_capture', 'ocr', 'get_element_tree', 'click', 'type_text', 'press_key', 'tab_navigate', 'scroll', 'spotlight', 'launch_app', 'navigate_to', 'get_current_node'];
 
 interface AskSummary {
   message: string;
