@@ -9,6 +9,7 @@ import * as esbuild from 'esbuild';
 import { VirtualDisplay } from '../../../src/desktop/virtualDisplay';
 import { launchFixture } from '../../desktop/support/fixture';
 import type { RunInHostResult } from '../../../scripts/vscodeHost/run.mjs';
+import { chooseLauncher, launchSuite, type LauncherChoice } from './hostLauncher';
 
 const ROOT = resolve(__dirname, '../../..');
 const RUNNER = join(ROOT, 'test/vscode/suite/index.cjs');
@@ -34,11 +35,10 @@ export interface ExtensionHostRun {
   report?: HostReport;
   problem?: string;
   result: RunInHostResult;
+  launcher: LauncherChoice;
   /** The server's log files (the GAI log channel among them), read before the job folder is removed. */
   serverLogs: { path: string; contents: string }[];
 }
-
-type Launcher = typeof import('../../../scripts/vscodeHost/run.mjs');
 
 export async function runExtensionSuite(options: { grep?: string } = {}): Promise<ExtensionHostRun> {
   const built = spawnSync(process.execPath, [join(ROOT, 'esbuild.config.mjs')], { cwd: ROOT, encoding: 'utf8' });
@@ -51,13 +51,12 @@ export async function runExtensionSuite(options: { grep?: string } = {}): Promis
     await esbuild.build({ entryPoints: [SUPPORT_ENTRY], outfile: support, bundle: true, platform: 'node', format: 'cjs', target: 'node20', logLevel: 'warning' });
     display = await VirtualDisplay.start({ width: 1280, height: 800 });
     fixture = await launchFixture(display);
-    const launcher = (await import('../../../scripts/vscodeHost/run.mjs')) as Launcher;
+    const launcher = chooseLauncher(process.env);
     const reportPath = join(work, 'report.json');
-    const result = await launcher.runInHost({
+    const result = await launchSuite(launcher, {
       extensionPath: ROOT,
       testsPath: RUNNER,
       timeoutMs: 180_000,
-      keepJobDir: true,
       env: {
         GAI_HOST_REPORT: reportPath,
         ANTHROPIC_API_KEY: '',
@@ -74,9 +73,9 @@ export async function runExtensionSuite(options: { grep?: string } = {}): Promis
     if (result.jobDir) rmSync(result.jobDir, { recursive: true, force: true });
     try {
       const report = JSON.parse(readFileSync(reportPath, 'utf8')) as HostReport;
-      return { report, result, serverLogs };
+      return { report, result, launcher, serverLogs };
     } catch (error) {
-      return { problem: `no report at ${reportPath} (${String(error)})`, result, serverLogs };
+      return { problem: `no report at ${reportPath} (${String(error)})`, result, launcher, serverLogs };
     }
   } finally {
     await fixture?.close();
