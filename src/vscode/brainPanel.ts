@@ -2,12 +2,12 @@
 // with forget/rename. One panel at a time; showing it again reveals it. Strict CSP (nonce'd
 // script, styles from media/ only), resources only from media/. What the panel does with the
 // view's messages is in brainController.ts; this file is the VS Code side of it.
-import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { Logger } from '../logging/logger';
 import { MAX_NODE_LABEL } from '../shared/brainProtocol';
 import { BrainController, labelProblem, type BrainSource } from './brainController';
 import { brainHtmlFor } from './brainHtmlShell';
+import { webviewShellParts } from './webviewResources';
 
 export type { BrainSource } from './brainController';
 
@@ -92,12 +92,5 @@ export class BrainPanel implements vscode.Disposable {
 }
 
 function brainHtml(webview: vscode.Webview, media: vscode.Uri): string {
-  const uri = (...path: string[]) => webview.asWebviewUri(vscode.Uri.joinPath(media, ...path)).toString();
-  return brainHtmlFor({
-    cspSource: webview.cspSource,
-    scriptUri: uri('dist', 'brainView.js'),
-    styleUri: uri('brain.css'),
-    codiconsUri: uri('dist', 'codicons', 'codicon.css'),
-    nonce: randomBytes(16).toString('base64'),
-  });
+  return brainHtmlFor(webviewShellParts(webview, media, { script: 'brainView.js', style: 'brain.css' }));
 }

@@ -1,46 +1,15 @@
 // The chat view's HTML shell as a pure function (no vscode import), so the browser test can build
-// the real page with its own origin. Strict CSP: nothing by default, the script only by nonce,
-// styles and fonts only from the webview's resource origin, images from there and data: (the
-// screenshots). No inline <style> and no style attributes: the CSP has no 'unsafe-inline'.
+// the real page with its own origin. The shell and its strict CSP are webviewShell.ts; the chat
+// also allows data: images (the screenshots).
+import { webviewCsp, webviewShellHtml, type WebviewPage, type WebviewShellParts } from './webviewShell';
 
-export interface ChatHtmlParts {
-  /** The webview's resource origin (webview.cspSource). */
-  cspSource: string;
-  /** media/dist/webview.js */
-  scriptUri: string;
-  /** media/chat.css */
-  styleUri: string;
-  /** media/dist/codicons/codicon.css (copied there from @vscode/codicons by the build) */
-  codiconsUri: string;
-  /** Fresh for every load; base64. */
-  nonce: string;
-}
+/** scriptUri is media/dist/webview.js, styleUri media/chat.css. */
+export type ChatHtmlParts = WebviewShellParts;
 
-export function chatCsp(cspSource: string, nonce: string): string {
-  return [
-    "default-src 'none'",
-    `img-src ${cspSource} data:`,
-    `style-src ${cspSource}`,
-    `font-src ${cspSource}`,
-    `script-src 'nonce-${nonce}'`,
-  ].join('; ');
-}
-
-export function chatHtmlFor(parts: ChatHtmlParts): string {
-  const attr = escapeAttribute;
-  // The codicon stylesheet's id is how vscode-elements finds it to use the font in its shadow roots.
-  return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="${attr(chatCsp(parts.cspSource, parts.nonce))}">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
-<link rel="stylesheet" id="vscode-codicon-stylesheet" href="${attr(parts.codiconsUri)}">
-<link rel="stylesheet" href="${attr(parts.styleUri)}">
-<title>GAI</title>
-</head>
-<body>
-<main id="log" role="log" aria-label="Conversation" aria-live="polite" tabindex="0"></main>
+const CHAT_PAGE: WebviewPage = {
+  title: 'GAI',
+  dataImages: true,
+  body: `<main id="log" role="log" aria-label="Conversation" aria-live="polite" tabindex="0"></main>
 <footer>
 <div class="status-row">
   <vscode-progress-ring id="busy" class="busy" aria-label="GAI is working"></vscode-progress-ring>
@@ -53,12 +22,13 @@ export function chatHtmlFor(parts: ChatHtmlParts): string {
   <vscode-button id="stop" icon="debug-stop" secondary disabled title="Stop the agent (Escape)">Stop</vscode-button>
   <vscode-button id="new" icon="add" secondary title="Start a new conversation">New conversation</vscode-button>
 </div>
-</footer>
-<script nonce="${attr(parts.nonce)}" src="${attr(parts.scriptUri)}"></script>
-</body>
-</html>`;
+</footer>`,
+};
+
+export function chatCsp(cspSource: string, nonce: string): string {
+  return webviewCsp(cspSource, nonce, CHAT_PAGE);
 }
 
-function escapeAttribute(value: string): string {
-  return value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+export function chatHtmlFor(parts: ChatHtmlParts): string {
+  return webviewShellHtml(parts, CHAT_PAGE);
 }

@@ -1,24 +1,8 @@
-// Validates every message the webview sends before the host acts on it (no vscode import, so
-// it is unit-tested directly).
-import { compileValidator, type InputValidator } from '../tools/schema';
-import { WEBVIEW_MESSAGE_SCHEMAS, type WebviewMessage, type WebviewMessageType } from '../shared/protocol';
+// Validates every message the chat webview sends before the host acts on it (viewMessageParser.ts).
+import { WEBVIEW_MESSAGE_SCHEMAS, type WebviewMessage } from '../shared/protocol';
+import { viewMessageParser, type ParsedViewMessage } from './viewMessageParser';
 
-export type ParsedMessage = { ok: true; message: WebviewMessage } | { ok: false; error: string };
-
-const validators = new Map<string, InputValidator<unknown>>(
-  Object.entries(WEBVIEW_MESSAGE_SCHEMAS).map(([type, schema]) => [type, compileValidator(schema) as InputValidator<unknown>]),
-);
+export type ParsedMessage = ParsedViewMessage<WebviewMessage>;
 
 /** Never throws: a malformed message comes back as `{ ok: false, error }`. */
-export function parseWebviewMessage(raw: unknown): ParsedMessage {
-  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
-    return { ok: false, error: `expected an object with a "type", got ${raw === null ? 'null' : Array.isArray(raw) ? 'an array' : typeof raw}` };
-  }
-  const type = (raw as { type?: unknown }).type;
-  if (typeof type !== 'string') return { ok: false, error: 'the message has no string "type"' };
-  const validator = Object.hasOwn(WEBVIEW_MESSAGE_SCHEMAS, type) ? validators.get(type) : undefined;
-  if (!validator) return { ok: false, error: `unknown message type "${type.slice(0, 50)}"` };
-  const result = validator.validate(raw);
-  if (!result.ok) return { ok: false, error: `"${type}" message: ${result.errors.join('; ')}` };
-  return { ok: true, message: result.value as WebviewMessage & { type: WebviewMessageType } };
-}
+export const parseWebviewMessage: (raw: unknown) => ParsedMessage = viewMessageParser(WEBVIEW_MESSAGE_SCHEMAS);

@@ -4,13 +4,10 @@ import type { AgentEvent } from '../../agent/agentEvents';
 import type { AgentResponse } from '../../core/types';
 import type { LlmSettings } from '../../llm/llmConfig';
 import { err, out, EXIT, type CliIo } from '../cliIo';
+import { modelSettings, withModelOptions, type ModelOptions } from './modelOptions';
 
-export interface AskOptions {
+export interface AskOptions extends ModelOptions {
   json?: boolean;
-  baseUrl?: string;
-  model?: string;
-  provider?: string;
-  apiKey?: string;
   maxIterations?: string;
   yes?: boolean;
   profile?: string;
@@ -20,27 +17,19 @@ export interface AskOptions {
 export type AgentFactory = (settings: LlmSettings, options: AskOptions) => Agent;
 
 export function registerAskCommand(program: Command, io: CliIo, createAgent: AgentFactory, setExit: (code: number) => void): void {
-  program
-    .command('ask')
-    .description('run the agent on a request')
-    .argument('<request>', 'what you want done, in plain words')
-    .option('--json', 'print a JSON summary at the end instead of streaming')
-    .option('--provider <provider>', 'anthropic, openai, ollama or google')
-    .option('--base-url <url>', 'API base URL (else ANTHROPIC_BASE_URL / OPENAI_BASE_URL)')
-    .option('--model <model>', 'model of the default mode')
-    .option('--api-key <key>', 'API key (else ANTHROPIC_API_KEY / OPENAI_API_KEY)')
+  withModelOptions(
+    program
+      .command('ask')
+      .description('run the agent on a request')
+      .argument('<request>', 'what you want done, in plain words')
+      .option('--json', 'print a JSON summary at the end instead of streaming'),
+  )
     .option('--max-iterations <n>', 'model turns at most (default 10)')
     .option('-y, --yes', 'approve every action without asking')
     .option('--profile <profile>', 'tool profile: read-only, standard or full')
     .option('--no-stream', 'wait for whole model replies')
     .action(async (request: string, options: AskOptions) => {
-      const settings: LlmSettings = {
-        provider: options.provider as LlmSettings['provider'],
-        baseUrl: options.baseUrl,
-        model: options.model,
-        apiKey: options.apiKey,
-      };
-      const agent = createAgent(settings, options);
+      const agent = createAgent(modelSettings(options), options);
       setExit(await ask(io, agent, request, options));
     });
 }

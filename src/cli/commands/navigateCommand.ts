@@ -2,40 +2,30 @@ import type { Command } from 'commander';
 import type { NavigationBrain, NavigationReport } from '../../brain/navigationBrain';
 import type { LlmSettings } from '../../llm/llmConfig';
 import { err, EXIT, out, type CliIo } from '../cliIo';
+import { modelSettings, withModelOptions, type ModelOptions } from './modelOptions';
 
 // `gai navigate TARGET`: go to a named screen by a learned path (no model), or learn the way
 // once with the model and remember it in the brain folder.
 
-export interface NavigateOptions {
+export interface NavigateOptions extends ModelOptions {
   json?: boolean;
   brainDir?: string;
-  provider?: string;
-  baseUrl?: string;
-  model?: string;
-  apiKey?: string;
 }
 
 export type BrainOpener = (brainDir: string | undefined, settings: LlmSettings) => Promise<NavigationBrain>;
 
 export function registerNavigateCommand(program: Command, io: CliIo, openBrain: BrainOpener, setExit: (code: number) => void): void {
-  program
-    .command('navigate')
-    .description('bring the desktop to a named screen: replays a learned path without the model, or learns it once')
-    .argument('<target>', 'where to go, e.g. "Network settings"')
-    .option('--json', 'print the navigation report as JSON')
-    .option('--brain-dir <dir>', 'the brain folder (default: $GAI_BRAIN_DIR, else the user data folder)')
-    .option('--provider <provider>', 'model provider for learning: anthropic, openai, ollama or google')
-    .option('--base-url <url>', 'API base URL for learning')
-    .option('--model <model>', 'model for learning')
-    .option('--api-key <key>', 'API key for learning (else ANTHROPIC_API_KEY / OPENAI_API_KEY)')
+  withModelOptions(
+    program
+      .command('navigate')
+      .description('bring the desktop to a named screen: replays a learned path without the model, or learns it once')
+      .argument('<target>', 'where to go, e.g. "Network settings"')
+      .option('--json', 'print the navigation report as JSON')
+      .option('--brain-dir <dir>', 'the brain folder (default: $GAI_BRAIN_DIR, else the user data folder)'),
+    'for learning',
+  )
     .action(async (target: string, options: NavigateOptions) => {
-      const settings: LlmSettings = {
-        provider: options.provider as LlmSettings['provider'],
-        baseUrl: options.baseUrl,
-        model: options.model,
-        apiKey: options.apiKey,
-      };
-      const brain = await openBrain(options.brainDir, settings);
+      const brain = await openBrain(options.brainDir, modelSettings(options));
       const controller = new AbortController();
       const onSigint = (): void => {
         err(io, '\nCancelling…\n');

@@ -1,15 +1,9 @@
-// The brain view's side of VS Code's message channel; `acquireVsCodeApi` is injected by VS Code
-// (and by the browser test's init script) and may be called only once.
+// The brain view's side of VS Code's message channel (vscodeApi.ts, typed by the brain protocol).
 import type { BrainViewMessage } from '../../shared/brainProtocol';
+import { vscodeApi, type VsCodeApi } from '../vscodeApi';
 
-export interface BrainVsCodeApi {
-  postMessage(message: BrainViewMessage): void;
-  getState(): unknown;
-  setState(state: unknown): void;
-}
-
-declare function acquireVsCodeApi(): BrainVsCodeApi;
+export type BrainVsCodeApi = VsCodeApi<BrainViewMessage>;
 
 export function brainVsCodeApi(): BrainVsCodeApi {
-  return acquireVsCodeApi();
+  return vscodeApi<BrainViewMessage>();
 }

@@ -1,7 +1,7 @@
 // Runs inside the VS Code extension host (extensionTestsPath) for test/vscode/extension.test.ts:
 // every *.spec.cjs here, against the real GAI extension. The outcome is written as JSON to
 // GAI_HOST_REPORT; specs may add figures (e.g. activation time) to `report.metrics` through
-// globalThis.gaiHostMetrics.
+// globalThis.gaiHostMetrics. `runSpecs` is also the runner of test/vscode/packaged/.
 'use strict';
 /* global __dirname */
 
@@ -9,15 +9,16 @@ const { readdirSync, writeFileSync } = require('node:fs');
 const { join } = require('node:path');
 const Mocha = require('mocha');
 
-async function run() {
-  const reportPath = process.env.GAI_HOST_REPORT || join(__dirname, 'report.json');
-  const files = readdirSync(__dirname).filter((name) => name.endsWith('.spec.cjs'));
+/** Every *.spec.cjs in `dir`, in this host; the JSON report goes to GAI_HOST_REPORT (else `dir`/report.json). */
+async function runSpecs(dir, { timeout }) {
+  const reportPath = process.env.GAI_HOST_REPORT || join(dir, 'report.json');
+  const files = readdirSync(dir).filter((name) => name.endsWith('.spec.cjs'));
   const metrics = {};
   globalThis.gaiHostMetrics = metrics;
 
   // GAI_HOST_GREP runs only the matching tests (for debugging one spec).
-  const mocha = new Mocha({ ui: 'bdd', timeout: 30000, color: false, reporter: 'spec', ...(process.env.GAI_HOST_GREP ? { grep: process.env.GAI_HOST_GREP } : {}) });
-  for (const file of files) mocha.addFile(join(__dirname, file));
+  const mocha = new Mocha({ ui: 'bdd', timeout, color: false, reporter: 'spec', ...(process.env.GAI_HOST_GREP ? { grep: process.env.GAI_HOST_GREP } : {}) });
+  for (const file of files) mocha.addFile(join(dir, file));
 
   const report = { files, passes: [], failures: [], pending: [], metrics, startedAt: new Date().toISOString() };
   try {
@@ -38,4 +39,8 @@ async function run() {
   if (failures > 0) throw new Error(`${failures} in-host test(s) failed`);
 }
 
-module.exports = { run };
+function run() {
+  return runSpecs(__dirname, { timeout: 30000 });
+}
+
+module.exports = { run, runSpecs };
