@@ -57,7 +57,10 @@ export interface NavigateOptions {
 
 interface ReplayFailure {
   path: BrainPath;
+  /** The step that failed (for a wrong arrival: the last one). */
   step: number;
+  /** How many of the path's actions ran and did what they should: a repair keeps them. */
+  ran: number;
   reason: string;
 }
 
@@ -143,10 +146,14 @@ export class NavigationBrain {
             arrival.node,
           );
         }
-        failure = { path: last, step: last.actions.length - 1, reason: `arrived at "${arrival.node.label}" instead of the target` };
+        failure = { path: last, step: last.actions.length - 1, ran: last.actions.length, reason: `arrived at "${arrival.node.label}" instead of the target` };
       }
+      const failed = failure;
       await this.deps.store.update((draft, context) => {
-        recordRun(draft, failure!.path.id, { success: false, durationMs: 0, failedStep: failure!.step, reason: failure!.reason.slice(0, 300) }, context);
+        // The paths before the failed one did their part.
+        const done = plan.route.paths.slice(0, plan.route.paths.findIndex((p) => p.id === failed.path.id));
+        for (const [index, path] of done.entries()) recordRun(draft, path.id, { success: true, durationMs: replay.durations[index] ?? 0 }, context);
+        recordRun(draft, failed.path.id, { success: false, durationMs: 0, failedStep: failed.step, reason: failed.reason.slice(0, 300) }, context);
       });
       this.logger.warn(`navigation: replay of path ${failure.path.id} failed: ${failure.reason}`);
       progress(`A learned step failed (${failure.reason}); learning from here…`);
@@ -167,7 +174,10 @@ export class NavigationBrain {
       });
       steps += replay.steps.length;
       durations.push(replay.durationMs);
-      if (!replay.ok) return { steps, durations, failure: { path, step: replay.failedStep ?? 0, reason: replay.reason ?? 'failed' } };
+      if (!replay.ok) {
+        const step = replay.failedStep ?? 0;
+        return { steps, durations, failure: { path, step, ran: step, reason: replay.reason ?? 'failed' } };
+      }
     }
     return { steps, durations };
   }
@@ -207,7 +217,7 @@ export class NavigationBrain {
     const { result: path } = await this.deps.store.update((draft, ctx) => {
       if (repairing) {
         // The steps before the failure still work; the learned ones replace the rest.
-        const prefix: PathAction[] = repairing.path.actions.slice(0, repairing.step);
+        const prefix: PathAction[] = repairing.path.actions.slice(0, repairing.ran);
         const repaired = replaceActions(draft, repairing.path.id, [...prefix, ...learned.actions], ctx);
         addTarget(repaired, target);
         return repaired;
