@@ -47,7 +47,10 @@ describe('the packaged extension (.vsix)', function () {
   it('contains the bundles, the native modules and the OCR worker, cores and language data', () => {
     const expected: Array<[string, RegExp]> = [
       ['the extension bundle', /^extension\/dist\/extension\.js$/],
+      ['the agent bundle, required on first use', /^extension\/dist\/agentFactory\.js$/],
       ['the webview bundle', /^extension\/media\/dist\/webview\.js$/],
+      ['the brain view bundle', /^extension\/media\/dist\/brainView\.js$/],
+      ['the codicon font', /^extension\/media\/dist\/codicons\/codicon\.ttf$/],
       ['the manifest', /^extension\/package\.json$/],
       ['the licence', /^extension\/LICENSE(\.txt)?$/],
       ['nut-js', /^extension\/node_modules\/@nut-tree-fork\/nut-js\/package\.json$/],
@@ -79,7 +82,7 @@ describe('the packaged extension (.vsix)', function () {
     assert.deepEqual(Object.keys(manifest.dependencies as object).sort(), [...script.RUNTIME_PACKAGES].sort());
   });
 
-  it('installs and runs: in a real extension host its self-check finds libnut and sharp and reads the OCR sample', async () => {
+  it('installs and runs: in a real extension host its self-check finds libnut and sharp and reads the OCR sample, and the agent bundle loads', async () => {
     const launcher = (await import('../../scripts/vscodeHost/run.mjs')) as Launcher;
     const extensionPath = installWithVscode(((await import('../../scripts/vscodeHost/install.mjs')) as Installer).hostPaths(), built.vsixPath, work);
     const reportPath = join(work, 'report.json');
@@ -97,7 +100,7 @@ describe('the packaged extension (.vsix)', function () {
     }
     assert.deepEqual(report.failures, [], `host log:\n${result.logs.slice(-80).join('\n')}`);
     assert.equal(result.exitCode, 0);
-    assert.equal(report.passes.length, 3, report.passes.map((test) => test.title).join(' | '));
+    assert.equal(report.passes.length, 4, report.passes.map((test) => test.title).join(' | '));
     const setup = report.metrics.setup;
     assert.ok(setup, 'the self-check reported');
     console.log(`      self-check: libnut ${Math.round(setup.nut.ms)} ms, sharp ${Math.round(setup.sharp.ms)} ms, OCR read "${setup.ocr.text}" in ${Math.round(setup.ocr.ms)} ms; display ${setup.display.detail}`);

@@ -53,4 +53,13 @@ describe('GAI installed from the .vsix', () => {
     assert.match(report.ocr.text, /^GA.{1,2} ?2\+2$/);
     assert.equal(report.ok, true);
   });
+
+  it('loads the agent bundle on the first chat message (no key: says how to set one)', async () => {
+    assert.equal(api.simulateWebviewMessage({ type: 'send', text: 'hello' }), true);
+    const deadline = Date.now() + 20000;
+    let problem;
+    while (!(problem = api.chatEntries().find((e) => e.kind === 'error')) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    assert.ok(problem, 'an answer in the chat');
+    assert.match(problem.text, /No API key: run "GAI: Set API Key"/);
+  });
 });
