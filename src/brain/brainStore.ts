@@ -71,6 +71,11 @@ export class BrainStore {
     this.now = options.now ?? Date.now;
   }
 
+  /** Base64 characters one node's thumbnail may have: a larger one would be pruned on save. */
+  get maxThumbnailBytes(): number {
+    return this.limits.maxThumbnailBytes;
+  }
+
   /**
    * Loads `<dir>/brain.json` (creating the directory). A missing, corrupt or old file is
    * restored from the backup or migrated under the lock, with warnings; a file from a newer

@@ -11,6 +11,7 @@ import { getPathsFrom, planNavigation, type Route } from './brainGraph';
 import { addPath, addTarget, createPath, findPath, markVisited, recordRun, replaceActions, upsertNode } from './brainRecords';
 import type { BrainStore } from './brainStore';
 import type { NavigationLearner } from './navigationLearner';
+import { tryMakeThumbnail } from './nodeThumbnail';
 import { replayPath, type ReplayStep, type ToolCaller } from './pathReplayer';
 import { observeScreen } from './screenObserver';
 import { identifyState, type Identification, type NodeLabeller } from './stateIdentifier';
@@ -98,8 +99,18 @@ export class NavigationBrain {
   async identifyCurrentNode(signal?: AbortSignal): Promise<Identification> {
     const observed = await observeScreen(this.deps.services, signal);
     const found = await identifyState(observed.reading, this.deps.store.document.nodes, { ...(this.deps.labeller ? { labeller: this.deps.labeller } : {}) });
+    // A known node without one (older brains, or pruned) gets it too: upsertNode keeps the first.
+    const thumbnail = found.node.thumbnail
+      ? undefined
+      : await tryMakeThumbnail(
+          this.deps.services.desktop.images,
+          observed.image,
+          { ...(observed.window ? { bounds: observed.window.bounds } : {}), maxBytes: this.deps.store.maxThumbnailBytes },
+          this.logger,
+        );
+    const seen = thumbnail ? { ...found.node, thumbnail } : found.node;
     const { result: node } = await this.deps.store.update((draft, context) => {
-      const stored = upsertNode(draft, found.node);
+      const stored = upsertNode(draft, seen);
       return found.isNew ? stored : markVisited(draft, stored.key, context.now);
     });
     this.currentKey = node.key;

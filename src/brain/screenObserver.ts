@@ -1,7 +1,8 @@
 // What the brain sees: the active window and the OCR of the screen, as the reading that state
-// identification works on. No model.
+// identification works on (and the picture, for a new node's thumbnail). No model.
 import type { OcrAnalysis } from '../core/types';
 import type { DesktopServices } from '../desktop/desktopServices';
+import type { ScreenImage } from '../desktop/ports/screenPort';
 import type { WindowInfo } from '../desktop/ports/windowPort';
 import { readingFromOcr, type ScreenText } from './fingerprint';
 
@@ -9,6 +10,8 @@ export interface ObservedScreen {
   reading: ScreenText;
   window?: WindowInfo;
   analysis: OcrAnalysis;
+  /** The screen as read (screen pixels). */
+  image: ScreenImage;
   ocrMs: number;
 }
 
@@ -16,7 +19,7 @@ export async function observeScreen(services: DesktopServices, signal?: AbortSig
   const window = await services.desktop.windows.activeWindow().catch(() => undefined);
   const screen = await services.reader.read({ signal });
   const reading = readingFromOcr(window ?? { appName: 'unknown', title: '' }, screen.analysis, window ? { bounds: window.bounds } : {});
-  return { reading, ...(window ? { window } : {}), analysis: screen.analysis, ocrMs: screen.ocrMs };
+  return { reading, ...(window ? { window } : {}), analysis: screen.analysis, image: screen.image, ocrMs: screen.ocrMs };
 }
 
 /** The OCR word under a point (what a click by coordinates hit), so a path can click it by text. */

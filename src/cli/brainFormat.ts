@@ -38,7 +38,8 @@ export function formatBrain(document: BrainDocument, file: string): string {
   const lines = [`Brain ${file}`, '', `Nodes (${document.nodes.length})`];
   const width = Math.min(40, Math.max(...document.nodes.map((n) => name(n.key).length)));
   for (const node of document.nodes) {
-    lines.push(`  ${name(node.key).padEnd(width)}  ${node.key}  visits ${node.visits}, last seen ${shortTime(node.lastSeen)}`);
+    const picture = node.thumbnail ? `, thumbnail ${node.thumbnail.width}x${node.thumbnail.height}` : '';
+    lines.push(`  ${name(node.key).padEnd(width)}  ${node.key}  visits ${node.visits}, last seen ${shortTime(node.lastSeen)}${picture}`);
   }
   lines.push('', `Paths (${document.paths.length})`);
   for (const path of document.paths) lines.push(...formatPath(path, name));

@@ -28,6 +28,8 @@ export const BRAIN_VIEW_MESSAGE_SCHEMAS = {
     },
     { additionalProperties: false },
   ),
+  /** The picture of a screen (the graph leaves them out to stay small); answered by `thumbnail`. */
+  thumbnail: Type.Object({ type: Type.Literal('thumbnail'), key: NodeKey }, { additionalProperties: false }),
 } satisfies Record<string, TObject>;
 
 export type BrainViewMessageType = keyof typeof BRAIN_VIEW_MESSAGE_SCHEMAS;
@@ -51,6 +53,8 @@ export interface BrainNodeView {
   isCurrent?: boolean;
   /** Learned paths that start or end here (drawn or not). */
   pathCount: number;
+  /** The brain holds a picture of this screen (the view asks for it with `thumbnail`). */
+  hasThumbnail?: boolean;
   /** Steps from the layout's root (the launcher, else the current or most visited screen). */
   depth: number;
   x: number;
@@ -109,4 +113,8 @@ export interface BrainGraphView {
 }
 
 /** Host → view. */
-export type BrainHostMessage = { type: 'graph'; graph: BrainGraphView } | { type: 'error'; text: string };
+export type BrainHostMessage =
+  | { type: 'graph'; graph: BrainGraphView }
+  | { type: 'error'; text: string }
+  /** `src` is a `data:image/…;base64,` URL, or null when the screen has no picture. */
+  | { type: 'thumbnail'; key: string; src: string | null };

@@ -1,11 +1,12 @@
 // What the "GAI Brain" panel does with the view's messages, apart from VS Code itself (no vscode
 // import, so it is unit-tested with a fake host): validate, confirm a forget, ask for a new
-// label, apply the change through the BrainSource, and send the view the graph again.
+// label, apply the change through the BrainSource, and send the view the graph again (or one
+// screen's thumbnail, which the graph leaves out).
 import { errorMessage } from '../core/errors';
 import type { Logger } from '../logging/logger';
 import { LAUNCHER_KEY, type BrainDocument } from '../brain/brainTypes';
 import { MAX_NODE_LABEL, type BrainHostMessage, type BrainViewMessage } from '../shared/brainProtocol';
-import { buildBrainGraph, LAUNCHER_LABEL } from './brainGraphModel';
+import { buildBrainGraph, LAUNCHER_LABEL, thumbnailSrc } from './brainGraphModel';
 import { parseBrainViewMessage } from './brainMessages';
 
 export interface DisposableLike {
@@ -135,7 +136,21 @@ export class BrainController implements DisposableLike {
       case 'renameNode':
         await this.renameNode(message.key, message.label);
         return;
+      case 'thumbnail':
+        await this.sendThumbnail(message.key);
+        return;
     }
+  }
+
+  /** Answers every request, with null when there is no picture (or it cannot be read): the view stops waiting. */
+  private async sendThumbnail(key: string): Promise<void> {
+    let src: string | null = null;
+    try {
+      src = thumbnailSrc((await this.source.document()).nodes.find((n) => n.key === key)?.thumbnail);
+    } catch (error) {
+      this.logger.warn(`brain view: reading the thumbnail of ${JSON.stringify(key)} failed: ${errorMessage(error)}`);
+    }
+    if (!this.disposed) this.host.post({ type: 'thumbnail', key, src });
   }
 
   private async forgetNode(key: string): Promise<void> {

@@ -2,7 +2,7 @@
 // screens and paths are drawn (bounded, the most used first), their layout (brainGraphLayout),
 // and the texts the view shows. The launcher pseudo-node is drawn when a path touches it.
 import { graphStats } from '../brain/brainStats';
-import { LAUNCHER_KEY, type BrainDocument, type BrainNode, type BrainPath } from '../brain/brainTypes';
+import { LAUNCHER_KEY, type BrainDocument, type BrainNode, type BrainPath, type Thumbnail } from '../brain/brainTypes';
 import { describeAction } from '../brain/pathActions';
 import type { BrainEdgeView, BrainGraphView, BrainNodeView, EdgeQuality } from '../shared/brainProtocol';
 import { layoutGraph } from './brainGraphLayout';
@@ -54,7 +54,7 @@ export function buildBrainGraph(graph: Graph, options: BrainGraphOptions = {}): 
   const nodes: BrainNodeView[] = [];
   for (const info of drawn) {
     const box = layout.boxes.get(info.key);
-    if (box) nodes.push({ ...nodeTexts(info), isCurrent: info.key === current || undefined, pathCount: info.pathCount, ...box });
+    if (box) nodes.push({ ...nodeTexts(info), isCurrent: info.key === current || undefined, pathCount: info.pathCount, hasThumbnail: info.node?.thumbnail ? true : undefined, ...box });
   }
   const edges: BrainEdgeView[] = [];
   for (const path of paths) {
@@ -76,6 +76,16 @@ export function buildBrainGraph(graph: Graph, options: BrainGraphOptions = {}): 
     width: layout.width,
     height: layout.height,
   };
+}
+
+// Only picture types an <img> shows safely; the data only as base64 so nothing else rides along.
+const IMAGE_TYPES: ReadonlySet<string> = new Set(['image/jpeg', 'image/png', 'image/webp']);
+const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
+
+/** A node's thumbnail as a `data:` URL for the view, or null when it has none the view may show. */
+export function thumbnailSrc(thumbnail: Thumbnail | undefined): string | null {
+  if (!thumbnail || !IMAGE_TYPES.has(thumbnail.mediaType) || !BASE64.test(thumbnail.data)) return null;
+  return `data:${thumbnail.mediaType};base64,${thumbnail.data}`;
 }
 
 /** `usage ×3, 67%`; a path never run since it was learned says so. */

@@ -1,6 +1,6 @@
 // The brain panel's HTML shell as a pure function (no vscode import), so the browser test can
 // build the real page with its own origin. The shell and its strict CSP are webviewShell.ts,
-// the same as the chat's minus data: images, which the brain view does not use.
+// the same as the chat's: images also from data: (the screens' thumbnails the host sends).
 import { webviewCsp, webviewShellHtml, type WebviewPage, type WebviewShellParts } from './webviewShell';
 
 /** scriptUri is media/dist/brainView.js, styleUri media/brain.css. */
@@ -8,6 +8,7 @@ export type BrainHtmlParts = WebviewShellParts;
 
 const BRAIN_PAGE: WebviewPage = {
   title: 'GAI Brain',
+  dataImages: true,
   body: `<header class="brain-header">
   <h1><span class="codicon codicon-type-hierarchy" aria-hidden="true"></span> GAI Brain</h1>
   <div id="stats" class="stats" aria-live="polite"></div>

@@ -4,12 +4,14 @@ import { strict as assert } from 'node:assert';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DEFAULT_BRAIN_LIMITS } from '../../src/brain/brainLimits';
 import { BrainStore } from '../../src/brain/brainStore';
 import type { PathAction } from '../../src/brain/brainTypes';
 import { NavigationBrain } from '../../src/brain/navigationBrain';
 import type { LearnOutcome, LearnRequest, NavigationLearner } from '../../src/brain/navigationLearner';
 import type { ToolInvocation } from '../../src/brain/pathActions';
 import type { ToolResult } from '../../src/core/types';
+import { MemoryLogger } from '../../src/logging/logger';
 import { createFakeDesktop, makeServices, ocrWords, solidFrame, window, type FakeDesktop } from '../support/fakeDesktop';
 
 type Pages = Record<string, { heading: string; lines: string[]; buttons: Record<string, string> }>;
@@ -143,6 +145,47 @@ describe('navigation brain (navigator decisions, in-memory desktop)', function (
     assert.match(report.message, /the learned way failed .*no model is configured/);
     assert.equal(report.replayFailure?.step, 1);
     assert.equal(replayOnly.store.document.paths.find((p) => p.id === learned.pathIds[0])!.metadata.failures, 1);
+  });
+
+  it('gives a new screen a thumbnail of its window, a known one without a thumbnail one on its next visit, and encodes no more', async () => {
+    const brain = await brainWith();
+    const encodes: number[] = [];
+    const encode = app.fake.images.encode.bind(app.fake.images);
+    app.fake.images.encode = (image, format, options) => {
+      encodes.push(image.width);
+      return encode(image, format, options);
+    };
+    const home = await brain.identifyCurrentNode();
+    assert.equal(home.isNew, true);
+    const thumbnail = home.node.thumbnail;
+    assert.deepEqual([thumbnail?.mediaType, thumbnail?.width, thumbnail?.height], ['image/jpeg', 240, 180]);
+    assert.ok((thumbnail?.data.length ?? Infinity) <= DEFAULT_BRAIN_LIMITS.maxThumbnailBytes);
+    assert.deepEqual(brain.store.document.nodes[0]?.thumbnail, thumbnail, 'stored with the node');
+    assert.deepEqual(encodes, [800], 'the window (the whole 800x600 screen here), encoded once');
+
+    assert.equal((await brain.identifyCurrentNode()).node.visits, 2);
+    assert.equal(encodes.length, 1, 'a known node with a thumbnail is not encoded again');
+
+    await brain.store.update((draft) => void draft.nodes.forEach((n) => delete n.thumbnail));
+    app.fake.windows.active = window('Pages — Home', { x: 0, y: 0, width: 400, height: 600 }); // the same words inside
+    const again = await brain.identifyCurrentNode();
+    assert.equal(again.isNew, false);
+    assert.deepEqual([again.node.thumbnail?.width, again.node.thumbnail?.height], [240, 360]);
+    assert.deepEqual(encodes, [800, 400], 'cut to the window bounds');
+    assert.ok(brain.store.document.nodes[0]?.thumbnail);
+  });
+
+  it('identifies a new screen without a thumbnail when encoding fails, and says so in the log', async () => {
+    const { store } = await BrainStore.open(dir);
+    const logger = new MemoryLogger();
+    const brain = new NavigationBrain({ store, services: app.services, callTool: app.callTool, logger, settleTimeoutMs: 200 });
+    app.fake.images.encode = () => Promise.reject(new Error('sharp: out of memory'));
+    const found = await brain.identifyCurrentNode();
+    assert.equal(found.isNew, true);
+    assert.equal(found.node.label, 'Pages — Home');
+    assert.equal(found.node.thumbnail, undefined);
+    assert.equal(brain.store.document.nodes.length, 1);
+    assert.deepEqual(logger.lines, ['[warn] navigation: making a thumbnail of the screen failed: sharp: out of memory']);
   });
 
   it('refuses an empty target with INVALID_INPUT, before touching the screen', async () => {

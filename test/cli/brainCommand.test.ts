@@ -101,6 +101,18 @@ describe('gai brain', function () {
       assert.deepEqual([view.stats.totalNodes, view.stats.totalPaths, view.stats.totalRuns, view.stats.averageSuccessRate], [2, 1, 4, 0.75]);
     });
 
+    it('says which nodes have a thumbnail and its size; --json leaves the image data out', async () => {
+      const pictured = { ...home, thumbnail: { mediaType: 'image/jpeg' as const, data: Buffer.from('jpeg bytes').toString('base64'), width: 240, height: 150 } };
+      await seed(brainA, documentOf([pictured, network]));
+      const { code, stdout, stderr } = await run(['brain', 'show', '--brain-dir', brainA]);
+      assert.equal(code, 0, stderr);
+      assert.ok(stdout.split('\n').includes(`  Home     ${home.key}  visits 1, last seen 2025-03-01 10:00 UTC, thumbnail 240x150`), stdout);
+      assert.ok(stdout.split('\n').includes(`  Network  ${network.key}  visits 1, last seen 2025-03-01 10:00 UTC`), stdout);
+      const view = await showJson(brainA);
+      assert.deepEqual(view.nodes.find((n) => n.key === home.key)?.thumbnail, { mediaType: 'image/jpeg', width: 240, height: 150 });
+      assert.equal(view.nodes.find((n) => n.key === network.key)?.thumbnail, undefined);
+    });
+
     it('reports a brain restored from its backup on stderr', async () => {
       await seed(brainA, documentOf([home]));
       await seed(brainA, twoNodesOnePath()); // now brain.json.bak holds the first version

@@ -4,6 +4,7 @@ import { strict as assert } from 'node:assert';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DEFAULT_BRAIN_LIMITS } from '../../src/brain/brainLimits';
 import type { NavigationBrain } from '../../src/brain/navigationBrain';
 import { NAVIGATION_PROMPT } from '../../src/brain/navigationLearner';
 import { openNavigationBrain } from '../../src/brain/navigationSetup';
@@ -74,6 +75,14 @@ describe('navigation brain on a real X display', function () {
     const path = brain.store.document.paths[0]!;
     assert.deepEqual(path.actions.map((a) => [a.tool, a.tool === 'click' ? a.input.text : '']), [['click', 'Settings'], ['click', 'Network']]);
     assert.ok(path.actions.every((a) => a.tool === 'click' && a.point), 'the learned points are kept as a fallback');
+    // Every screen seen got a thumbnail of its window, within the brain's limit.
+    const thumbnails = brain.store.document.nodes.map((n) => n.thumbnail);
+    assert.ok(thumbnails.length >= 2);
+    for (const thumbnail of thumbnails) {
+      assert.equal(thumbnail?.mediaType, 'image/jpeg');
+      assert.ok(thumbnail.data.length <= DEFAULT_BRAIN_LIMITS.maxThumbnailBytes && thumbnail.width <= 240, `${thumbnail.width}x${thumbnail.height}, ${thumbnail.data.length} B`);
+    }
+    console.log(`      thumbnails: ${thumbnails.map((t) => `${t?.width}x${t?.height} ${t?.data.length} B (base64)`).join(', ')}`);
 
     await goHome();
     const replayed = await brain.navigateTo('Network settings');

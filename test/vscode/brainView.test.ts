@@ -1,14 +1,19 @@
 // The GAI Brain view in a real browser: the built media/dist/brainView.js in the real HTML shell
 // with its strict CSP (headless chromium, see test/webview/browserHarness.ts), fed `graph`
 // messages the way the panel posts them. Checks the SVG picture (nodes, edges, colours, labels
-// as text only), the side lists' Forget/Rename/Refresh requests, selection, the empty state and
-// the truncation notice, and zero CSP violations.
+// as text only), the side lists' Forget/Rename/Refresh requests, selection, the selected
+// screen's thumbnail (asked for, shown from a data: URL), the empty state and the truncation
+// notice, and zero CSP violations.
 // Run alone: node --import=tsx node_modules/mocha/bin/mocha.js test/vscode/brainView.test.ts --timeout 120000
 import { strict as assert } from 'node:assert';
+import { DEFAULT_BRAIN_LIMITS } from '../../src/brain/brainLimits';
 import { LAUNCHER_KEY, type BrainPath } from '../../src/brain/brainTypes';
+import { makeThumbnail } from '../../src/brain/nodeThumbnail';
+import { SharpImages } from '../../src/desktop/adapters/sharpImages';
 import type { BrainHostMessage, BrainViewMessage } from '../../src/shared/brainProtocol';
-import { buildBrainGraph } from '../../src/vscode/brainGraphModel';
+import { buildBrainGraph, thumbnailSrc } from '../../src/vscode/brainGraphModel';
 import { brainHtmlFor } from '../../src/vscode/brainHtmlShell';
+import { paintRect, solidFrame } from '../support/fakeDesktop';
 import { ChatPage } from '../webview/browserHarness';
 import { documentOf, node, path, settingsBrain } from '../webview/brainViewFixtures';
 
@@ -193,6 +198,70 @@ describe('brain view in a browser (real bundle, real CSP)', function () {
     await view.until(() => document.querySelector('.path-row[data-id="p-back"]')?.classList.contains('selected'));
     await view.page.keyboard.press('Escape');
     await view.until(() => document.querySelectorAll('.selected').length === 0);
+  });
+
+  it('asks for the selected screen\'s thumbnail and shows the answer in the side panel', async () => {
+    const picture = await makeThumbnail(new SharpImages(), paintRect(solidFrame(800, 500), { x: 40, y: 40, width: 300, height: 60 }, [30, 90, 200, 255]), {
+      maxBytes: DEFAULT_BRAIN_LIMITS.maxThumbnailBytes,
+    });
+    assert.ok(picture);
+    const brain = hostileBrain();
+    const network = brain.nodes.find((n) => n.key === 'settings::network');
+    if (network) network.thumbnail = picture;
+    const graph = buildBrainGraph(brain, { currentNodeKey: 'settings::network' });
+    assert.equal(JSON.stringify(graph).includes(picture.data), false, 'the graph carries no image data');
+    await view.post({ type: 'graph', graph });
+    await view.page.evaluate(() => new Promise((done) => setTimeout(done, 50)));
+    assert.deepEqual(await postedOf('thumbnail'), [], 'nothing selected, nothing asked');
+
+    await view.page.click('svg.brain-graph g.node[data-key="settings::network"]');
+    await view.until(() => (window as unknown as BrainWindow).__posted.some((m) => m.type === 'thumbnail'));
+    assert.deepEqual(await postedOf('thumbnail'), [{ type: 'thumbnail', key: 'settings::network' }]);
+    const preview = () =>
+      view.page.evaluate(() => {
+        const figure = document.querySelector('#side > figure.screen-preview') as HTMLElement | null;
+        const img = figure?.querySelector('img');
+        return {
+          hidden: figure?.hidden,
+          src: img?.getAttribute('src')?.slice(0, 23),
+          alt: img?.alt,
+          className: img?.className,
+          size: img ? [img.naturalWidth, img.naturalHeight, img.clientWidth] : [],
+          styled: document.querySelectorAll('#side [style]').length,
+          caption: figure?.querySelector('figcaption')?.textContent,
+        };
+      });
+    // An answer for a screen no longer selected is not shown.
+    await view.post({ type: 'thumbnail', key: 'settings::wifi', src: thumbnailSrc(picture) });
+    await view.page.evaluate(() => new Promise((done) => setTimeout(done, 50)));
+    assert.equal((await preview()).hidden, true);
+
+    await view.post({ type: 'thumbnail', key: 'settings::network', src: thumbnailSrc(picture) });
+    await view.until(() => ((document.querySelector('figure.screen-preview img') as HTMLImageElement | null)?.naturalWidth ?? 0) > 0);
+    assert.deepEqual(await preview(), {
+      hidden: false,
+      src: 'data:image/jpeg;base64,',
+      alt: 'Network',
+      className: 'screen-thumbnail',
+      size: [picture.width, picture.height, 240],
+      styled: 0,
+      caption: 'Network',
+    });
+
+    // A redraw keeps it without asking again; another screen without a picture hides it.
+    await view.post({ type: 'graph', graph });
+    await view.page.evaluate(() => new Promise((done) => setTimeout(done, 50)));
+    assert.equal((await preview()).hidden, false);
+    await view.page.click('.node-row[data-key="settings::home"] .row-title');
+    await view.until(() => (document.querySelector('figure.screen-preview') as HTMLElement | null)?.hidden === true);
+    assert.equal((await postedOf('thumbnail')).length, 1);
+    // Anything but a data: picture is not shown.
+    await view.page.click('.node-row[data-key="settings::network"] .row-title');
+    await view.until(() => (window as unknown as BrainWindow).__posted.filter((m) => m.type === 'thumbnail').length === 2);
+    await view.post({ type: 'thumbnail', key: 'settings::network', src: 'https://example.com/x.jpg' });
+    await view.page.evaluate(() => new Promise((done) => setTimeout(done, 50)));
+    assert.equal((await preview()).hidden, true);
+    await view.page.keyboard.press('Escape');
   });
 
   it('draws a large brain bounded, says what it left out, and shows errors from the host', async () => {

@@ -107,6 +107,52 @@ describe('brain panel controller', () => {
     assert.equal(logger.lines.filter((line) => line.includes('rejected a malformed message')).length, 5);
   });
 
+  it('answers `thumbnail` with the screen\'s picture as a data: URL, or null; the graph only says which screens have one', async () => {
+    const data = Buffer.from('jpeg bytes').toString('base64');
+    const network = source.doc.nodes.find((n) => n.key === 'settings::network')!;
+    network.thumbnail = { mediaType: 'image/jpeg', data, width: 240, height: 150 };
+    await controller.receive({ type: 'ready' });
+    const graph = host.graphs()[0];
+    assert.deepEqual(graph?.nodes.filter((n) => n.hasThumbnail).map((n) => n.key), ['settings::network']);
+    assert.equal(JSON.stringify(graph).includes(data), false, 'no image data in the graph');
+
+    host.posted = [];
+    for (const key of ['settings::network', 'settings::wifi', 'gone::x', '@launcher']) await controller.receive({ type: 'thumbnail', key });
+    assert.deepEqual(host.posted, [
+      { type: 'thumbnail', key: 'settings::network', src: `data:image/jpeg;base64,${data}` },
+      { type: 'thumbnail', key: 'settings::wifi', src: null },
+      { type: 'thumbnail', key: 'gone::x', src: null },
+      { type: 'thumbnail', key: '@launcher', src: null },
+    ]);
+
+    // Only picture types, only base64: nothing else from the document becomes a URL.
+    host.posted = [];
+    network.thumbnail = { mediaType: 'image/svg+xml' as 'image/png', data, width: 1, height: 1 };
+    await controller.receive({ type: 'thumbnail', key: 'settings::network' });
+    network.thumbnail = { mediaType: 'image/png', data: 'AAAA"><script>', width: 1, height: 1 };
+    await controller.receive({ type: 'thumbnail', key: 'settings::network' });
+    network.thumbnail = { mediaType: 'image/webp', data, width: 1, height: 1 };
+    await controller.receive({ type: 'thumbnail', key: 'settings::network' });
+    assert.deepEqual(host.posted.map((m) => (m.type === 'thumbnail' ? m.src : m.type)), [null, null, `data:image/webp;base64,${data}`]);
+    assert.deepEqual([host.errors, source.calls, controller.rejectedMessages], [[], [], 0]);
+  });
+
+  it('answers null when the brain cannot be read for a thumbnail, without an error box', async () => {
+    source.failWith = new Error('brain.json: locked');
+    await controller.receive({ type: 'thumbnail', key: 'settings::network' });
+    assert.deepEqual(host.posted, [{ type: 'thumbnail', key: 'settings::network', src: null }]);
+    assert.deepEqual(host.errors, []);
+    assert.ok(logger.lines.some((line) => line.includes('reading the thumbnail of "settings::network" failed: brain.json: locked')), logger.lines.join('\n'));
+  });
+
+  it('rejects malformed `thumbnail` requests', async () => {
+    for (const raw of [{ type: 'thumbnail' }, { type: 'thumbnail', key: '' }, { type: 'thumbnail', key: 7 }, { type: 'thumbnail', key: 'k'.repeat(301) }, { type: 'thumbnail', key: 'k', src: 'x' }]) {
+      await controller.receive(raw);
+    }
+    assert.equal(controller.rejectedMessages, 5);
+    assert.deepEqual([host.posted, source.reads], [[], 0]);
+  });
+
   it('forgets a screen only after the modal question, then redraws without it and its paths', async () => {
     host.answer = false;
     await controller.receive({ type: 'forgetNode', key: 'settings::network' });

@@ -12,11 +12,12 @@ const parts = {
 };
 
 describe('brain panel HTML shell', () => {
-  it('has a strict CSP: nothing by default, script by nonce, styles/fonts/images from the webview only', () => {
-    assert.equal(brainCsp(origin, parts.nonce), `default-src 'none'; img-src ${origin}; style-src ${origin}; font-src ${origin}; script-src 'nonce-${parts.nonce}'`);
+  it('has a strict CSP: nothing by default, script by nonce, styles/fonts from the webview, images from it and data: only', () => {
+    assert.equal(brainCsp(origin, parts.nonce), `default-src 'none'; img-src ${origin} data:; style-src ${origin}; font-src ${origin}; script-src 'nonce-${parts.nonce}'`);
     const html = brainHtmlFor(parts);
     assert.ok(html.includes(`content="${brainCsp(origin, parts.nonce)}"`));
-    assert.doesNotMatch(html, /unsafe-inline|unsafe-eval|data:/);
+    assert.doesNotMatch(html, /unsafe-inline|unsafe-eval|blob:|https:(?!\/\/file\+)/);
+    assert.equal((html.match(/data:/g) ?? []).length, 1, 'data: only for images');
   });
 
   it('loads one script by nonce, links the codicons by the id vscode-elements looks for, has no inline style or handler', () => {

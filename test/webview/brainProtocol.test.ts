@@ -14,6 +14,7 @@ describe('brain view → host protocol validation', () => {
     { type: 'renameNode', key: 'gai-settings::3f2a' },
     { type: 'renameNode', key: 'gai-settings::3f2a', label: 'Network settings' },
     { type: 'renameNode', key: 'k', label: 'x'.repeat(MAX_NODE_LABEL) },
+    { type: 'thumbnail', key: 'gai-settings::3f2a' },
   ];
   for (const message of valid) {
     it(`accepts ${JSON.stringify(message).slice(0, 80)}`, () => {
@@ -39,6 +40,8 @@ describe('brain view → host protocol validation', () => {
     ['renameNode with a blank label', { type: 'renameNode', key: 'k', label: '   ' }, /label/],
     ['renameNode with a label too long', { type: 'renameNode', key: 'k', label: 'x'.repeat(MAX_NODE_LABEL + 1) }, /label: must have at most 120/],
     ['an extra field', { type: 'refresh', all: true }, /all: unknown field/],
+    ['thumbnail without key', { type: 'thumbnail' }, /"thumbnail" message: key: required field/],
+    ['thumbnail with a src of its own', { type: 'thumbnail', key: 'k', src: 'https://evil.example/x.png' }, /src: unknown field/],
   ];
   for (const [what, message, error] of invalid) {
     it(`rejects ${what} with a clear error, without throwing`, () => {

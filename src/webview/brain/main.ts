@@ -1,13 +1,15 @@
 // The brain view's entry point (bundled to media/dist/brainView.js). The host sends the whole
 // graph, laid out, whenever the brain changes; this view draws it (graphSvg), lists it
-// (brainLists), keeps the selection across redraws, and posts the person's requests.
+// (brainLists), keeps the selection across redraws, shows the selected screen's picture
+// (thumbnailPreview), and posts the person's requests.
 import './brainElements';
-import type { BrainGraphView, BrainHostMessage } from '../../shared/brainProtocol';
-import { byId } from '../dom';
+import type { BrainGraphView, BrainHostMessage, BrainNodeView } from '../../shared/brainProtocol';
+import { byId, el } from '../dom';
 import { brainVsCodeApi } from './brainApi';
 import { noticeText, statsLine } from './brainFormat';
 import { BrainLists } from './brainLists';
 import { graphSvg, type Selection } from './graphSvg';
+import { ThumbnailPreview } from './thumbnailPreview';
 
 const vscode = brainVsCodeApi();
 const graphArea = byId('graph');
@@ -15,8 +17,13 @@ const message = byId('message');
 let selection: Selection | undefined;
 /** Edge ends of the last graph (the DOM keeps only ids), to mark the paths of a selected node. */
 const edgeEnds = new Map<string, { from: string; to: string }>();
+/** The screens of the last graph, for the selected one's picture. */
+const screens = new Map<string, BrainNodeView>();
 
-const lists = new BrainLists(byId('side'), {
+const preview = new ThumbnailPreview((key) => vscode.postMessage({ type: 'thumbnail', key }));
+const listArea = el('div', 'side-lists');
+byId('side').replaceChildren(preview.element, listArea);
+const lists = new BrainLists(listArea, {
   select,
   renameNode: (key) => vscode.postMessage({ type: 'renameNode', key }),
   forgetNode: (key) => vscode.postMessage({ type: 'forgetNode', key }),
@@ -51,6 +58,7 @@ function select(next: Selection): void {
 
 function highlight(): void {
   for (const element of Array.from(document.querySelectorAll('.selected, .related'))) element.classList.remove('selected', 'related');
+  preview.show(selection?.kind === 'node' ? screens.get(selection.key) : undefined);
   if (!selection) return;
   for (const element of selectedElements(selection)) element.classList.add('selected');
   if (selection.kind !== 'node') return;
@@ -82,9 +90,13 @@ window.addEventListener('message', (event: MessageEvent<BrainHostMessage>) => {
   if (data.type === 'graph') {
     edgeEnds.clear();
     for (const edge of data.graph.edges) edgeEnds.set(edge.id, { from: edge.from, to: edge.to });
+    screens.clear();
+    for (const node of data.graph.nodes) screens.set(node.key, node);
     render(data.graph);
   } else if (data.type === 'error') {
     showMessage(data.text, 'error');
+  } else if (data.type === 'thumbnail' && typeof data.key === 'string') {
+    preview.answer(data.key, typeof data.src === 'string' ? data.src : null);
   }
 });
 
