@@ -46,6 +46,8 @@ export interface NavigationBrainDeps {
   labeller?: NodeLabeller;
   logger?: Logger;
   settleTimeoutMs?: number;
+  /** Keep a small picture of each screen in the brain (default true); off keeps no pixels on disk. */
+  thumbnails?: boolean;
 }
 
 /** The brain, opened on first use (opening reads the stored document). */
@@ -100,7 +102,7 @@ export class NavigationBrain {
     const observed = await observeScreen(this.deps.services, signal);
     const found = await identifyState(observed.reading, this.deps.store.document.nodes, { ...(this.deps.labeller ? { labeller: this.deps.labeller } : {}) });
     // A known node without one (older brains, or pruned) gets it too: upsertNode keeps the first.
-    const thumbnail = found.node.thumbnail
+    const thumbnail = found.node.thumbnail || this.deps.thumbnails === false
       ? undefined
       : await tryMakeThumbnail(
           this.deps.services.desktop.images,

@@ -21,6 +21,8 @@ export interface NavigationSetup {
   createLlm?: () => LlmManager;
   logger: Logger;
   maxLearningIterations?: number;
+  /** Keep screen thumbnails in the brain (default true). */
+  thumbnails?: boolean;
 }
 
 export async function openNavigationBrain(setup: NavigationSetup): Promise<{ brain: NavigationBrain; warnings: string[] }> {
@@ -44,6 +46,7 @@ export async function openNavigationBrain(setup: NavigationSetup): Promise<{ bra
     callTool: (call, signal) => setup.replayRuntime.execute({ id: `replay-${++calls}`, name: call.name, input: call.input }, signal),
     ...(learner ? { learner } : {}),
     logger: setup.logger,
+    ...(setup.thumbnails === false ? { thumbnails: false } : {}),
   });
   return { brain, warnings };
 }

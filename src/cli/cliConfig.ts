@@ -65,6 +65,8 @@ const ConfigFileSchema = Type.Object(
         {
           /** Where the CLI keeps the navigation brain; --brain-dir and $GAI_BRAIN_DIR take precedence. */
           dir: Type.Optional(Type.String({ minLength: 1, description: 'absolute, or relative to the current directory' })),
+          /** false: keep no screen pictures in the brain. */
+          thumbnails: Type.Optional(Type.Boolean({ description: 'keep a small picture of each learned screen (default true)' })),
         },
         { additionalProperties: false },
       ),

@@ -132,6 +132,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       replayRuntime: buildRuntime('full', true, createLlm ? modelsIfConfigured() : undefined, 'none'),
       ...(createLlm ? { createLlm } : {}),
       logger: logger(),
+      ...(file.brain?.thumbnails === false ? { thumbnails: false } : {}),
     });
     for (const warning of warnings) err(io, `[warn] brain: ${warning}\n`);
     return brain;

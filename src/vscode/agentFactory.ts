@@ -90,6 +90,7 @@ export function buildGaiParts(options: GaiPartsOptions): GaiParts {
       replayRuntime: fullRuntime(false),
       ...(llm ? { createLlm: () => new LlmManager(createModeProviders(llmConfig), { system: NAVIGATION_PROMPT }) } : {}),
       logger,
+      thumbnails: settings.brainThumbnails,
     });
     for (const warning of warnings) logger.warn(`brain: ${warning}`);
     return opened;

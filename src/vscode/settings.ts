@@ -16,6 +16,7 @@ export interface GaiSettings {
   screenshotMaxWidth: number;
   statusBarRefreshSeconds: number;
   keepScreenshots: number;
+  brainThumbnails: boolean;
 }
 
 /** `get('maxIterations')` returns the value of `gai.maxIterations` (undefined when unset). */
@@ -40,6 +41,7 @@ export function parseSettings(get: SettingsAccessor): GaiSettings {
     screenshotMaxWidth: integer(get, 'screenshotMaxWidth', 1280, 200, 8192),
     statusBarRefreshSeconds: integer(get, 'statusBar.refreshSeconds', 0, 0, 3600),
     keepScreenshots: integer(get, 'keepScreenshots', 3, 0, 50),
+    brainThumbnails: boolean(get, 'brain.thumbnails', true),
   };
 }
 
@@ -51,6 +53,13 @@ function describe(value: unknown): string {
   if (typeof value === 'string') return `"${value}"`;
   if (Array.isArray(value)) return `[${value.map(describe).join(', ')}]`;
   return value === null ? 'null' : typeof value === 'object' ? 'an object' : String(value);
+}
+
+function boolean(get: SettingsAccessor, key: string, fallback: boolean): boolean {
+  const value = get(key);
+  if (value === undefined || value === null) return fallback;
+  if (typeof value !== 'boolean') fail(key, 'true or false', value);
+  return value;
 }
 
 function optionalString(get: SettingsAccessor, key: string): string | undefined {

@@ -188,6 +188,22 @@ describe('navigation brain (navigator decisions, in-memory desktop)', function (
     assert.deepEqual(logger.lines, ['[warn] navigation: making a thumbnail of the screen failed: sharp: out of memory']);
   });
 
+  it('with thumbnails switched off, keeps no picture of the screen and encodes nothing', async () => {
+    const { store } = await BrainStore.open(dir);
+    let encodes = 0;
+    const encode = app.fake.images.encode.bind(app.fake.images);
+    app.fake.images.encode = (...args) => {
+      encodes++;
+      return encode(...args);
+    };
+    const brain = new NavigationBrain({ store, services: app.services, callTool: app.callTool, settleTimeoutMs: 200, thumbnails: false });
+    const found = await brain.identifyCurrentNode();
+    assert.equal(found.isNew, true);
+    assert.equal(found.node.thumbnail, undefined);
+    assert.equal(brain.store.document.nodes[0]?.thumbnail, undefined);
+    assert.equal(encodes, 0);
+  });
+
   it('refuses an empty target with INVALID_INPUT, before touching the screen', async () => {
     const brain = await brainWith();
     await assert.rejects(brain.navigateTo('   '), (error: Error & { code?: string }) => error.code === 'INVALID_INPUT' && /target/.test(error.message));

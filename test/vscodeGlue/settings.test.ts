@@ -25,6 +25,7 @@ describe('extension settings (gai.*)', () => {
       screenshotMaxWidth: 1280,
       statusBarRefreshSeconds: 0,
       keepScreenshots: 3,
+      brainThumbnails: true,
     });
   });
 
@@ -64,6 +65,7 @@ describe('extension settings (gai.*)', () => {
     ['statusBar.refreshSeconds', -1, /gai\.statusBar\.refreshSeconds/],
     ['keepScreenshots', 51, /gai\.keepScreenshots/],
     ['model.fast', 42, /gai\.model\.fast: expected a string, got 42/],
+    ['brain.thumbnails', 'no', /gai\.brain\.thumbnails: expected true or false, got "no"/],
   ];
   for (const [key, value, message] of bad) {
     it(`rejects gai.${key} = ${JSON.stringify(value)} with an error naming the setting`, () => {
