@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { exitText, hasExited, waitForExit } from '../../src/core/childProcesses';
-import { FIXTURE_PYTHON, type DisplayEnv } from '../desktop/support/fixture';
+import { FIXTURE_PYTHON, startupProblem, type DisplayEnv } from '../desktop/support/fixture';
 
 export const PAGES_SCRIPT = path.resolve(__dirname, '..', 'desktop', 'fixtures', 'pagesApp.py');
 export const PAGES_TITLE_PREFIX = 'GAI Pages \u2014 ';
@@ -137,13 +137,7 @@ export async function startPagesApp(display: DisplayEnv, options: PagesAppOption
   for (;;) {
     const first = app.events()[0];
     if (first?.event === 'ready') break;
-    const problem = app.spawnError
-      ? `could not start ${FIXTURE_PYTHON}: ${app.spawnError.message}`
-      : hasExited(child)
-        ? `it exited (${exitText(child)}) before logging "ready"`
-        : Date.now() > deadline
-          ? `no "ready" line within ${timeoutMs} ms`
-          : undefined;
+    const problem = startupProblem(child, app.spawnError, deadline, timeoutMs);
     if (problem !== undefined) {
       await app.stop();
       throw new Error(`pages app ${PAGES_SCRIPT} failed to start on ${display.env.DISPLAY ?? '(no DISPLAY)'}: ${problem}; stderr: ${app.stderr.trim() || '(empty)'}`);

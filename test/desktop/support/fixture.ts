@@ -123,13 +123,7 @@ export async function launchFixture(display: DisplayEnv, options: FixtureOptions
       ready = first;
       break;
     }
-    const problem = spawnError
-      ? `could not start ${FIXTURE_PYTHON}: ${spawnError.message}`
-      : hasExited(child)
-        ? `it exited (${exitText(child)}) before logging "ready"`
-        : Date.now() > deadline
-          ? `no "ready" line within ${timeoutMs} ms`
-          : undefined;
+    const problem = startupProblem(child, spawnError, deadline, timeoutMs);
     if (problem !== undefined) {
       await stopChild(child);
       rmSync(dir, { recursive: true, force: true });
@@ -141,6 +135,13 @@ export async function launchFixture(display: DisplayEnv, options: FixtureOptions
     await delay(POLL_MS);
   }
   return new RunningFixture(child, dir, logPath, ready);
+}
+
+/** Why a fixture app that has not logged "ready" yet will not: undefined while it may still. */
+export function startupProblem(child: ChildProcess, spawnError: Error | undefined, deadline: number, timeoutMs: number): string | undefined {
+  if (spawnError) return `could not start ${FIXTURE_PYTHON}: ${spawnError.message}`;
+  if (hasExited(child)) return `it exited (${exitText(child)}) before logging "ready"`;
+  return Date.now() > deadline ? `no "ready" line within ${timeoutMs} ms` : undefined;
 }
 
 /** fixtureApp.py's arguments for a log file and options (for launchers and desktop entries). */
