@@ -137,7 +137,7 @@ export class Agent {
           const result = outcome.results[i];
           if (!result) return;
           this.llm.addToolResult(call.id, toolResultContent(result), !result.success);
-          executed.push({ call, result });
+          executed.push({ call: outcome.publicCalls[i] ?? call, result });
           this.log(`  - ${call.name} → ${result.success ? 'Success' : `Failed (${result.code})`}`);
         });
         if (outcome.abort) {

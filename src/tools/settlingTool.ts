@@ -35,6 +35,10 @@ export class SettlingTool extends ToolBase {
     return this.inner.hasLLM();
   }
 
+  override publicInput(input: Static<TObject>, context: ToolContext): Promise<unknown> {
+    return this.inner.publicInput(input, context);
+  }
+
   async execute(input: Static<TObject>, context: ToolContext): Promise<ToolResult> {
     const result = await this.inner.execute(input, context);
     if (result.success) await this.settle(context.signal);

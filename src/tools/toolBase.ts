@@ -46,6 +46,14 @@ export abstract class ToolBase<S extends TObject = TObject> {
     return this.llm !== undefined;
   }
 
+  /**
+   * The input as people, logs, approvals, events and the brain may see it (secrets masked).
+   * Called once per call, after validation.
+   */
+  publicInput(input: Static<S>, _context: ToolContext): Promise<unknown> {
+    return Promise.resolve(input);
+  }
+
   /** Rules a schema cannot express (e.g. "x and y together, or text"); name the field. */
   protected checkInput(_input: Static<S>): string | undefined {
     return undefined;

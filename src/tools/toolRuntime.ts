@@ -1,24 +1,55 @@
 import type { RiskLevel, OpenAiFunctionDefinition, ToolCall, ToolDefinition, ToolResult } from '../core/types';
 import { sleep } from '../core/timing';
 import { NullLogger, type Logger } from '../logging/logger';
+import { errorMessage } from '../core/errors';
 import { Replanner, type RecoveryDecision } from './replanner';
 import type { AnyTool } from './toolBase';
 import { ToolPolicy } from './toolPolicy';
 import { invokeTool, notFoundResult, toOpenAiFunction, type ToolRegistry } from './toolRegistry';
 import { ToolResults } from './toolResult';
+import { previewCall, summarizeCall } from './callPreview';
 
 export interface ApprovalRequest {
+  /** The public call: secrets masked, size bounded. */
   call: ToolCall;
   risk: RiskLevel;
   /** e.g. `click {"text":"Save"}`, for a prompt or a card. */
   summary: string;
+  /** Why it asks when the usual rules would not (e.g. a step of an imported path). */
+  note?: string;
 }
 
 /** `always`: approve, and do not ask again for this tool until approvals are reset. */
 export type ApprovalDecision = 'approve' | 'deny' | 'always';
 export type ApprovalHandler = (request: ApprovalRequest, signal: AbortSignal) => Promise<ApprovalDecision>;
 
-/** What the runtime tells its caller while a turn runs (the agent turns these into events). */
+/**
+ * A check that runs right before every action or system tool (after policy, validation and
+ * approval): a stop by the person, an application the person has not allowed. Returning a
+ * failure result stops that call; a guard may also wait (paused until the person resumes).
+ */
+export interface ActionGuard {
+  readonly name: string;
+  beforeAction(call: ToolCall, tool: AnyTool, signal: AbortSignal): Promise<ToolResult | undefined>;
+  /** After the tool ran, whatever the result. */
+  afterAction?(call: ToolCall, tool: AnyTool, result: ToolResult): void | Promise<void>;
+}
+
+export interface ExecuteOptions {
+  /**
+   * `skip`: no prompt (a replayed step of a path the person approved and trusts); `required`:
+   * ask even when the risk is auto-approved or always allowed (a consequential step). Policy,
+   * validation and guards apply in every case.
+   */
+  approval?: 'default' | 'skip' | 'required';
+  /** Shown with the approval request: why it asks. */
+  approvalNote?: string;
+}
+
+/**
+ * What the runtime tells its caller while a turn runs (the agent turns these into events).
+ * Every callback gets the public call: secrets masked, input bounded in size.
+ */
 export interface ExecutionHooks {
   onToolStarted?(call: ToolCall, risk: RiskLevel): void;
   onApprovalRequested?(request: ApprovalRequest): void;
@@ -37,11 +68,14 @@ export interface ToolRuntimeOptions {
   requestApproval?: ApprovalHandler;
   /** Risk levels that run without asking; `read` by default. */
   autoApprove?: RiskLevel[];
+  guards?: ActionGuard[];
 }
 
 export interface TurnOutcome {
   /** One result per call, in the order of the calls. */
   results: ToolResult[];
+  /** The calls as they may be shown and stored (secrets masked, input bounded), same order. */
+  publicCalls: ToolCall[];
   /** Set when the replanner decided to stop the request. */
   abort?: string;
 }
@@ -51,26 +85,67 @@ export interface TurnOutcome {
  * timing, logging and recovery (seed 002's ToolRuntime + Replanner).
  */
 export class ToolRuntime {
-  readonly policy: ToolPolicy;
   readonly replanner: Replanner;
-  requestApproval?: ApprovalHandler;
-  autoApprove: Set<RiskLevel>;
-  private readonly logger: Logger;
-  private readonly defaultTimeoutMs: number;
-  private readonly timeouts: Record<string, number>;
-  private readonly alwaysAllowed = new Set<string>();
+  private readonly shared: SharedRules;
 
   constructor(
     readonly registry: ToolRegistry,
     options: ToolRuntimeOptions = {},
+    shared?: SharedRules,
   ) {
-    this.policy = options.policy ?? new ToolPolicy();
     this.replanner = options.replanner ?? new Replanner();
-    this.logger = options.logger ?? new NullLogger();
-    this.defaultTimeoutMs = options.defaultTimeoutMs ?? 30_000;
-    this.timeouts = options.timeouts ?? {};
-    this.requestApproval = options.requestApproval;
-    this.autoApprove = new Set(options.autoApprove ?? ['read']);
+    this.shared = shared ?? {
+      policy: options.policy ?? new ToolPolicy(),
+      logger: options.logger ?? new NullLogger(),
+      defaultTimeoutMs: options.defaultTimeoutMs ?? 30_000,
+      timeouts: options.timeouts ?? {},
+      requestApproval: options.requestApproval,
+      autoApprove: new Set(options.autoApprove ?? ['read']),
+      alwaysAllowed: new Set(),
+      guards: [...(options.guards ?? [])],
+    };
+  }
+
+  get policy(): ToolPolicy {
+    return this.shared.policy;
+  }
+
+  get requestApproval(): ApprovalHandler | undefined {
+    return this.shared.requestApproval;
+  }
+
+  set requestApproval(handler: ApprovalHandler | undefined) {
+    this.shared.requestApproval = handler;
+  }
+
+  get autoApprove(): Set<RiskLevel> {
+    return this.shared.autoApprove;
+  }
+
+  set autoApprove(risks: Set<RiskLevel>) {
+    this.shared.autoApprove = risks;
+  }
+
+  private get logger(): Logger {
+    return this.shared.logger;
+  }
+
+  /**
+   * A runtime over other tools under the same rules: policy, approval handler, auto-approved
+   * risks, "always" grants and guards are shared (a grant in one holds in the other), so a tool
+   * that runs tools of its own (navigate_to's learner) can never do more than the host allows.
+   */
+  derive(registry: ToolRegistry): ToolRuntime {
+    return new ToolRuntime(registry, {}, this.shared);
+  }
+
+  /** Adds a guard to this runtime and every runtime derived from it; returns its removal. */
+  addGuard(guard: ActionGuard): () => void {
+    this.shared.guards.push(guard);
+    return () => {
+      const index = this.shared.guards.indexOf(guard);
+      if (index >= 0) this.shared.guards.splice(index, 1);
+    };
   }
 
   /** The definitions the model may see under the policy. */
@@ -87,7 +162,7 @@ export class ToolRuntime {
   }
 
   resetApprovals(): void {
-    this.alwaysAllowed.clear();
+    this.shared.alwaysAllowed.clear();
   }
 
   /**
@@ -98,18 +173,26 @@ export class ToolRuntime {
    */
   async executeTurn(calls: ToolCall[], signal: AbortSignal, hooks: ExecutionHooks = {}): Promise<TurnOutcome> {
     const results: ToolResult[] = new Array<ToolResult>(calls.length);
+    const publicCalls: ToolCall[] = calls.map(previewCall);
     let abort: string | undefined;
     let blockedBy: string | undefined;
     let reads: Promise<void>[] = [];
 
     const run = async (index: number, call: ToolCall): Promise<void> => {
-      const outcome = await this.executeWithRecovery(call, signal, hooks);
-      results[index] = outcome.result;
-      if (outcome.abort) abort ??= outcome.abort;
+      try {
+        const outcome = await this.executeWithRecovery(call, signal, hooks);
+        results[index] = outcome.result;
+        publicCalls[index] = outcome.publicCall;
+        if (outcome.abort) abort ??= outcome.abort;
+      } catch (error) {
+        // Nothing a call does may end the turn: the other results must still reach the model.
+        results[index] = ToolResults.failure('FAILED', `Tool execution failed: ${errorMessage(error)}`);
+        hooks.onToolFinished?.(publicCalls[index] ?? previewCall(call), results[index]);
+      }
     };
     const skip = (index: number, call: ToolCall, why: string): void => {
       results[index] = ToolResults.cancelled(call.name, why);
-      hooks.onToolFinished?.(call, results[index]);
+      hooks.onToolFinished?.(publicCalls[index] ?? previewCall(call), results[index]);
     };
 
     for (const [index, call] of calls.entries()) {
@@ -133,7 +216,7 @@ export class ToolRuntime {
       }
     }
     await Promise.all(reads);
-    return { results, abort };
+    return { results, publicCalls, abort };
   }
 
   /** One call with the replanner's retries; the result carries its hint when it failed. */
@@ -141,48 +224,90 @@ export class ToolRuntime {
     call: ToolCall,
     signal: AbortSignal,
     hooks: ExecutionHooks = {},
-  ): Promise<{ result: ToolResult; abort?: string }> {
+    options: ExecuteOptions = {},
+  ): Promise<{ result: ToolResult; publicCall: ToolCall; abort?: string }> {
     const risk = this.riskOf(call.name) ?? 'read';
-    hooks.onToolStarted?.(call, risk);
+    const prepared = await this.prepare(call, signal);
+    const publicCall = prepared.publicCall;
+    hooks.onToolStarted?.(publicCall, risk);
     for (let attempt = 1; ; attempt++) {
-      const result = await this.execute(call, signal, hooks);
+      const result = await this.attempt(prepared, signal, hooks, options);
       if (result.success) {
         if (attempt > 1) this.replanner.recordRecovered();
-        hooks.onToolFinished?.(call, result);
-        return { result };
+        hooks.onToolFinished?.(publicCall, result);
+        return { result, publicCall };
       }
-      const decision = this.replanner.decide(call, result, risk, attempt);
-      hooks.onRecovery?.(call, decision);
+      const decision = this.replanner.decide(publicCall, result, risk, attempt);
+      hooks.onRecovery?.(publicCall, decision);
       if (decision.action === 'retry' && !signal.aborted) {
         this.logger.info(`retrying ${call.name} in ${decision.delayMs} ms after ${result.code}`);
         await sleep(decision.delayMs, signal);
         continue;
       }
       const final = decision.action === 'hint' ? { ...result, hint: decision.hint } : result;
-      hooks.onToolFinished?.(call, final);
-      return decision.action === 'abort' ? { result: final, abort: decision.reason } : { result: final };
+      hooks.onToolFinished?.(publicCall, final);
+      return decision.action === 'abort' ? { result: final, publicCall, abort: decision.reason } : { result: final, publicCall };
     }
   }
 
-  /** One attempt: policy, validation, approval, then the tool under timeout and cancellation. */
-  async execute(call: ToolCall, signal: AbortSignal, hooks: ExecutionHooks = {}): Promise<ToolResult> {
+  /** One attempt: policy, validation, approval, guards, then the tool under timeout and cancellation. */
+  async execute(call: ToolCall, signal: AbortSignal, hooks: ExecutionHooks = {}, options: ExecuteOptions = {}): Promise<ToolResult> {
+    return this.attempt(await this.prepare(call, signal), signal, hooks, options);
+  }
+
+  /** Looks the tool up, checks the policy and the input, and makes the public form of the call. */
+  private async prepare(call: ToolCall, signal: AbortSignal): Promise<PreparedCall> {
+    const publicCall = previewCall(call);
     const tool = this.registry.get(call.name);
-    if (!tool) return notFoundResult(call.name, this.visibleTools().map((t) => t.name));
+    if (!tool) return { publicCall, failure: notFoundResult(call.name, this.visibleTools().map((t) => t.name)) };
     if (!this.policy.permits(tool)) {
-      return ToolResults.failure('DENIED', `Tool not allowed: ${this.policy.refusal(tool)}`, {
+      const failure = ToolResults.failure('DENIED', `Tool not allowed: ${this.policy.refusal(tool)}`, {
         observation: `${tool.name} did NOT run: ${this.policy.refusal(tool)}.`,
       });
+      return { tool, publicCall, failure };
     }
-    const validation = tool.validateInput(call.input);
-    if (!validation.ok) return ToolResults.invalidInput(tool.name, validation.errors);
+    let validation: ReturnType<AnyTool['validateInput']>;
+    try {
+      validation = tool.validateInput(call.input);
+    } catch (error) {
+      return { tool, publicCall, failure: ToolResults.invalidInput(tool.name, [`input: could not be checked (${errorMessage(error)})`]) };
+    }
+    if (!validation.ok) return { tool, publicCall, failure: ToolResults.invalidInput(tool.name, validation.errors) };
+    let input: unknown;
+    try {
+      input = await tool.publicInput(validation.value, { signal, logger: this.logger });
+    } catch (error) {
+      // Showing nothing is safer than showing what may be a secret.
+      this.logger.warn(`${tool.name}: its input could not be masked (${errorMessage(error)}); it is shown hidden`);
+      input = { hidden: 'the input could not be shown safely' };
+    }
+    return { tool, value: validation.value, publicCall: { ...call, input } };
+  }
+
+  private async attempt(prepared: PreparedCall, signal: AbortSignal, hooks: ExecutionHooks, options: ExecuteOptions): Promise<ToolResult> {
+    const { tool, publicCall } = prepared;
+    if (prepared.failure || !tool) return prepared.failure ?? ToolResults.failure('FAILED', 'no tool');
     if (signal.aborted) return ToolResults.cancelled(tool.name);
 
-    const denied = await this.approve(tool, call, signal, hooks);
+    const denied = await this.approve(tool, publicCall, signal, hooks, options);
     if (denied) return denied;
+    const guards = tool.risk === 'read' ? [] : [...this.shared.guards];
+    for (const guard of guards) {
+      const stopped = await guard.beforeAction(publicCall, tool, signal);
+      if (stopped) return stopped;
+    }
+    if (signal.aborted) return ToolResults.cancelled(tool.name);
 
     const started = performance.now();
-    const result = await this.runWithTimeout(tool, validation.value, signal);
+    const result = await this.runWithTimeout(tool, prepared.value, signal);
     const timed = { ...result, durationMs: performance.now() - started };
+    for (const guard of guards) {
+      try {
+        await guard.afterAction?.(publicCall, tool, timed);
+      } catch (error) {
+        this.logger.warn(`guard ${guard.name}: ${errorMessage(error)}`);
+      }
+    }
     const status = timed.success ? 'ok' : `${timed.code}: ${timed.error}`;
     this.logger.debug(`tool ${tool.name} ${status} (${timed.durationMs.toFixed(1)} ms)`);
     return timed;
@@ -197,11 +322,15 @@ export class ToolRuntime {
     call: ToolCall,
     signal: AbortSignal,
     hooks: ExecutionHooks,
+    options: ExecuteOptions,
   ): Promise<ToolResult | undefined> {
-    if (this.autoApprove.has(tool.risk) || this.alwaysAllowed.has(tool.name)) return undefined;
-    const request: ApprovalRequest = { call, risk: tool.risk, summary: summarize(call) };
+    const mode = options.approval ?? 'default';
+    if (mode === 'skip') return undefined;
+    if (mode === 'default' && (this.autoApprove.has(tool.risk) || this.shared.alwaysAllowed.has(tool.name))) return undefined;
+    const request: ApprovalRequest = { call, risk: tool.risk, summary: summarizeCall(call), ...(options.approvalNote ? { note: options.approvalNote } : {}) };
     if (!this.requestApproval) {
-      return ToolResults.denied(tool.name, request.summary, 'no one could approve it: approvals are needed for ' + tool.risk + ' tools');
+      const why = options.approvalNote ?? `approvals are needed for ${tool.risk} tools`;
+      return ToolResults.denied(tool.name, request.summary, `no one could approve it: ${why}`);
     }
     hooks.onApprovalRequested?.(request);
     let decision: ApprovalDecision;
@@ -212,12 +341,12 @@ export class ToolRuntime {
     }
     hooks.onApprovalResolved?.(call, decision);
     if (decision === 'deny') return ToolResults.denied(tool.name, request.summary);
-    if (decision === 'always') this.alwaysAllowed.add(tool.name);
+    if (decision === 'always') this.shared.alwaysAllowed.add(tool.name);
     return undefined;
   }
 
   private async runWithTimeout(tool: AnyTool, input: unknown, signal: AbortSignal): Promise<ToolResult> {
-    const timeoutMs = this.timeouts[tool.name] ?? tool.timeoutMs ?? this.defaultTimeoutMs;
+    const timeoutMs = this.shared.timeouts[tool.name] ?? tool.timeoutMs ?? this.shared.defaultTimeoutMs;
     const controller = new AbortController();
     let timer: NodeJS.Timeout | undefined;
     let onAbort = (): void => {};
@@ -246,13 +375,28 @@ export class ToolRuntime {
   }
 }
 
-function stopReason(signal: AbortSignal, abort: string | undefined): string {
-  return signal.aborted || !abort ? 'the request was cancelled' : `the request was stopped: ${abort}`;
+/** What runtimes derived from one another share: the rules a person set and the grants they gave. */
+interface SharedRules {
+  policy: ToolPolicy;
+  logger: Logger;
+  defaultTimeoutMs: number;
+  timeouts: Record<string, number>;
+  requestApproval?: ApprovalHandler;
+  autoApprove: Set<RiskLevel>;
+  alwaysAllowed: Set<string>;
+  guards: ActionGuard[];
 }
 
-function summarize(call: ToolCall): string {
-  const input = JSON.stringify(call.input) ?? '';
-  return `${call.name} ${input.length > 200 ? input.slice(0, 200) + '…' : input}`;
+interface PreparedCall {
+  tool?: AnyTool;
+  /** The validated input (defaults applied). */
+  value?: unknown;
+  publicCall: ToolCall;
+  failure?: ToolResult;
+}
+
+function stopReason(signal: AbortSignal, abort: string | undefined): string {
+  return signal.aborted || !abort ? 'the request was cancelled' : `the request was stopped: ${abort}`;
 }
 
 function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {

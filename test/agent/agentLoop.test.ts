@@ -121,7 +121,7 @@ for (const kind of PROVIDER_KINDS) {
       h.agent.onEvent((e) => events.push(e));
       const response = await h.agent.processRequest('delete it');
       assert.equal(log.length, 0);
-      assert.deepEqual(asked, ['press {"label":"Delete"}'], 'the second action is not even asked about');
+      assert.deepEqual(asked, ['press {"label":"Delete","times":1}'], 'the second action is not even asked about (the summary shows the input as it will run, defaults applied)');
       const [first, second] = toolResultsSent(kind, h.server.requests[1]!.body).map((s) => JSON.parse(s.text));
       assert.equal(first.code, 'DENIED');
       assert.match(first.observation, /did NOT run/);

@@ -1,0 +1,28 @@
+// The forms of a call people see: bounded in size, so a huge or deeply nested input from the
+// model never floods a prompt, a log line or a card.
+import type { ToolCall } from '../core/types';
+
+/** The call with its input bounded for showing: huge or deeply nested input becomes a short preview. */
+export function previewCall(call: ToolCall): ToolCall {
+  return { ...call, input: previewInput(call.input) };
+}
+
+const PREVIEW_CHARS = 2_000;
+
+function previewInput(input: unknown): unknown {
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(input);
+  } catch {
+    return { preview: '[input too deeply nested to show]' };
+  }
+  if (text === undefined || text.length <= PREVIEW_CHARS) return input;
+  return { preview: `${text.slice(0, PREVIEW_CHARS)}…`, originalLength: text.length };
+}
+
+/** One line for a prompt or a card, e.g. `click {"text":"Save"}`. */
+export function summarizeCall(call: ToolCall): string {
+  const input = JSON.stringify(call.input) ?? '';
+  return `${call.name} ${input.length > 200 ? input.slice(0, 200) + '…' : input}`;
+}
+
