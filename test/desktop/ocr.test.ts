@@ -1,12 +1,13 @@
-// OCR on a real screen: the Tk fixture on the suite's virtual display, grabbed with
-// ImageMagick (independent of the product's own screen adapter), read by the engines.
+// OCR on a real screen: the Tk fixture on the suite's virtual display, grabbed through the
+// product's own screen adapter (nut-js; nothing outside ensureDeps' packages), read by the engines.
 import * as assert from 'node:assert/strict';
-import { execFile, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import type { BBox, OcrAnalysis, OcrElement } from '../../src/core/types';
 import { NativeTesseractOcr, parseTsv } from '../../src/desktop/adapters/nativeTesseractOcr';
+import { NutScreen } from '../../src/desktop/adapters/nutScreen';
 import { TesseractJsOcr, type TesseractJsOcrOptions } from '../../src/desktop/adapters/tesseractJsOcr';
 import { LayeredOcr, merge } from '../../src/desktop/layeredOcr';
 import { recognizeInBands } from '../../src/desktop/ocrBands';
@@ -17,15 +18,16 @@ import { launchFixture, suiteDisplay, type Fixture, type SuiteDisplay, type Widg
 
 const repoRoot = path.resolve(__dirname, '..', '..');
 
-/** The whole root window as RGBA, via ImageMagick's `import`. */
-function grabScreen(env: NodeJS.ProcessEnv, width = 1920, height = 1080): Promise<ScreenImage> {
-  return new Promise((resolve, reject) => {
-    execFile('import', ['-window', 'root', '-depth', '8', 'rgba:-'], { env, encoding: 'buffer', maxBuffer: 64 * 1024 * 1024, timeout: 10000 }, (error, stdout) => {
-      if (error) return reject(new Error(`import -window root failed (is imagemagick installed?): ${error.message}`));
-      if (stdout.length !== width * height * 4) return reject(new Error(`grab has ${stdout.length} bytes, expected ${width}x${height} RGBA`));
-      resolve({ width, height, data: stdout, origin: { x: 0, y: 0 } });
-    });
-  });
+/**
+ * The whole screen as RGBA through the product's screen port. nut-js captures the display
+ * named by DISPLAY, which scripts/test.mjs set to the suite's display (suiteDisplay checks it).
+ */
+async function grabScreen(width = 1920, height = 1080): Promise<ScreenImage> {
+  const image = await new NutScreen().grab();
+  if (image.width !== width || image.height !== height || image.data.length !== width * height * 4) {
+    throw new Error(`grab is ${image.width}x${image.height} with ${image.data.length} bytes, expected ${width}x${height} RGBA`);
+  }
+  return image;
 }
 
 /** A rectangle of a grab, keeping screen coordinates through `origin`. */
@@ -108,7 +110,7 @@ describe('OCR on the desktop', function () {
     fixture = await launchFixture(display);
     // Let Tk finish drawing before the grab.
     await new Promise((resolve) => setTimeout(resolve, 300));
-    screen = await grabScreen(display.env);
+    screen = await grabScreen();
     engine = new TesseractJsOcr();
     plain = await engine.recognize(screen);
   });
