@@ -1,14 +1,37 @@
+import type { Logger } from '../logging/logger';
 import type { Desktop } from './ports/desktop';
+import type { WindowTitleRule } from './privateWindows';
+import { ScreenPrivacy } from './screenPrivacy';
 import { ScreenReader } from './screenReader';
 
 /** The desktop plus the shared, stateful helpers built on it (one per host). */
 export interface DesktopServices {
   desktop: Desktop;
+  /** Every reading it gives out is protected: secret fields black, private windows withheld. */
   reader: ScreenReader;
+  privacy: ScreenPrivacy;
   /** Largest width of screenshots sent to a model; they are downscaled beyond it. */
   screenshotMaxWidth: number;
 }
 
-export function createDesktopServices(desktop: Desktop, options: { screenshotMaxWidth?: number } = {}): DesktopServices {
-  return { desktop, reader: new ScreenReader(desktop.screen, desktop.ocr), screenshotMaxWidth: options.screenshotMaxWidth ?? 1280 };
+export interface DesktopServicesOptions {
+  screenshotMaxWidth?: number;
+  /** Windows whose screenshots and text never go to a model (gai.redact.windowTitles). */
+  privateWindowTitles?: readonly WindowTitleRule[];
+  logger?: Logger;
+}
+
+export function createDesktopServices(desktop: Desktop, options: DesktopServicesOptions = {}): DesktopServices {
+  const privacy = new ScreenPrivacy({
+    windows: desktop.windows,
+    accessibility: desktop.accessibility,
+    windowTitles: options.privateWindowTitles,
+    logger: options.logger,
+  });
+  return {
+    desktop,
+    reader: new ScreenReader(desktop.screen, desktop.ocr, { privacy }),
+    privacy,
+    screenshotMaxWidth: options.screenshotMaxWidth ?? 1280,
+  };
 }

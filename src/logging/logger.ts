@@ -59,3 +59,24 @@ export class MemoryLogger implements Logger {
     this.lines.push(`[error] ${message}`);
   }
 }
+
+/** Passes every line through a redactor first, so no sink (stderr, output channel) ever sees a key. */
+export class RedactingLogger implements Logger {
+  constructor(
+    private readonly inner: Logger,
+    private readonly redactor: { redact(text: string): string },
+  ) {}
+
+  debug(message: string): void {
+    this.inner.debug(this.redactor.redact(message));
+  }
+  info(message: string): void {
+    this.inner.info(this.redactor.redact(message));
+  }
+  warn(message: string): void {
+    this.inner.warn(this.redactor.redact(message));
+  }
+  error(message: string): void {
+    this.inner.error(this.redactor.redact(message));
+  }
+}

@@ -1,7 +1,7 @@
 import { execFile, type ExecFileException } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import type { BBox } from '../../core/types';
-import type { AccessibilityPort, AccessibilityQueryOptions, AccessibleElement } from '../ports/accessibilityPort';
+import type { AccessibilityPort, AccessibilityQueryOptions, AccessibleElement, FocusedElement } from '../ports/accessibilityPort';
 
 // Linux accessibility through AT-SPI, read by Debian's python3-gi + gir1.2-atspi-2.0 in a short
 // python3 run (no native Node module; the script is inlined so the esbuild bundle needs no extra
@@ -36,6 +36,7 @@ interface ScriptResult {
   elements?: ScriptElement[];
   visited?: number;
   truncated?: boolean;
+  focused?: { name: string; role: string; states: string[] } | null;
 }
 
 const SCRIPT = String.raw`
@@ -76,6 +77,8 @@ def main():
     apps = [desktop.get_child_at_index(i) for i in range(desktop.get_child_count())]
     if mode == 'probe':
         return {'ok': True, 'apps': len(apps)}
+    if mode == 'focused':
+        return {'ok': True, 'focused': focused_in_active(Atspi, apps, max_nodes, time.monotonic() + budget)}
     SHOWING, VISIBLE, ACTIVE = Atspi.StateType.SHOWING, Atspi.StateType.VISIBLE, Atspi.StateType.ACTIVE
     SCREEN = Atspi.CoordType.SCREEN
     deadline = time.monotonic() + budget
@@ -187,6 +190,39 @@ def main():
         walk(root, 0, None)
     return {'ok': True, 'elements': out, 'visited': state['visited'], 'truncated': state['truncated']}
 
+def focused_in_active(Atspi, apps, max_nodes, deadline):
+    # An explicit stack: deep trees must not hit the recursion limit, and the walk stops at the focus.
+    ACTIVE, FOCUSED, SHOWING, VISIBLE = (Atspi.StateType.ACTIVE, Atspi.StateType.FOCUSED,
+        Atspi.StateType.SHOWING, Atspi.StateType.VISIBLE)
+    for app in apps:
+        try:
+            tops = [app.get_child_at_index(i) for i in range(app.get_child_count())]
+        except Exception:
+            continue
+        for top in tops:
+            try:
+                if top is None or not top.get_state_set().contains(ACTIVE):
+                    continue
+            except Exception:
+                continue
+            stack, visited = [top], 0
+            while stack and visited < max_nodes and time.monotonic() < deadline:
+                node = stack.pop()
+                visited += 1
+                try:
+                    states = node.get_state_set()
+                    if node is not top and states.contains(FOCUSED):
+                        return {'name': (node.get_name() or '').strip(), 'role': node.get_role_name() or '',
+                            'states': [s.value_nick for s in states.get_states()]}
+                    if node is not top and not (states.contains(SHOWING) or states.contains(VISIBLE)):
+                        continue
+                    count = min(node.get_child_count(), MAX_CHILDREN)
+                    stack.extend(node.get_child_at_index(i) for i in reversed(range(count)))
+                except Exception:
+                    continue
+            return None
+    return None
+
 try:
     result = main()
 except Exception as e:
@@ -250,6 +286,15 @@ export class AtspiAccessibility implements AccessibilityPort {
     const result = await this.run(args, timeoutMs, options.signal);
     if (!result.ok) throw new Error(`AT-SPI: ${result.error ?? 'unknown error'}`);
     return (result.elements ?? []).map(toElement).sort(readingOrder);
+  }
+
+  async focusedElement(signal?: AbortSignal): Promise<FocusedElement | undefined> {
+    const timeoutMs = this.options.timeoutMs ?? 5_000;
+    const budgetSeconds = Math.max(0.2, (timeoutMs * 0.7) / 1000);
+    const args = ['focused', '1', '0', String(this.options.maxNodes ?? 4_000), budgetSeconds.toFixed(2)];
+    const result = await this.run(args, timeoutMs, signal);
+    if (!result.ok) throw new Error(`AT-SPI: ${result.error ?? 'unknown error'}`);
+    return result.focused ? { name: result.focused.name, role: result.focused.role, states: result.focused.states } : undefined;
   }
 
   private run(args: string[], timeoutMs: number, signal?: AbortSignal): Promise<ScriptResult> {

@@ -20,6 +20,8 @@ export interface PlatformDesktopOptions {
   ocr?: OcrEngine;
   /** For launched apps and X11 tools; the display they talk to. */
   env?: NodeJS.ProcessEnv;
+  /** Whether a value holds a secret registered at run time: such variables are not passed to launched apps. */
+  holdsSecret?: (value: string) => boolean;
 }
 
 /**
@@ -40,7 +42,7 @@ export function createPlatformDesktop(options: PlatformDesktopOptions = {}): Des
     input: new NutInput(scale, platform),
     ocr: options.ocr ?? new LayeredOcr(new TesseractJsOcr({ language: options.ocrLanguage })),
     windows: windowsFor(platform, env, scale),
-    launcher: launcherFor(platform, env),
+    launcher: launcherFor(platform, env, options.holdsSecret),
     images: new SharpImages(),
     // Finds labels OCR misses (single glyphs on buttons); checks on first use whether it works.
     ...(platform === 'linux' ? { accessibility: new AtspiAccessibility(env) } : {}),
@@ -52,8 +54,8 @@ function windowsFor(platform: PlatformName, env: NodeJS.ProcessEnv, scale: () =>
   return platform === 'linux' ? new X11Windows(env) : new NutWindows(scale);
 }
 
-function launcherFor(platform: PlatformName, env: NodeJS.ProcessEnv): AppLauncher {
-  if (platform === 'darwin') return new MacAppLauncher();
-  if (platform === 'win32') return new WindowsAppLauncher();
-  return new LinuxAppLauncher(env);
+function launcherFor(platform: PlatformName, env: NodeJS.ProcessEnv, holdsSecret?: (value: string) => boolean): AppLauncher {
+  if (platform === 'darwin') return new MacAppLauncher(holdsSecret);
+  if (platform === 'win32') return new WindowsAppLauncher(holdsSecret);
+  return new LinuxAppLauncher(env, holdsSecret);
 }

@@ -34,4 +34,11 @@ export interface AccessibilityPort {
   /** Whether the tree can be read at all here; checked once and cached. */
   available(): Promise<boolean>;
   elements(options?: AccessibilityQueryOptions): Promise<AccessibleElement[]>;
+  /**
+   * The element that has the keyboard focus in the active window (name, role, states; no
+   * text), or undefined when nothing there has it. Lets type_text tell a password field.
+   */
+  focusedElement?(signal?: AbortSignal): Promise<FocusedElement | undefined>;
 }
+
+export type FocusedElement = Pick<AccessibleElement, 'name' | 'role' | 'states'>;

@@ -33,7 +33,7 @@ export class AnthropicProvider implements LlmProvider {
       const message = await this.client.messages.create(this.body(request), { signal: request.signal });
       return fromAnthropicMessage(message);
     } catch (error) {
-      throw mapSdkError(this.where, error, { aborted: request.signal?.aborted });
+      throw mapSdkError(this.where, error, { aborted: request.signal?.aborted, secrets: [this.config.apiKey] });
     }
   }
 
@@ -42,7 +42,7 @@ export class AnthropicProvider implements LlmProvider {
     try {
       events = await this.client.messages.create({ ...this.body(request), stream: true }, { signal: request.signal });
     } catch (error) {
-      throw mapSdkError(this.where, error, { aborted: request.signal?.aborted });
+      throw mapSdkError(this.where, error, { aborted: request.signal?.aborted, secrets: [this.config.apiKey] });
     }
     const blocks = new Map<number, { kind: 'text' } | { kind: 'tool'; id: string; name: string; json: string }>();
     const toolCalls: ToolCall[] = [];
@@ -95,7 +95,7 @@ export class AnthropicProvider implements LlmProvider {
         }
       }
     } catch (error) {
-      throw mapSdkError(this.where, error, { midStream: true, aborted: request.signal?.aborted });
+      throw mapSdkError(this.where, error, { midStream: true, aborted: request.signal?.aborted, secrets: [this.config.apiKey] });
     }
     if (!ended) {
       throw new GaiError('LLM_STREAM_INTERRUPTED', `${this.where}: the connection was lost mid-response (the stream ended early)`);

@@ -15,7 +15,7 @@ import type {
 import { GaiError, errorMessage } from '../../core/errors';
 import type { LlmResponse, LlmStreamChunk, ProviderConfig, TokenUsage } from '../../core/types';
 import type { LlmProvider, LlmRequest } from '../llmProvider';
-import { statusErrorCode } from './sdkErrors';
+import { redactLlmError, statusErrorCode } from './sdkErrors';
 import {
   ToolCallAccumulator,
   fromChatCompletion,
@@ -181,6 +181,11 @@ export class OpenAiCompatibleProvider implements LlmProvider {
 
   /** `midStream`: the response had started, so a failure means the stream was cut short. */
   private mapError(err: unknown, midStream: boolean): GaiError {
+    // A server may echo the key it was sent; no error text or cause carries it on.
+    return redactLlmError(this.mapSdkFailure(err, midStream), [this.config.apiKey]);
+  }
+
+  private mapSdkFailure(err: unknown, midStream: boolean): GaiError {
     if (err instanceof GaiError) return err;
     const where = this.where();
     if (err instanceof APIUserAbortError || isAbortError(err)) return this.cancelled(err);

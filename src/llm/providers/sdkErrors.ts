@@ -1,4 +1,5 @@
 import { GaiError, errorMessage, type GaiErrorCode } from '../../core/errors';
+import { SecretRedactor } from '../../core/redact';
 
 // Both SDKs come from the same generator and name their errors alike, so one mapping
 // serves both providers without importing either SDK here.
@@ -10,8 +11,12 @@ interface SdkErrorShape {
 }
 
 /** Maps an SDK failure to a GaiError whose message names where the request went. */
-export function mapSdkError(where: string, error: unknown, options: { midStream?: boolean; aborted?: boolean } = {}): GaiError {
-  if (error instanceof GaiError) return error;
+export function mapSdkError(
+  where: string,
+  error: unknown,
+  options: { midStream?: boolean; aborted?: boolean; secrets?: ReadonlyArray<string | undefined> } = {},
+): GaiError {
+  if (error instanceof GaiError) return redactLlmError(error, options.secrets);
   const e = (error ?? {}) as SdkErrorShape;
   const name = e.name ?? '';
   const status = typeof e.status === 'number' ? e.status : undefined;
@@ -34,7 +39,28 @@ export function mapSdkError(where: string, error: unknown, options: { midStream?
     code = statusErrorCode(status);
     text = `${status} ${detail}`;
   }
-  return new GaiError(code, `${where}: ${text}`, { cause: error });
+  return redactLlmError(new GaiError(code, `${where}: ${text}`, { cause: error }), options.secrets);
+}
+
+/**
+ * The error with the key in use and every credential shape removed from its text, and the SDK's
+ * error (which holds the response body and headers) replaced by a redacted stand-in: a server
+ * may echo the credentials it was sent (a 401 body quoting the key), and whoever prints the
+ * error or its cause must not print them.
+ */
+export function redactLlmError(error: GaiError, secrets: ReadonlyArray<string | undefined> = []): GaiError {
+  const redactor = new SecretRedactor({ secrets });
+  const cause = error.cause;
+  const safeCause =
+    cause === undefined
+      ? undefined
+      : Object.assign(new Error(redactor.redact(errorMessage(cause))), {
+          name: cause instanceof Error ? cause.name : 'Error',
+          ...(typeof (cause as SdkErrorShape).status === 'number' ? { status: (cause as SdkErrorShape).status } : {}),
+        });
+  const redacted = new GaiError(error.code, redactor.redact(error.message), safeCause ? { cause: safeCause } : undefined);
+  if (error.stack) redacted.stack = redactor.redact(error.stack);
+  return redacted;
 }
 
 /** The error code for an HTTP status from an LLM API. */

@@ -1,4 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { errorMessage } from '../../core/errors';
+import { maskSecretText } from '../../core/redact';
 import { sleep } from '../../core/timing';
 import type { ToolResult } from '../../core/types';
 import type { DesktopServices } from '../../desktop/desktopServices';
@@ -11,22 +13,43 @@ const schema = toolInput({
   text: Type.String({ minLength: 1, maxLength: 10_000, description: 'Text to type into the focused field' }),
   pressEnter: Type.Optional(Type.Boolean({ description: 'Press Enter after typing', default: false })),
   delay: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000, description: 'Milliseconds between characters', default: 50 })),
+  secret: Type.Optional(
+    Type.Boolean({ description: 'true when the text is a password, key or other secret: it is then never shown in logs, approvals or stored paths' }),
+  ),
   returnScreen: ReturnScreenSchema,
 });
 
-/** Types text where the keyboard focus is (seed 000 §3.2); symbols and accents arrive exactly. */
+type TypeTextInput = Static<typeof schema>;
+
+/** Bound on asking the accessibility tree what has the focus; past it the text is judged by its shape only. */
+const FOCUS_QUERY_MS = 2_000;
+
+/**
+ * Types text where the keyboard focus is (seed 000 §3.2); symbols and accents arrive exactly.
+ * A secret (the model says so, the text looks like a key or matches the person's patterns, or
+ * the focus is in a password field) is shown only as "••••• (N characters)".
+ */
 export class TypeTextTool extends ToolBase<typeof schema> {
   readonly name = 'type_text';
-  readonly description = 'Type text into the focused field, exactly as given (symbols, accents), optionally pressing Enter after it.';
+  readonly description = 'Type text into the focused field, exactly as given (symbols, accents), optionally pressing Enter after it. Set secret: true for passwords and keys.';
   readonly inputSchema = schema;
   readonly risk = 'action' as const;
   override readonly timeoutMs = 120_000;
+  /** Inputs publicInput found secret (e.g. by the focused field), so execute does not echo them. */
+  private readonly secretInputs = new WeakSet<TypeTextInput>();
 
   constructor(private readonly services: DesktopServices) {
     super();
   }
 
-  async execute(input: Static<typeof schema>, context: ToolContext): Promise<ToolResult> {
+  override async publicInput(input: TypeTextInput, context: ToolContext): Promise<unknown> {
+    const secret = this.looksSecret(input) || (await this.focusIsPassword(context));
+    if (!secret) return input;
+    this.secretInputs.add(input);
+    return { ...input, text: maskSecretText(input.text), secret: true };
+  }
+
+  async execute(input: TypeTextInput, context: ToolContext): Promise<ToolResult> {
     const delay = input.delay ?? 50;
     const pressEnter = input.pressEnter ?? false;
     await this.services.desktop.input.typeText(input.text, delay, context.signal);
@@ -35,12 +58,43 @@ export class TypeTextTool extends ToolBase<typeof schema> {
       await this.services.desktop.input.pressKey({ modifiers: [], key: 'enter' });
     }
     const chars = [...input.text].length;
-    const preview = chars > 60 ? `${[...input.text].slice(0, 60).join('')}…` : input.text;
-    const result = ToolResults.success(`Typed ${chars} character(s)${pressEnter ? ' and pressed Enter' : ''}: "${preview}".`, {
+    const secret = this.secretInputs.has(input) || this.looksSecret(input);
+    const shown = secret ? maskSecretText(input.text) : `"${chars > 60 ? `${[...input.text].slice(0, 60).join('')}…` : input.text}"`;
+    const result = ToolResults.success(`Typed ${chars} character(s)${pressEnter ? ' and pressed Enter' : ''}: ${shown}.`, {
       length: chars,
       pressEnter,
       delay,
+      ...(secret ? { secret: true } : {}),
     });
     return withScreenAfter(this.services, result, input.returnScreen, context.signal);
   }
+
+  private looksSecret(input: TypeTextInput): boolean {
+    return input.secret === true || this.services.redactor.isSecret(input.text);
+  }
+
+  /** AT-SPI role `password text` (GTK's invisible entries, Qt's password echo mode). */
+  private async focusIsPassword(context: ToolContext): Promise<boolean> {
+    const tree = this.services.desktop.accessibility;
+    if (!tree?.focusedElement) return false;
+    const signal = AbortSignal.any([context.signal, AbortSignal.timeout(FOCUS_QUERY_MS)]);
+    try {
+      // The first availability probe may take seconds (it can start the a11y bus): not past the budget.
+      if (!(await untilAborted(tree.available(), signal))) return false;
+      const focused = await tree.focusedElement(signal);
+      return focused?.role === 'password text';
+    } catch (error) {
+      context.logger.debug(`type_text: cannot tell whether the focus is a password field (${errorMessage(error)})`);
+      return false;
+    }
+  }
+}
+
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(new Error('no answer in time'));
+    if (signal.aborted) return onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
 }
