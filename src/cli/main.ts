@@ -11,7 +11,7 @@ import { createPlatformDesktop } from '../desktop/adapters/platformDesktop';
 import type { ModelAccess } from '../llm/modelAccess';
 import { EchoTool } from '../tools/echoTool';
 import { createDesktopTools } from '../tools/desktop/desktopTools';
-import { isToolProfile, ToolPolicy, TOOL_PROFILES } from '../tools/toolPolicy';
+import { DEFAULT_TOOL_PROFILE, isToolProfile, ToolPolicy, TOOL_PROFILES } from '../tools/toolPolicy';
 import { ToolRegistry } from '../tools/toolRegistry';
 import { ToolRuntime } from '../tools/toolRuntime';
 import { defaultConfigPath, loadConfigFile, type ConfigFile } from './cliConfig';
@@ -81,7 +81,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   const defaultBrain = lazyBrain(() => openBrain(undefined, {}));
   const buildRuntime = (profile?: string, yes?: boolean, models?: ModelAccess, brain: BrainProvider | 'none' = defaultBrain): ToolRuntime => {
     const tools = config().tools ?? {};
-    const chosen = profile ?? tools.profile ?? 'full';
+    const chosen = profile ?? tools.profile ?? DEFAULT_TOOL_PROFILE;
     if (!isToolProfile(chosen)) throw new GaiError('CONFIG', `--profile: expected one of ${TOOL_PROFILES.join(', ')}, got "${chosen}"`);
     const log = logger();
     const registry = new ToolRegistry(log);

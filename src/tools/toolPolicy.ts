@@ -2,6 +2,11 @@ import type { RiskLevel } from '../core/types';
 
 export const TOOL_PROFILES = ['read-only', 'standard', 'full'] as const;
 export type ToolProfile = (typeof TOOL_PROFILES)[number];
+/**
+ * What the CLI and the extension use unless told otherwise: reading and acting in windows, but
+ * starting programs (`system` tools) needs `full` or an allow entry.
+ */
+export const DEFAULT_TOOL_PROFILE: ToolProfile = 'standard';
 
 /** Which risk levels each profile shows the model. */
 const PROFILE_RISKS: Record<ToolProfile, ReadonlySet<RiskLevel>> = {

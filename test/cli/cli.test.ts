@@ -15,6 +15,8 @@ const ROOT = resolve(__dirname, '../..');
 const MODEL = 'claude-scripted-test';
 /** What the CLI registers, in order: echo, then the desktop tools. */
 const ALL_TOOLS = ['echo', 'smart_screen_reader', 'screen_capture', 'ocr', 'get_element_tree', 'click', 'type_text', 'press_key', 'tab_navigate', 'scroll', 'spotlight', 'launch_app', 'navigate_to', 'get_current_node'];
+/** What the default profile (`standard`, as in the extension) shows: no `system` tools. */
+const STANDARD_TOOLS = ALL_TOOLS.filter((name) => name !== 'spotlight' && name !== 'launch_app');
 
 interface AskSummary {
   message: string;
@@ -55,7 +57,7 @@ describe('gai CLI (in process)', function () {
       const { code, stdout } = await run(['tools', '--json']);
       assert.equal(code, 0);
       const definitions = JSON.parse(stdout) as Array<{ name: string; input_schema: ToolDefinition['inputSchema'] }>;
-      assert.deepEqual(definitions.map((d) => d.name), ALL_TOOLS);
+      assert.deepEqual(definitions.map((d) => d.name), STANDARD_TOOLS);
       assert.equal(definitions[0]?.input_schema.type, 'object');
       assert.deepEqual(definitions[0]?.input_schema.required, ['message']);
     });
@@ -71,7 +73,7 @@ describe('gai CLI (in process)', function () {
       const { code, stdout } = await run(['tools', '--json', '--format', 'openai']);
       assert.equal(code, 0);
       const definitions = JSON.parse(stdout) as OpenAiFunctionDefinition[];
-      assert.equal(definitions.length, ALL_TOOLS.length);
+      assert.equal(definitions.length, STANDARD_TOOLS.length);
       assert.equal(definitions[0]?.type, 'function');
       assert.equal(definitions[0]?.function.name, 'echo');
       assert.equal(definitions[0]?.function.parameters.type, 'object');
@@ -120,9 +122,9 @@ describe('gai CLI (in process)', function () {
       assert.match(stderr, /^gai: --input: not valid JSON \(/);
     });
 
-    it('invalid input exits 1 with INVALID_INPUT and the field', async () => {
+    it('invalid input exits 2 (bad usage) with INVALID_INPUT and the field', async () => {
       const { code, stdout, stderr } = await run(['tool', 'echo', '--input', '{"message":42}']);
-      assert.equal(code, 1);
+      assert.equal(code, 2);
       assert.equal(stdout, '');
       assert.match(stderr, /^INVALID_INPUT: Invalid input for tool echo: message: expected a string, got number 42$/m);
       assert.match(stderr, /^hint: Fix the input to match the tool schema/m);
@@ -130,15 +132,15 @@ describe('gai CLI (in process)', function () {
 
     it('the default input {} is invalid for echo, naming the missing field', async () => {
       const { code, stderr } = await run(['tool', 'echo']);
-      assert.equal(code, 1);
+      assert.equal(code, 2);
       assert.match(stderr, /INVALID_INPUT: .*message: required field is missing/);
     });
 
-    it('an unknown tool exits 1 with NOT_FOUND', async () => {
+    it('an unknown tool exits 2 (bad usage) with NOT_FOUND and the tools of the profile', async () => {
       const { code, stderr } = await run(['tool', 'nope', '--input', '{}']);
-      assert.equal(code, 1);
+      assert.equal(code, 2);
       assert.match(stderr, /^NOT_FOUND: Tool not found: nope$/m);
-      assert.match(stderr, new RegExp(`^hint: Available tools: ${ALL_TOOLS.join(', ')}\\.$`, 'm'));
+      assert.match(stderr, new RegExp(`^hint: Available tools: ${STANDARD_TOOLS.join(', ')}\\.$`, 'm'));
     });
 
     it('--profile nonsense exits 2 naming --profile', async () => {
@@ -217,7 +219,7 @@ describe('gai CLI (in process)', function () {
       assert.equal(first?.headers.authorization, 'Bearer test');
       assert.deepEqual(
         (first?.body.tools as Array<{ name: string }>).map((t) => t.name),
-        ALL_TOOLS,
+        STANDARD_TOOLS,
       );
       // The second request carries the echo result for the model's tool_use id.
       const messages = second?.body.messages as Array<{ role: string; content: Array<Record<string, unknown>> }>;

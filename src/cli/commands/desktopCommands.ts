@@ -5,7 +5,7 @@ import { GaiError } from '../../core/errors';
 import type { ToolResult } from '../../core/types';
 import type { ToolRuntime } from '../../tools/toolRuntime';
 import { out, EXIT, type CliIo } from '../cliIo';
-import { printResult, runTool } from './toolCommand';
+import { printResult, runTool, toolExitCode } from './toolCommand';
 
 // Thin fronts over the desktop tools. The person typing the command is the one approving
 // it, so these run action tools without a second prompt.
@@ -15,7 +15,7 @@ type RuntimeFactory = () => ToolRuntime;
 export function registerDesktopCommands(program: Command, io: CliIo, runtime: RuntimeFactory, setExit: (code: number) => void): void {
   const finish = (result: ToolResult, json: boolean): void => {
     printResult(io, result, json);
-    setExit(result.success ? EXIT.ok : EXIT.failed);
+    setExit(toolExitCode(result, true));
   };
 
   program

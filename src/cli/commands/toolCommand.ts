@@ -25,12 +25,13 @@ export function registerToolCommand(
     .option('--input <json>', 'the tool input as a JSON object', '{}')
     .option('--json', 'print the whole result as JSON')
     .option('-y, --yes', 'approve action tools without asking')
-    .option('--profile <profile>', 'tool profile: read-only, standard or full')
+    .option('--profile <profile>', 'tool profile: read-only, standard (default) or full')
     .action(async (name: string, options: ToolCommandOptions) => {
       const input = parseJsonInput(options.input ?? '{}');
-      const result = await runTool(runtime(options.profile, options.yes), name, input);
+      const tools = runtime(options.profile, options.yes);
+      const result = await runTool(tools, name, input);
       printResult(io, result, options.json ?? false);
-      setExit(result.success ? EXIT.ok : EXIT.failed);
+      setExit(toolExitCode(result, tools.riskOf(name) !== undefined));
     });
 }
 
@@ -45,6 +46,15 @@ export async function runTool(runtime: ToolRuntime, name: string, input: unknown
   } finally {
     process.removeListener('SIGINT', onSigint);
   }
+}
+
+/**
+ * A tool name that does not exist or input the tool rejects is the person's mistake on the
+ * command line: bad usage (2), as for bad flags. Anything else that failed is 1.
+ */
+export function toolExitCode(result: ToolResult, known: boolean): number {
+  if (result.success) return EXIT.ok;
+  return !known || result.code === 'INVALID_INPUT' ? EXIT.usage : EXIT.failed;
 }
 
 export function parseJsonInput(text: string): unknown {
