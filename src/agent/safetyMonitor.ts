@@ -1,0 +1,246 @@
+import { errorMessage } from '../core/errors';
+import type { ToolCall, ToolResult } from '../core/types';
+import type { Point } from '../desktop/ports/inputPort';
+import type { InterruptPort, InterruptWatch, PersonActivity, StopTrigger } from '../desktop/ports/interruptPort';
+import type { OwnInputGate } from '../desktop/watchedInput';
+import { NullLogger, type Logger } from '../logging/logger';
+import type { AnyTool } from '../tools/toolBase';
+import { ToolResults } from '../tools/toolResult';
+import type { ActionGuard } from '../tools/toolRuntime';
+import type { AgentEvent } from './agentEvents';
+import type { SafetySettings } from './safetySettings';
+
+// The person stays in control while GAI acts (issue 9): a stop from the global hotkey or the
+// fail-safe corner cancels the running request at once and answers every later action
+// CANCELLED; before each action, input the person made since GAI's last one pauses the agent
+// and asks whether to resume. The watcher runs only while a request runs.
+
+export type TakeoverDecision = 'resume' | 'stop';
+
+export interface TakeoverRequest {
+  /** "You took over: paused. Resume?" */
+  message: string;
+  /** What the person did, e.g. "moved the pointer, pressed 2 keys". */
+  detail: string;
+  /** The action that waits. */
+  call: ToolCall;
+}
+
+export type TakeoverHandler = (request: TakeoverRequest, signal: AbortSignal) => Promise<TakeoverDecision>;
+
+export interface SafetyMonitorOptions {
+  interrupts: InterruptPort;
+  settings: SafetySettings;
+  /** Asks the person whether to resume; without one, a takeover stops the request. */
+  onTakeover?: TakeoverHandler;
+  /** Something the person should know (the hotkey cannot work here…); each message once. */
+  onWarning?: (message: string) => void;
+  /** After a stop, with the reason shown to the person. */
+  onStopped?: (message: string) => void;
+  logger?: Logger;
+}
+
+export const TAKEOVER_MESSAGE = 'You took over: paused. Resume?';
+
+/** The request a watch belongs to; ended by calling `end`. */
+export interface SafetySession {
+  end(): Promise<void>;
+}
+
+interface Session {
+  cancel: () => void;
+  watch: Promise<InterruptWatch | undefined>;
+  stopController: AbortController;
+  acted: boolean;
+  ended: boolean;
+}
+
+export class SafetyMonitor implements ActionGuard, OwnInputGate {
+  readonly name = 'safety';
+  private session?: Session;
+  /** Kept after the request ends: a tool still finishing in the background must not act. */
+  private stopMessage?: string;
+  private readonly warned = new Set<string>();
+  private readonly logger: Logger;
+
+  constructor(private readonly options: SafetyMonitorOptions) {
+    this.logger = options.logger ?? new NullLogger();
+  }
+
+  get active(): boolean {
+    return this.session !== undefined;
+  }
+
+  /** Why input is refused: the person's stop, until the next request or `clearStop`. */
+  get refusal(): string | undefined {
+    return this.stopMessage;
+  }
+
+  get stopSignal(): AbortSignal | undefined {
+    return this.session?.stopController.signal;
+  }
+
+  /** Starts watching for one request; `cancel` stops that request. */
+  begin(cancel: () => void): SafetySession {
+    void this.session?.watch.then((watch) => watch?.close());
+    this.stopMessage = undefined;
+    const { settings } = this.options;
+    const wanted = settings.stopHotkey !== undefined || settings.failSafeCorner || settings.pauseOnTakeover;
+    const session: Session = { cancel, stopController: new AbortController(), acted: false, ended: false, watch: Promise.resolve(undefined) };
+    if (wanted) {
+      session.watch = this.options.interrupts
+        .watch(
+          { stopHotkey: settings.stopHotkey, failSafeCorner: settings.failSafeCorner, watchInput: settings.pauseOnTakeover },
+          { onStop: (trigger) => this.stop(session, trigger), onWarning: (message) => this.warn(message) },
+        )
+        .then(
+          async (watch) => {
+            if (!session.ended) return watch;
+            await watch.close();
+            return undefined;
+          },
+          (error: unknown) => {
+            this.warn(`the stop hotkey, fail-safe corner and takeover pause are off: ${errorMessage(error)}`);
+            return undefined;
+          },
+        );
+    }
+    this.session = session;
+    return {
+      end: async () => {
+        session.ended = true;
+        if (this.session === session) this.session = undefined;
+        session.stopController.abort();
+        await (await session.watch)?.close();
+      },
+    };
+  }
+
+  /** Follows an agent: a watch from the first iteration of each request to its end. */
+  follow(agent: { onEvent(listener: (event: AgentEvent) => void): () => void; cancel(): void }): () => void {
+    let current: SafetySession | undefined;
+    return agent.onEvent((event) => {
+      if (event.type === 'iteration' && event.iteration === 1) current = this.begin(() => agent.cancel());
+      else if ((event.type === 'done' || event.type === 'error') && current) {
+        void current.end();
+        current = undefined;
+      }
+    });
+  }
+
+  /** Lets input through again after a stop (a command the person runs themselves). */
+  clearStop(): void {
+    if (!this.session) this.stopMessage = undefined;
+  }
+
+  async beforeAction(call: ToolCall, tool: AnyTool, signal: AbortSignal): Promise<ToolResult | undefined> {
+    const session = this.session;
+    if (!session) return this.stopMessage ? ToolResults.cancelled(tool.name, this.stopMessage) : undefined;
+    // The watcher is still starting on the first action of a request (a python3 start-up).
+    const watch = await raceAbort(session.watch, signal).catch(() => undefined);
+    if (this.stopMessage) return ToolResults.cancelled(tool.name, this.stopMessage);
+    if (signal.aborted) return ToolResults.cancelled(tool.name);
+    if (!watch || !this.options.settings.pauseOnTakeover || !watch.capabilities.input) return undefined;
+    try {
+      if (!session.acted) {
+        // Before GAI's first action the person was still finishing their own request (the
+        // Send click, Enter in the terminal): from here on, their input counts.
+        session.acted = true;
+        await watch.reset();
+        return undefined;
+      }
+      const activity = await watch.activity();
+      if (this.stopMessage) return ToolResults.cancelled(tool.name, this.stopMessage);
+      if (!tookOver(activity)) return undefined;
+      return await this.pause(session, watch, call, tool, activity, signal);
+    } catch (error) {
+      if (signal.aborted || this.stopMessage) return ToolResults.cancelled(tool.name, this.stopMessage);
+      this.warn(`the takeover check failed (${errorMessage(error)}); GAI goes on without it`);
+      return undefined;
+    }
+  }
+
+  async beginOwnInput(points: Point[]): Promise<void> {
+    const watch = await this.currentWatch();
+    await watch?.beginOwnInput(points).catch((error: unknown) => this.warn(`the input watcher failed: ${errorMessage(error)}`));
+  }
+
+  async endOwnInput(_left: Point | undefined): Promise<void> {
+    const watch = await this.currentWatch();
+    await watch?.endOwnInput().catch((error: unknown) => this.warn(`the input watcher failed: ${errorMessage(error)}`));
+  }
+
+  private async currentWatch(): Promise<InterruptWatch | undefined> {
+    const session = this.session;
+    return session ? session.watch : undefined;
+  }
+
+  private async pause(
+    session: Session,
+    watch: InterruptWatch,
+    call: ToolCall,
+    tool: AnyTool,
+    activity: PersonActivity,
+    signal: AbortSignal,
+  ): Promise<ToolResult | undefined> {
+    const detail = describe(activity);
+    this.logger.info(`takeover: the person ${detail}; paused before ${tool.name}`);
+    if (!this.options.onTakeover) {
+      this.stop(session, 'takeover', `you took over (${detail}) and no one could be asked whether to resume`);
+      return ToolResults.cancelled(tool.name, this.stopMessage);
+    }
+    let decision: TakeoverDecision;
+    try {
+      decision = await raceAbort(this.options.onTakeover({ message: TAKEOVER_MESSAGE, detail, call }, signal), signal);
+    } catch {
+      return ToolResults.cancelled(tool.name, this.stopMessage ?? 'the request was cancelled while paused');
+    }
+    if (this.stopMessage) return ToolResults.cancelled(tool.name, this.stopMessage);
+    if (decision === 'resume') {
+      await watch.reset();
+      this.logger.info('takeover: resumed');
+      return undefined;
+    }
+    this.stop(session, 'takeover', 'you took over and chose to stop');
+    return ToolResults.cancelled(tool.name, this.stopMessage);
+  }
+
+  private stop(session: Session, trigger: StopTrigger | 'takeover', why?: string): void {
+    if (session.ended || this.session !== session || this.stopMessage) return;
+    const label = this.options.settings.stopHotkeyLabel ?? 'the stop hotkey';
+    this.stopMessage =
+      trigger === 'hotkey' ? `stopped by the person (${label})` : trigger === 'corner' ? 'stopped by the person (pointer pushed into a screen corner)' : `stopped: ${why ?? 'you took over'}`;
+    session.stopController.abort();
+    this.logger.info(this.stopMessage);
+    session.cancel();
+    this.options.onStopped?.(this.stopMessage);
+  }
+
+  private warn(message: string): void {
+    if (this.warned.has(message)) return;
+    this.warned.add(message);
+    this.logger.warn(message);
+    this.options.onWarning?.(message);
+  }
+}
+
+function tookOver(activity: PersonActivity): boolean {
+  return activity.moved || activity.keys > 0 || activity.buttons > 0;
+}
+
+function describe(activity: PersonActivity): string {
+  const parts: string[] = [];
+  if (activity.moved) parts.push(`moved the pointer to ${activity.pointer.x},${activity.pointer.y}`);
+  if (activity.keys > 0) parts.push(`pressed ${activity.keys} key${activity.keys === 1 ? '' : 's'}`);
+  if (activity.buttons > 0) parts.push(`pressed ${activity.buttons} mouse button${activity.buttons === 1 ? '' : 's'}`);
+  return parts.join(', ');
+}
+
+function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(new Error('cancelled'));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(new Error('cancelled'));
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}

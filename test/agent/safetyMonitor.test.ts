@@ -1,0 +1,250 @@
+import { strict as assert } from 'node:assert';
+import { SafetyMonitor, TAKEOVER_MESSAGE, type TakeoverDecision, type TakeoverRequest } from '../../src/agent/safetyMonitor';
+import { DEFAULT_SAFETY, parseStopHotkey, safetySettingsFrom, type SafetySettings } from '../../src/agent/safetySettings';
+import type { InputPort, KeyCombo, Point } from '../../src/desktop/ports/inputPort';
+import type {
+  InterruptHandlers, InterruptOptions, InterruptPort, InterruptWatch, PersonActivity, StopTrigger,
+} from '../../src/desktop/ports/interruptPort';
+import { InputRefusedError, WatchedInput } from '../../src/desktop/watchedInput';
+import { startHarness, toolResultsSent, type Harness } from '../support/agentHarness';
+import { textReply, toolReply } from '../support/scriptedSteps';
+import { PressTool, type ToolEvent } from '../support/testTools';
+
+// The monitor's decisions, on a real agent and runtime talking to the scripted Messages server;
+// the interrupt port is an in-memory one the test drives (the X11 one is tested on Xvfb).
+
+class ScriptedInterrupts implements InterruptPort {
+  handlers?: InterruptHandlers;
+  options?: InterruptOptions;
+  activity: PersonActivity = idle();
+  resets = 0;
+  own: string[] = [];
+  closed = 0;
+  failWith?: string;
+
+  watch(options: InterruptOptions, handlers: InterruptHandlers): Promise<InterruptWatch> {
+    if (this.failWith) return Promise.reject(new Error(this.failWith));
+    this.options = options;
+    this.handlers = handlers;
+    return Promise.resolve<InterruptWatch>({
+      capabilities: { hotkey: true, corner: true, input: true },
+      beginOwnInput: async () => void this.own.push('begin'),
+      endOwnInput: async () => {
+        this.own.push('end');
+        return { x: 0, y: 0 };
+      },
+      activity: async () => this.activity,
+      reset: async () => {
+        this.resets++;
+        this.activity = idle();
+      },
+      close: async () => void this.closed++,
+    });
+  }
+
+  stop(trigger: StopTrigger): void {
+    this.handlers?.onStop(trigger);
+  }
+}
+
+function idle(): PersonActivity {
+  return { keys: 0, buttons: 0, moved: false, pointer: { x: 5, y: 5 }, left: { x: 5, y: 5 } };
+}
+
+const PRESSES = 6;
+const presses = toolReply(Array.from({ length: PRESSES }, (_, i) => ({ name: 'press', input: { label: `B${i + 1}` } })));
+
+describe('SafetyMonitor (stop, takeover pause)', function () {
+  let h: Harness | undefined;
+  afterEach(async () => {
+    await h?.close();
+    h = undefined;
+  });
+
+  async function setUp(
+    onPress: (index: number, interrupts: ScriptedInterrupts) => void,
+    options: { onTakeover?: (r: TakeoverRequest) => Promise<TakeoverDecision>; settings?: SafetySettings } = {},
+  ): Promise<{ interrupts: ScriptedInterrupts; log: ToolEvent[]; warnings: string[]; monitor: SafetyMonitor }> {
+    const log: ToolEvent[] = [];
+    const interrupts = new ScriptedInterrupts();
+    const warnings: string[] = [];
+    const monitor = new SafetyMonitor({
+      interrupts,
+      settings: options.settings ?? DEFAULT_SAFETY,
+      ...(options.onTakeover ? { onTakeover: options.onTakeover } : {}),
+      onWarning: (m) => warnings.push(m),
+    });
+    const tool = new PressTool(log);
+    const execute = tool.execute.bind(tool);
+    tool.execute = async (input, context) => {
+      const result = await execute(input, context);
+      onPress(log.filter((e) => e.phase === 'end').length, interrupts);
+      return result;
+    };
+    h = await startHarness('anthropic', [presses, textReply('done')], { tools: [tool] });
+    h.runtime.addGuard(monitor);
+    monitor.follow(h.agent);
+    return { interrupts, log, warnings, monitor };
+  }
+
+  it('a hotkey stop cancels the request and answers every later action CANCELLED', async () => {
+    const { log, interrupts } = await setUp((n, i) => n === 2 && i.stop('hotkey'));
+    const response = await h!.agent.processRequest('press them all');
+    assert.equal(response.stopReason, 'cancelled');
+    assert.equal(log.filter((e) => e.phase === 'end').length, 2, 'no press after the stop');
+    const codes = response.toolCalls.map((c) => c.result.code ?? 'ok');
+    // The stop came while the second press was finishing: it is answered CANCELLED too.
+    assert.deepEqual(codes, ['ok', 'CANCELLED', 'CANCELLED', 'CANCELLED', 'CANCELLED', 'CANCELLED']);
+    assert.match(response.toolCalls[2]?.result.observation ?? '', /cancelled|stopped by the person \(Ctrl\+Alt\+Escape\)/);
+    assert.equal(interrupts.closed, 1, 'the watch ends with the request');
+    assert.deepEqual(interrupts.options, { stopHotkey: DEFAULT_SAFETY.stopHotkey, failSafeCorner: true, watchInput: true });
+    await h!.agent.processRequest('next');
+    const sent = toolResultsSent('anthropic', h!.server.requests[1]!.body);
+    assert.equal(sent.length, PRESSES, 'every call of the stopped turn is answered');
+  });
+
+  it('the stop message names the trigger; the corner stops like the hotkey', async () => {
+    const { log } = await setUp((n, i) => n === 1 && i.stop('corner'));
+    const stopped: string[] = [];
+    h!.agent.onEvent((e) => e.type === 'tool_finished' && !e.result.success && stopped.push(e.result.observation));
+    const response = await h!.agent.processRequest('go');
+    assert.equal(response.stopReason, 'cancelled');
+    assert.equal(log.filter((e) => e.phase === 'end').length, 1);
+    assert.ok(stopped.length >= 1);
+  });
+
+  it('input before the first action is the person finishing their request, not a takeover', async () => {
+    const asked: TakeoverRequest[] = [];
+    const { interrupts, log } = await setUp(() => {}, { onTakeover: async (r) => (asked.push(r), 'resume') });
+    interrupts.activity = { ...idle(), keys: 1, moved: true };
+    const response = await h!.agent.processRequest('go');
+    assert.equal(response.stopReason, 'end_turn');
+    assert.equal(asked.length, 0);
+    assert.equal(interrupts.resets, 1, 'the first action resets what was seen');
+    assert.equal(log.filter((e) => e.phase === 'end').length, PRESSES);
+  });
+
+  it('the person moving the pointer mid-task pauses until they answer; resume goes on', async () => {
+    const asked: TakeoverRequest[] = [];
+    let answer: (d: TakeoverDecision) => void = () => {};
+    let pressesWhenAsked = -1;
+    const { interrupts, log } = await setUp(
+      (n, i) => {
+        if (n === 3) i.activity = { ...idle(), moved: true, pointer: { x: 400, y: 300 } };
+      },
+      {
+        onTakeover: (r) => {
+          asked.push(r);
+          pressesWhenAsked = log.filter((e) => e.phase === 'end').length;
+          return new Promise((resolve) => (answer = resolve));
+        },
+      },
+    );
+    const running = h!.agent.processRequest('go');
+    while (asked.length === 0) await new Promise((r) => setTimeout(r, 5));
+    await new Promise((r) => setTimeout(r, 50));
+    assert.equal(log.filter((e) => e.phase === 'end').length, 3, 'no action while paused');
+    answer('resume');
+    const response = await running;
+    assert.equal(response.stopReason, 'end_turn');
+    assert.equal(pressesWhenAsked, 3);
+    assert.equal(asked[0]?.message, TAKEOVER_MESSAGE);
+    assert.match(asked[0]?.detail ?? '', /moved the pointer to 400,300/);
+    assert.equal(asked[0]?.call.name, 'press');
+    assert.equal(log.filter((e) => e.phase === 'end').length, PRESSES);
+    assert.equal(interrupts.resets, 2, 'the first action and the resume reset the watch');
+  });
+
+  it('stop at the takeover prompt ends the request; nothing after it runs', async () => {
+    const { log } = await setUp((n, i) => n === 2 && (i.activity = { ...idle(), buttons: 1 }), { onTakeover: async () => 'stop' });
+    const response = await h!.agent.processRequest('go');
+    assert.equal(response.stopReason, 'cancelled');
+    assert.equal(log.filter((e) => e.phase === 'end').length, 2);
+    assert.match(response.toolCalls[2]?.result.observation ?? '', /took over and chose to stop/);
+  });
+
+  it('without anyone to ask, a takeover stops with the reason', async () => {
+    const { log } = await setUp((n, i) => n === 1 && (i.activity = { ...idle(), keys: 2 }));
+    const response = await h!.agent.processRequest('go');
+    assert.equal(response.stopReason, 'cancelled');
+    assert.equal(log.filter((e) => e.phase === 'end').length, 1);
+    assert.match(response.toolCalls[1]?.result.observation ?? '', /pressed 2 keys.*no one could be asked/);
+  });
+
+  it('pauseOnTakeover off: the person\'s input does not pause', async () => {
+    const settings = { ...DEFAULT_SAFETY, pauseOnTakeover: false };
+    const { log, interrupts } = await setUp((n, i) => n === 1 && (i.activity = { ...idle(), keys: 2 }), { settings });
+    const response = await h!.agent.processRequest('go');
+    assert.equal(response.stopReason, 'end_turn');
+    assert.equal(log.filter((e) => e.phase === 'end').length, PRESSES);
+    assert.equal(interrupts.options?.watchInput, false);
+  });
+
+  it('a watcher that cannot start is said once and the agent still works', async () => {
+    const { interrupts, warnings, log } = await setUp(() => {});
+    interrupts.failWith = 'the global stop hotkey is not available on darwin yet; use the Stop button';
+    assert.equal((await h!.agent.processRequest('go')).stopReason, 'end_turn');
+    assert.equal(log.filter((e) => e.phase === 'end').length, PRESSES);
+    assert.equal(warnings.length, 1);
+    assert.match(warnings[0]!, /not available on darwin yet; use the Stop button/);
+  });
+});
+
+describe('WatchedInput (GAI\'s own input, refused after a stop)', () => {
+  class RecordingInput implements InputPort {
+    calls: string[] = [];
+    move = async (to: Point) => void this.calls.push(`move ${to.x},${to.y}`);
+    click = async (at: Point) => void this.calls.push(`click ${at.x},${at.y}`);
+    drag = async () => void this.calls.push('drag');
+    scroll = async () => void this.calls.push('scroll');
+    pressKey = async (combo: KeyCombo) => void this.calls.push(`key ${combo.key}`);
+    isKnownKey = () => true;
+    async typeText(text: string, _delayMs: number, signal?: AbortSignal): Promise<void> {
+      for (const char of text) {
+        if (signal?.aborted) throw new Error('typing was cancelled');
+        this.calls.push(`type ${char}`);
+        await new Promise((r) => setTimeout(r, 2));
+      }
+    }
+  }
+
+  it('brackets every call with begin/end and refuses input after a stop; a long type_text stops mid-way', async () => {
+    const interrupts = new ScriptedInterrupts();
+    const monitor = new SafetyMonitor({ interrupts, settings: DEFAULT_SAFETY });
+    const inner = new RecordingInput();
+    const input = new WatchedInput(inner, monitor);
+    await input.click({ x: 1, y: 2 }, 'left', false);
+    assert.deepEqual(interrupts.own, [], 'no watch outside a request');
+    let cancelled = 0;
+    const session = monitor.begin(() => cancelled++);
+    await input.click({ x: 3, y: 4 }, 'left', false);
+    assert.deepEqual(interrupts.own, ['begin', 'end']);
+    const typing = input.typeText('x'.repeat(200), 0);
+    setTimeout(() => interrupts.stop('hotkey'), 20);
+    await assert.rejects(typing, /cancelled/);
+    const typed = inner.calls.filter((c) => c.startsWith('type')).length;
+    assert.ok(typed > 0 && typed < 200, `typing stopped mid-way (${typed} of 200)`);
+    assert.equal(cancelled, 1);
+    await assert.rejects(input.pressKey({ modifiers: [], key: 'enter' }), InputRefusedError);
+    await session.end();
+    await assert.rejects(input.move({ x: 9, y: 9 }), /stopped by the person \(Ctrl\+Alt\+Escape\)/, 'still refused after the request ended');
+    monitor.clearStop();
+    await input.move({ x: 9, y: 9 });
+    assert.equal(inner.calls.at(-1), 'move 9,9');
+  });
+});
+
+describe('safety settings', () => {
+  it('parses hotkeys, "off", and refuses unsafe or unknown ones naming the field', () => {
+    assert.deepEqual(parseStopHotkey('ctrl+alt+escape'), { combo: { modifiers: ['ctrl', 'alt'], key: 'escape' }, label: 'Ctrl+Alt+Escape' });
+    assert.deepEqual(parseStopHotkey('Ctrl+Shift+F12').combo, { modifiers: ['ctrl', 'shift'], key: 'f12' });
+    assert.deepEqual(parseStopHotkey('off'), {});
+    assert.deepEqual(parseStopHotkey(''), {});
+    assert.throws(() => parseStopHotkey('escape'), /take the key from every application/);
+    assert.throws(() => parseStopHotkey('ctrl+hyper+x'), /"hyper" in "ctrl\+hyper\+x" is not a modifier/);
+    assert.throws(() => safetySettingsFrom({ stopHotkey: 'shift+a' }, 'safety.'), /^Error: safety\.stopHotkey: /);
+    const off = safetySettingsFrom({ stopHotkey: 'off', failSafeCorner: false }, '');
+    assert.deepEqual(off, { failSafeCorner: false, pauseOnTakeover: true });
+    assert.deepEqual(safetySettingsFrom({}, ''), DEFAULT_SAFETY);
+  });
+});
