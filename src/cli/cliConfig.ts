@@ -3,6 +3,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { Type, type Static } from '@sinclair/typebox';
 import { GaiError, errorMessage } from '../core/errors';
+import { compileRedactPatterns } from '../core/redact';
 import { compileValidator, StringEnum } from '../tools/schema';
 import { TOOL_PROFILES } from '../tools/toolPolicy';
 
@@ -71,6 +72,16 @@ const ConfigFileSchema = Type.Object(
         { additionalProperties: false },
       ),
     ),
+    /** Secrets kept out of everything GAI prints, logs or sends (the same shape as VS Code's gai.redact). */
+    redact: Type.Optional(
+      Type.Object(
+        {
+          patterns: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { description: 'regular expressions redacted from every printed text' })),
+          windowTitles: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { description: 'windows whose screenshots never go to a model' })),
+        },
+        { additionalProperties: false },
+      ),
+    ),
   },
   { additionalProperties: false },
 );
@@ -100,5 +111,10 @@ export function loadConfigFile(path: string, required: boolean): ConfigFile {
   }
   const result = validator.validate(parsed);
   if (!result.ok) throw new GaiError('CONFIG', `config file ${path}: ${result.errors.join('; ')}`);
+  try {
+    compileRedactPatterns(result.value.redact?.patterns ?? [], 'redact.patterns');
+  } catch (error) {
+    throw new GaiError('CONFIG', `config file ${path}: ${errorMessage(error)}`);
+  }
   return result.value;
 }

@@ -43,6 +43,14 @@ const SECRET_FIELD = new RegExp(
   'gi',
 );
 
+/** The one shape of `gai.redact` (VS Code setting) and `redact` (CLI config file). */
+export interface RedactSettings {
+  /** Regular expressions (JavaScript syntax); matches become [redacted] in logs, errors, cards and stored paths. */
+  patterns: string[];
+  /** Window titles (case-insensitive substrings, or /regex/) whose screenshots and text are never sent to a model. */
+  windowTitles: string[];
+}
+
 export interface RedactorOptions {
   /** Known secret values, e.g. the API key in use. */
   secrets?: Iterable<string | undefined>;

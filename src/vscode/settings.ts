@@ -1,6 +1,7 @@
 // The extension's settings (`gai.*`), read through an accessor so the parsing runs without
 // VS Code (unit tests). Every error names the setting and says what was expected.
 import { GaiError } from '../core/errors';
+import { compileRedactPatterns, type RedactSettings } from '../core/redact';
 import type { Provider, RiskLevel } from '../core/types';
 import { PROVIDERS } from '../llm/llmConfig';
 import { TOOL_PROFILES, type ToolProfile } from '../tools/toolPolicy';
@@ -17,7 +18,10 @@ export interface GaiSettings {
   statusBarRefreshSeconds: number;
   keepScreenshots: number;
   brainThumbnails: boolean;
+  /** `gai.redact`: text patterns redacted everywhere, and windows whose screenshots never go to a model. */
+  redact: RedactSettings;
 }
+
 
 /** `get('maxIterations')` returns the value of `gai.maxIterations` (undefined when unset). */
 export type SettingsAccessor = (key: string) => unknown;
@@ -42,6 +46,7 @@ export function parseSettings(get: SettingsAccessor): GaiSettings {
     statusBarRefreshSeconds: integer(get, 'statusBar.refreshSeconds', 0, 0, 3600),
     keepScreenshots: integer(get, 'keepScreenshots', 3, 0, 50),
     brainThumbnails: boolean(get, 'brain.thumbnails', true),
+    redact: redactSettings(get, 'redact'),
   };
 }
 
@@ -53,6 +58,31 @@ function describe(value: unknown): string {
   if (typeof value === 'string') return `"${value}"`;
   if (Array.isArray(value)) return `[${value.map(describe).join(', ')}]`;
   return value === null ? 'null' : typeof value === 'object' ? 'an object' : String(value);
+}
+
+function redactSettings(get: SettingsAccessor, key: string): RedactSettings {
+  const value = get(key);
+  if (value === undefined || value === null) return { patterns: [], windowTitles: [] };
+  if (typeof value !== 'object' || Array.isArray(value)) fail(key, 'an object with "patterns" and "windowTitles" lists', value);
+  const fields = value as Record<string, unknown>;
+  for (const field of Object.keys(fields)) {
+    if (field !== 'patterns' && field !== 'windowTitles') throw new GaiError('CONFIG', `Setting gai.${key}.${field}: unknown field (known: patterns, windowTitles)`);
+  }
+  const list = (field: 'patterns' | 'windowTitles'): string[] => {
+    const items = fields[field];
+    if (items === undefined || items === null) return [];
+    if (!Array.isArray(items) || !items.every((item) => typeof item === 'string' && item.trim() !== '')) {
+      fail(`${key}.${field}`, 'a list of non-empty strings', items);
+    }
+    return [...(items as string[])];
+  };
+  const patterns = list('patterns');
+  try {
+    compileRedactPatterns(patterns, `gai.${key}.patterns`);
+  } catch (error) {
+    throw new GaiError('CONFIG', `Setting ${error instanceof Error ? error.message : String(error)}`);
+  }
+  return { patterns, windowTitles: list('windowTitles') };
 }
 
 function boolean(get: SettingsAccessor, key: string, fallback: boolean): boolean {

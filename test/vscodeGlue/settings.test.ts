@@ -26,6 +26,7 @@ describe('extension settings (gai.*)', () => {
       statusBarRefreshSeconds: 0,
       keepScreenshots: 3,
       brainThumbnails: true,
+      redact: { patterns: [], windowTitles: [] },
     });
   });
 
@@ -50,6 +51,11 @@ describe('extension settings (gai.*)', () => {
     assert.equal(settings.ocrLanguage, 'eng+deu');
   });
 
+  it('takes gai.redact patterns and window titles', () => {
+    const settings = parseSettings(defaults({ redact: { patterns: ['ACME-[0-9]{6}'], windowTitles: ['KeePassXC'] } }));
+    assert.deepEqual(settings.redact, { patterns: ['ACME-[0-9]{6}'], windowTitles: ['KeePassXC'] });
+  });
+
   const bad: [string, unknown, RegExp][] = [
     ['provider', 'claude', /gai\.provider: expected one of anthropic, openai, ollama, google, got "claude"/],
     ['baseUrl', 'not a url', /gai\.baseUrl: expected an http\(s\) URL/],
@@ -66,6 +72,12 @@ describe('extension settings (gai.*)', () => {
     ['keepScreenshots', 51, /gai\.keepScreenshots/],
     ['model.fast', 42, /gai\.model\.fast: expected a string, got 42/],
     ['brain.thumbnails', 'no', /gai\.brain\.thumbnails: expected true or false, got "no"/],
+    ['redact', ['x'], /gai\.redact: expected an object with "patterns" and "windowTitles" lists/],
+    ['redact', { pattern: ['x'] }, /gai\.redact\.pattern: unknown field \(known: patterns, windowTitles\)/],
+    ['redact', { patterns: 'x' }, /gai\.redact\.patterns: expected a list of non-empty strings/],
+    ['redact', { patterns: ['ok', '(open'] }, /gai\.redact\.patterns\[1\]: not a valid regular expression/],
+    ['redact', { patterns: ['.*'] }, /gai\.redact\.patterns\[0\]: matches the empty string/],
+    ['redact', { windowTitles: [''] }, /gai\.redact\.windowTitles: expected a list of non-empty strings/],
   ];
   for (const [key, value, message] of bad) {
     it(`rejects gai.${key} = ${JSON.stringify(value)} with an error naming the setting`, () => {
