@@ -83,28 +83,46 @@ export function findDesktopEntry(entries: DesktopEntry[], query: string): Deskto
     .sort((a, b) => a.r - b.r || a.e.name.length - b.e.name.length)[0]?.e;
 }
 
-/** Splits an Exec line into argv, dropping field codes (%f, %U…) as the spec allows. */
+/**
+ * Splits an Exec line into argv the way the Desktop Entry spec says, never through a shell:
+ * the value's escapes (\s, \n, \t, \r, \\), then double quotes (inside them \ escapes the
+ * next character), then field codes: an argument of field codes only (%f, %U…) is dropped, field
+ * codes inside an argument are removed (we pass no files or URLs), and %% is a literal %.
+ * `;`, `|`, `$(…)` and the like stay plain characters of an argument.
+ */
 export function execToArgv(exec: string): string[] {
-  const args: string[] = [];
+  const value = unescapeValue(exec);
+  const args: Array<{ text: string; quoted: boolean }> = [];
   let current = '';
   let quoted = false;
+  let wasQuoted = false;
   let hasToken = false;
-  for (let i = 0; i < exec.length; i++) {
-    const c = exec[i]!;
-    if (quoted && c === '\\' && i + 1 < exec.length) {
-      current += exec[++i];
+  for (let i = 0; i < value.length; i++) {
+    const c = value[i]!;
+    if (quoted && c === '\\' && i + 1 < value.length) {
+      current += value[++i];
     } else if (c === '"') {
       quoted = !quoted;
+      wasQuoted = true;
       hasToken = true;
     } else if (!quoted && /\s/.test(c)) {
-      if (hasToken) args.push(current);
+      if (hasToken) args.push({ text: current, quoted: wasQuoted });
       current = '';
+      wasQuoted = false;
       hasToken = false;
     } else {
       current += c;
       hasToken = true;
     }
   }
-  if (hasToken) args.push(current);
-  return args.filter((a) => !/^%[fFuUdDnNickvm]$/.test(a)).map((a) => a.replaceAll('%%', '%'));
+  if (hasToken) args.push({ text: current, quoted: wasQuoted });
+  return args
+    .filter((arg) => arg.quoted || !/^(%[a-zA-Z])+$/.test(arg.text))
+    .map((arg) => arg.text.replace(/%([a-zA-Z%])/g, (_, code: string) => (code === '%' ? '%' : '')));
+}
+
+/** The string-type escapes of a desktop entry value. */
+function unescapeValue(text: string): string {
+  const escapes: Record<string, string> = { s: ' ', n: '\n', t: '\t', r: '\r', '\\': '\\' };
+  return text.replace(/\\([sntr\\])/g, (_, c: string) => escapes[c] ?? c);
 }

@@ -73,6 +73,12 @@ describe('desktop entries', () => {
       ['printf 100%%', ['printf', '100%']],
       ['app  --a   --b', ['app', '--a', '--b']],
       ['app ""', ['app', '']],
+      // Never a shell: its syntax stays plain text inside arguments.
+      ['app "a;b" $(touch x) `id` | rm -rf ~ && reboot', ['app', 'a;b', '$(touch', 'x)', '`id`', '|', 'rm', '-rf', '~', '&&', 'reboot']],
+      ['app --name=%c --icon %i %k', ['app', '--name=', '--icon']],
+      ['app 100%%f', ['app', '100%f']],
+      // The value's own escapes first (\\s is a space, \\\\ a backslash), then the quoting's.
+      ['"a\\\\\\\\b" c\\sd', ['a\\b', 'c', 'd']],
     ];
     for (const [exec, argv] of cases) {
       it(`${exec} → ${JSON.stringify(argv)}`, () => {

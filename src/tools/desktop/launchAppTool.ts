@@ -4,24 +4,30 @@ import { sleep } from '../../core/timing';
 import type { ToolResult } from '../../core/types';
 import type { DesktopServices } from '../../desktop/desktopServices';
 import type { WindowInfo } from '../../desktop/ports/windowPort';
+import { appNameProblem, InvalidAppNameError, LaunchNotAllowedError, MAX_APP_NAME_LENGTH } from '../../desktop/launchNames';
 import { waitForSettle } from '../../desktop/settle';
 import { toolInput } from '../schema';
 import { ToolBase, type ToolContext } from '../toolBase';
 import { ToolResults } from '../toolResult';
 
 const schema = toolInput({
-  appName: Type.String({ minLength: 1, description: 'Application name as a person would say it, e.g. "Calculator", "Text Editor"' }),
+  appName: Type.String({
+    minLength: 1,
+    maxLength: MAX_APP_NAME_LENGTH,
+    description: 'Name of an installed application as a person would say it, e.g. "Calculator", "Text Editor"; never a path or a command line',
+  }),
   timeoutMs: Type.Optional(Type.Integer({ minimum: 500, maximum: 60_000, description: 'How long to wait for its window', default: 10_000 })),
 });
 
 /**
- * Starts an application by name and waits until a new window is active (bounded), instead of
- * the seed's fixed 2 s sleep, then reports that window.
+ * Starts an installed application by name (never through a shell; a program without a desktop
+ * entry only when the person allowed it by name) and waits until a new window is active
+ * (bounded), instead of the seed's fixed 2 s sleep, then reports that window.
  */
 export class LaunchAppTool extends ToolBase<typeof schema> {
   readonly name = 'launch_app';
   readonly description =
-    'Start an application by its name (desktop entries on Linux, open -a on macOS, the Start menu on Windows) and wait for its window.';
+    'Start an installed application by its name (desktop entries on Linux, app bundles on macOS, the Start menu on Windows) and wait for its window. Paths, command lines and other programs are refused.';
   readonly inputSchema = schema;
   readonly risk = 'system' as const;
   override readonly timeoutMs = 70_000;
@@ -37,6 +43,13 @@ export class LaunchAppTool extends ToolBase<typeof schema> {
     try {
       launched = await launcher.launch(input.appName, context.signal);
     } catch (error) {
+      if (error instanceof InvalidAppNameError) return ToolResults.invalidInput(this.name, [error.problem]);
+      if (error instanceof LaunchNotAllowedError) {
+        return ToolResults.failure('DENIED', `launch_app denied: ${error.message}`, {
+          observation: `launch_app did NOT run ${error.executable}: ${error.message}.`,
+          hint: 'Use the name of an installed application (as its menu entry shows it), or ask the person to allow the program.',
+        });
+      }
       return ToolResults.notFound(`Cannot launch "${input.appName}": ${errorMessage(error)}`, 'Check the name (e.g. the one shown in the app menu) or ask the user.');
     }
     const timeoutMs = input.timeoutMs ?? 10_000;
@@ -66,6 +79,11 @@ export class LaunchAppTool extends ToolBase<typeof schema> {
       window: { title: window.title, appName: window.appName, bounds: window.bounds },
       waitedMs: Math.round(performance.now() - started),
     });
+  }
+
+  /** A path or shell syntax is refused before anything runs, naming the field. */
+  protected override checkInput(input: Static<typeof schema>): string | undefined {
+    return appNameProblem(input.appName);
   }
 }
 
