@@ -5,7 +5,9 @@ import { GaiError, errorMessage, isGaiError } from '../core/errors';
 import { resolveLlmConfig, type LlmSettings } from '../llm/llmConfig';
 import { LlmManager } from '../llm/llmManager';
 import { createModeProviders } from '../llm/providers/providerFactory';
-import { StreamLogger, type Logger } from '../logging/logger';
+import { RedactingLogger, StreamLogger, type Logger } from '../logging/logger';
+import { compileRedactPatterns, SecretRedactor } from '../core/redact';
+import { isProviderCredentialVar } from '../core/secretEnv';
 import { createDesktopServices, type DesktopServices } from '../desktop/desktopServices';
 import { createPlatformDesktop } from '../desktop/adapters/platformDesktop';
 import type { ModelAccess } from '../llm/modelAccess';
@@ -15,7 +17,7 @@ import { DEFAULT_TOOL_PROFILE, isToolProfile, ToolPolicy, TOOL_PROFILES } from '
 import { ToolRegistry } from '../tools/toolRegistry';
 import { ToolRuntime } from '../tools/toolRuntime';
 import { defaultConfigPath, loadConfigFile, type ConfigFile } from './cliConfig';
-import { EXIT, err, type CliIo } from './cliIo';
+import { EXIT, err, redactingIo, type CliIo } from './cliIo';
 import { NAVIGATION_PROMPT } from '../brain/navigationLearner';
 import type { BrainProvider, NavigationBrain } from '../brain/navigationBrain';
 import { lazyBrain, openNavigationBrain } from '../brain/navigationSetup';
@@ -39,7 +41,11 @@ interface GlobalOptions {
   verbose?: boolean;
 }
 
-export async function runCli(argv: string[], io: CliIo): Promise<number> {
+export async function runCli(argv: string[], terminal: CliIo): Promise<number> {
+  // Every text the CLI prints, whatever prints it, passes the redactor: the keys in use (from the
+  // environment, the config file, --api-key) and credential shapes never reach the terminal.
+  const redactor = new SecretRedactor({ secrets: Object.entries(terminal.env).filter(([name]) => isProviderCredentialVar(name)).map(([, value]) => value) });
+  const io = redactingIo(terminal, (text) => redactor.redact(text));
   let exitCode: number = EXIT.ok;
   const setExit = (code: number): void => {
     exitCode = code;
@@ -54,16 +60,20 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   const globals = (): GlobalOptions => program.opts<GlobalOptions>();
   const config = (): ConfigFile => {
     const path = globals().config;
-    return loadConfigFile(path ?? defaultConfigPath(io.env), path !== undefined);
+    const file = loadConfigFile(path ?? defaultConfigPath(io.env), path !== undefined);
+    redactor.addSecret(file.llm?.apiKey);
+    redactor.setPatterns(compileRedactPatterns(file.redact?.patterns ?? [], 'redact.patterns'));
+    return file;
   };
-  const logger = (): Logger => new StreamLogger(globals().verbose ? 'debug' : 'warn', (line) => io.stderr.write(line + '\n'));
+  const logger = (): Logger => new RedactingLogger(new StreamLogger(globals().verbose ? 'debug' : 'warn', (line) => io.stderr.write(line + '\n')), redactor);
 
   let services: DesktopServices | undefined;
   // Built on first use; nothing touches the display until a desktop tool runs.
   const desktop = (): DesktopServices => {
     const settings = config().desktop ?? {};
-    services ??= createDesktopServices(createPlatformDesktop({ ocrLanguage: settings.ocrLanguage }), {
+    services ??= createDesktopServices(createPlatformDesktop({ ocrLanguage: settings.ocrLanguage, holdsSecret: (value) => redactor.containsKnownSecret(value) }), {
       screenshotMaxWidth: settings.screenshotMaxWidth,
+      redactor,
     });
     return services;
   };
@@ -103,6 +113,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   };
 
   const buildAgent = (settings: LlmSettings, options: AskOptions): Agent => {
+    redactor.addSecret(settings.apiKey);
     const file = config();
     const maxIterations = parseCount('--max-iterations', options.maxIterations) ?? file.agent?.maxIterations ?? 10;
     const llmConfig = resolveLlmConfig({ ...file.llm, ...withoutUndefined(settings) }, io.env);
@@ -116,6 +127,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
 
   /** The brain in its folder; it learns with the model when one is configured, else only replays. */
   const openBrain = async (brainDir: string | undefined, settings: LlmSettings): Promise<NavigationBrain> => {
+    redactor.addSecret(settings.apiKey);
     const file = config();
     const dir = await ensureBrainDir(resolveBrainDir({ flag: brainDir, env: io.env, configured: file.brain?.dir }));
     let createLlm: (() => LlmManager) | undefined;
