@@ -1,3 +1,4 @@
+import { SecretRedactor } from '../core/redact';
 import type { Logger } from '../logging/logger';
 import type { Desktop } from './ports/desktop';
 import type { WindowTitleRule } from './privateWindows';
@@ -10,6 +11,8 @@ export interface DesktopServices {
   /** Every reading it gives out is protected: secret fields black, private windows withheld. */
   reader: ScreenReader;
   privacy: ScreenPrivacy;
+  /** Tells secrets in text apart (type_text masks what it matches). */
+  redactor: SecretRedactor;
   /** Largest width of screenshots sent to a model; they are downscaled beyond it. */
   screenshotMaxWidth: number;
 }
@@ -18,6 +21,7 @@ export interface DesktopServicesOptions {
   screenshotMaxWidth?: number;
   /** Windows whose screenshots and text never go to a model (gai.redact.windowTitles). */
   privateWindowTitles?: readonly WindowTitleRule[];
+  redactor?: SecretRedactor;
   logger?: Logger;
 }
 
@@ -32,6 +36,7 @@ export function createDesktopServices(desktop: Desktop, options: DesktopServices
     desktop,
     reader: new ScreenReader(desktop.screen, desktop.ocr, { privacy }),
     privacy,
+    redactor: options.redactor ?? new SecretRedactor(),
     screenshotMaxWidth: options.screenshotMaxWidth ?? 1280,
   };
 }

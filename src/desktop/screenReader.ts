@@ -2,11 +2,17 @@ import type { BBox, OcrAnalysis, OcrElement } from '../core/types';
 import type { OcrEngine } from './ports/ocrPort';
 import type { ScreenImage, ScreenPort } from './ports/screenPort';
 import { changedRegion, crop, expand, framesEqual, intersects } from './screenDiff';
+import type { PrivacyProbe, ProtectedView, ScreenPrivacy, SecretRegion } from './screenPrivacy';
 import { union } from './textLocator';
 
+/** What a reading gives out is the protected view: secret fields black, their text dropped. */
 export interface ScreenReading {
   image: ScreenImage;
   analysis: OcrAnalysis;
+  /** Where the image was blacked out (screen pixels). */
+  secretRegions: SecretRegion[];
+  /** Set when the active window is private: send this text instead of any picture or text of it. */
+  withheld?: string;
   /** How the OCR was obtained: `cached` (nothing changed), `partial` (changed region only), `full`. */
   ocr: 'cached' | 'partial' | 'full';
   ocrMs: number;
@@ -17,6 +23,15 @@ export interface ScreenReaderOptions {
   partialLimit?: number;
   /** Pixels around a changed region that are read again, so words cut by its edge are whole. */
   margin?: number;
+  /** Masks secret fields and private windows in every reading; without it readings are raw. */
+  privacy?: ScreenPrivacy;
+}
+
+export interface ReadOptions {
+  region?: BBox;
+  signal?: AbortSignal;
+  /** A full-screen frame grabbed already (e.g. after waiting for the screen to settle). */
+  frame?: ScreenImage;
 }
 
 /**
@@ -24,9 +39,11 @@ export interface ScreenReaderOptions {
  * screen is not read again, and a screen where one part changed gets OCR of that part only.
  */
 export class ScreenReader {
-  private last?: { image: ScreenImage; analysis: OcrAnalysis };
+  /** The raw frame and OCR (for diffing) and the view of it that may be given out. */
+  private last?: { image: ScreenImage; analysis: OcrAnalysis; view: ProtectedView; given: LatestReading };
   private readonly partialLimit: number;
   private readonly margin: number;
+  private readonly privacy?: ScreenPrivacy;
 
   constructor(
     private readonly screen: ScreenPort,
@@ -35,48 +52,69 @@ export class ScreenReader {
   ) {
     this.partialLimit = options.partialLimit ?? 0.4;
     this.margin = options.margin ?? 24;
+    this.privacy = options.privacy;
   }
 
-  async read(options: { region?: BBox; signal?: AbortSignal } = {}): Promise<ScreenReading> {
-    const image = await this.screen.grab(options.region);
+  async read(options: ReadOptions = {}): Promise<ScreenReading> {
+    const image = options.frame && !options.region ? options.frame : await this.screen.grab(options.region);
     const started = performance.now();
+    const previous = this.last;
+    if (previous && !options.region && framesEqual(previous.image, image)) {
+      return reading(previous.view, 'cached', performance.now() - started);
+    }
+    // The window and tree lookups run while OCR does.
+    const probing = this.privacy?.probe(image, options.signal);
+    probing?.catch(() => undefined); // awaited below; an abort must not surface as unhandled
     if (options.region) {
       const analysis = await this.ocr.recognize(image, { signal: options.signal });
-      return { image, analysis, ocr: 'full', ocrMs: performance.now() - started };
+      // Fields found in the last full reading stay masked in a region of it (its label may lie outside).
+      const view = await this.protect(image, analysis, probing, previous?.view.regions);
+      return reading(view, 'full', performance.now() - started);
     }
-    const previous = this.last;
     let analysis: OcrAnalysis;
     let kind: ScreenReading['ocr'] = 'full';
-    if (previous && framesEqual(previous.image, image)) {
-      analysis = previous.analysis;
-      kind = 'cached';
+    const changed = previous ? changedRegion(previous.image, image) : undefined;
+    const frame = { x: image.origin.x, y: image.origin.y, width: image.width, height: image.height };
+    // Whole lines touched by the change are read again, so their unchanged words stay in them.
+    const touched = changed ? previous!.analysis.elements.filter((e) => intersects(e.bbox, changed)).map((e) => e.bbox) : [];
+    const dirty = changed ? expand(union([changed, ...touched]), this.margin, frame) : undefined;
+    if (previous && dirty && dirty.width * dirty.height < this.partialLimit * image.width * image.height) {
+      const fresh = await this.ocr.recognize(crop(image, dirty), { signal: options.signal });
+      analysis = merge(previous.analysis, fresh, changed!, dirty, frame);
+      kind = 'partial';
     } else {
-      const changed = previous ? changedRegion(previous.image, image) : undefined;
-      const frame = { x: image.origin.x, y: image.origin.y, width: image.width, height: image.height };
-      // Whole lines touched by the change are read again, so their unchanged words stay in them.
-      const touched = changed ? previous!.analysis.elements.filter((e) => intersects(e.bbox, changed)).map((e) => e.bbox) : [];
-      const dirty = changed ? expand(union([changed, ...touched]), this.margin, frame) : undefined;
-      if (previous && dirty && dirty.width * dirty.height < this.partialLimit * image.width * image.height) {
-        const fresh = await this.ocr.recognize(crop(image, dirty), { signal: options.signal });
-        analysis = merge(previous.analysis, fresh, changed!, dirty, frame);
-        kind = 'partial';
-      } else {
-        analysis = await this.ocr.recognize(image, { signal: options.signal });
-      }
+      analysis = await this.ocr.recognize(image, { signal: options.signal });
     }
-    this.last = { image, analysis };
-    return { image, analysis, ocr: kind, ocrMs: performance.now() - started };
+    const view = await this.protect(image, analysis, probing);
+    this.last = { image, analysis, view, given: given(view) };
+    return reading(view, kind, performance.now() - started);
   }
 
-  /** The newest full-screen reading, e.g. to show what the agent saw; undefined before the first. */
-  latest(): { image: ScreenImage; analysis: OcrAnalysis } | undefined {
-    return this.last;
+  /** The newest full-screen reading (protected), e.g. to show what the agent saw; undefined before the first. */
+  /** The same object until the next fresh reading, so callers can tell whether the screen was read again. */
+  latest(): LatestReading | undefined {
+    return this.last?.given;
   }
 
   /** Forget the remembered reading (e.g. after switching displays). */
   reset(): void {
     this.last = undefined;
   }
+
+  private async protect(image: ScreenImage, analysis: OcrAnalysis, probing: Promise<PrivacyProbe> | undefined, extra?: SecretRegion[]): Promise<ProtectedView> {
+    if (!this.privacy || !probing) return { image, analysis, regions: [] };
+    return this.privacy.protect(image, analysis, await probing, extra);
+  }
+}
+
+export type LatestReading = Pick<ScreenReading, 'image' | 'analysis' | 'secretRegions' | 'withheld'>;
+
+function given(view: ProtectedView): LatestReading {
+  return { image: view.image, analysis: view.analysis, secretRegions: view.regions, ...(view.withheld ? { withheld: view.withheld } : {}) };
+}
+
+function reading(view: ProtectedView, ocr: ScreenReading['ocr'], ocrMs: number): ScreenReading {
+  return { ...given(view), ocr, ocrMs };
 }
 
 /**

@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { ImageBlock, ToolResult } from '../../core/types';
 import type { DesktopServices } from '../../desktop/desktopServices';
+import { crop } from '../../desktop/screenDiff';
 import { StringEnum, toolInput } from '../schema';
 import { ToolBase, type ToolContext } from '../toolBase';
 import { ToolResults } from '../toolResult';
@@ -44,12 +45,16 @@ export class ScreenCaptureTool extends ToolBase<typeof schema> {
     return input.region && input.region.width * input.region.height > 100_000_000 ? 'region: too large' : undefined;
   }
 
-  async execute(input: Static<typeof schema>, _context: ToolContext): Promise<ToolResult> {
+  async execute(input: Static<typeof schema>, context: ToolContext): Promise<ToolResult> {
     const { screen, images } = this.services.desktop;
     const size = await screen.size();
     const outside = regionOutside(this.name, input.region, size);
     if (outside) return outside;
-    const frame = await screen.grab(input.region);
+    // Through the reader, whose readings have secret fields blacked out (it needs the whole
+    // screen's text to find them), then cut to the region.
+    const reading = await this.services.reader.read({ signal: context.signal });
+    if (reading.withheld) return ToolResults.success(reading.withheld, { withheld: true, screen: size, timestamp: new Date().toISOString() });
+    const frame = input.region ? crop(reading.image, input.region) : reading.image;
     const format = input.format ?? 'png';
     const encoded = await images.encode(frame, format, { maxWidth: input.maxWidth ?? this.services.screenshotMaxWidth });
     const block: ImageBlock = {
@@ -67,6 +72,7 @@ export class ScreenCaptureTool extends ToolBase<typeof schema> {
         screen: size,
         format,
         bytes: encoded.data.length,
+        ...(reading.secretRegions.length ? { secretRegionsMasked: reading.secretRegions.length } : {}),
         timestamp: new Date().toISOString(),
       },
       [block],

@@ -27,7 +27,10 @@ export async function withScreenAfter(
   const settle = await waitForSettle(services.desktop.screen, { signal });
   const data = (result.data ?? {}) as Record<string, unknown>;
   if (returnScreen === 'screenshot') {
-    const image = await services.desktop.images.encode(settle.frame, 'png', { maxWidth: services.screenshotMaxWidth });
+    // The settled frame through the reader, so secret fields are black and private windows withheld.
+    const seen = await services.reader.read({ frame: settle.frame, signal });
+    if (seen.withheld) return { ...result, data: { ...data, screenAfter: { settled: settle.settled, withheld: seen.withheld } } };
+    const image = await services.desktop.images.encode(seen.image, 'png', { maxWidth: services.screenshotMaxWidth });
     const block: ImageBlock = { type: 'image', source: { type: 'base64', mediaType: 'image/png', data: image.data.toString('base64') } };
     return {
       ...result,
@@ -36,6 +39,7 @@ export async function withScreenAfter(
     };
   }
   const reading = await services.reader.read({ signal });
+  if (reading.withheld) return { ...result, data: { ...data, screenAfter: { settled: settle.settled, withheld: reading.withheld } } };
   const lines = reading.analysis.elements.filter((e) => e.level === 'line').map((e) => e.text);
   return {
     ...result,

@@ -38,6 +38,8 @@ export class SmartScreenReaderTool extends ToolBase<typeof schema> {
     const reading = await this.services.reader.read({ signal: context.signal });
     const resolution = { width: reading.image.width, height: reading.image.height };
     const base = { timestamp: new Date().toISOString(), resolution, mode: input.mode, window: window ? { title: window.title, appName: window.appName } : undefined };
+    // A private window: no picture and no text of it goes to any model.
+    if (reading.withheld) return ToolResults.success(reading.withheld, { ...base, llmMode: 'none', withheld: true, analysis: reading.withheld });
     if (input.mode === 'quick') {
       const text = screenSummaryText(reading.analysis, window);
       if (!this.llm) {
