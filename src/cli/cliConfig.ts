@@ -2,8 +2,10 @@ import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { Type, type Static } from '@sinclair/typebox';
+import { safetySettingsFrom } from '../agent/safetySettings';
 import { GaiError, errorMessage } from '../core/errors';
 import { compileRedactPatterns } from '../core/redact';
+import { compileWindowTitles } from '../desktop/privateWindows';
 import { compileValidator, StringEnum } from '../tools/schema';
 import { TOOL_PROFILES } from '../tools/toolPolicy';
 
@@ -61,6 +63,16 @@ const ConfigFileSchema = Type.Object(
         { additionalProperties: false },
       ),
     ),
+    safety: Type.Optional(
+      Type.Object(
+        {
+          stopHotkey: Type.Optional(Type.String({ description: 'global stop hotkey while the agent runs, e.g. "ctrl+alt+escape" (default), or "off"' })),
+          failSafeCorner: Type.Optional(Type.Boolean({ description: 'stop when the pointer is pushed into a screen corner (default true)' })),
+          pauseOnTakeover: Type.Optional(Type.Boolean({ description: 'pause and ask when the person moves the mouse or types while the agent works (default true)' })),
+        },
+        { additionalProperties: false },
+      ),
+    ),
     brain: Type.Optional(
       Type.Object(
         {
@@ -113,8 +125,14 @@ export function loadConfigFile(path: string, required: boolean): ConfigFile {
   if (!result.ok) throw new GaiError('CONFIG', `config file ${path}: ${result.errors.join('; ')}`);
   try {
     compileRedactPatterns(result.value.redact?.patterns ?? [], 'redact.patterns');
+    compileWindowTitles(result.value.redact?.windowTitles ?? [], 'redact.windowTitles');
   } catch (error) {
     throw new GaiError('CONFIG', `config file ${path}: ${errorMessage(error)}`);
+  }
+  try {
+    safetySettingsFrom(result.value.safety ?? {}, 'safety.');
+  } catch (error) {
+    throw new GaiError('CONFIG', `config file ${path}: ${errorMessage(error)}`, { cause: error });
   }
   return result.value;
 }
