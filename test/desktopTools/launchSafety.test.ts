@@ -1,4 +1,8 @@
 import { strict as assert } from 'node:assert';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { LinuxAppLauncher } from '../../src/desktop/adapters/appLaunchers';
 import { appNameProblem, InvalidAppNameError, LaunchNotAllowedError } from '../../src/desktop/launchNames';
 import { LaunchAppTool } from '../../src/tools/desktop/launchAppTool';
 import { createFakeDesktop, makeServices, runTool, type FakeDesktop } from '../support/fakeDesktop';
@@ -78,5 +82,72 @@ describe('launch_app names', () => {
       assert.match(denied.observation, /did NOT run \/usr\/bin\/rm/);
       assert.match(denied.error ?? '', /gai\.launch\.allow \(CLI config: launch\.allow\)/);
     });
+  });
+});
+
+/** Waits (bounded) until a file exists; a detached child writes it. */
+async function fileAppears(file: string, withinMs = 5_000): Promise<boolean> {
+  const deadline = Date.now() + withinMs;
+  while (Date.now() < deadline) {
+    if (existsSync(file)) return true;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  return existsSync(file);
+}
+
+(process.platform === 'linux' ? describe : describe.skip)('LinuxAppLauncher', function () {
+  this.timeout(15_000);
+  let dir: string;
+  let bin: string;
+  let env: NodeJS.ProcessEnv;
+  const program = 'gai-probe-prog';
+
+  beforeEach(() => {
+    dir = mkdtempSync(path.join(tmpdir(), 'gai-launch-'));
+    bin = path.join(dir, 'bin');
+    mkdirSync(bin);
+    mkdirSync(path.join(dir, 'data', 'applications'), { recursive: true });
+    // The probe writes its arguments, one a line, next to itself.
+    writeFileSync(path.join(bin, program), '#!/bin/sh\nprintf \'%s\\n\' "$@" > "$0.ran.tmp" && mv "$0.ran.tmp" "$0.ran"\n');
+    chmodSync(path.join(bin, program), 0o755);
+    env = { PATH: `${bin}:/usr/bin:/bin`, XDG_DATA_HOME: path.join(dir, 'data'), XDG_DATA_DIRS: path.join(dir, 'none') };
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('refuses a program on PATH that has no desktop entry unless launch.allow names it', async () => {
+    const ran = path.join(bin, `${program}.ran`);
+    await assert.rejects(new LinuxAppLauncher(env).launch(program), (error: Error) => {
+      assert.ok(error instanceof LaunchNotAllowedError);
+      assert.match(error.message, new RegExp(`the program ${bin}/${program}; programs run only when the person allowed them by name in gai\\.launch\\.allow`));
+      return true;
+    });
+    assert.equal(existsSync(ran), false);
+    const result = await new LinuxAppLauncher(env, undefined, ['GAI-Probe-Prog']).launch(program);
+    assert.match(result.method, /^executable /);
+    assert.equal(await fileAppears(ran), true, 'the allowed program ran');
+  });
+
+  it('refuses shell syntax and paths before looking anything up; nothing runs', async () => {
+    const marker = path.join(dir, 'X');
+    for (const name of [`a;touch ${marker}`, `$(touch ${marker})`, `sh -c 'touch ${marker}'`, '../x', `${bin}/${program}`]) {
+      await assert.rejects(new LinuxAppLauncher(env, undefined, [program, 'sh', 'a']).launch(name), InvalidAppNameError, name);
+    }
+    await new Promise((r) => setTimeout(r, 200));
+    assert.equal(existsSync(marker), false);
+    assert.equal(existsSync(path.join(bin, `${program}.ran`)), false);
+  });
+
+  it('runs a desktop entry without a shell: its shell syntax reaches the program as plain arguments', async () => {
+    const marker = path.join(dir, 'Y');
+    writeFileSync(
+      path.join(dir, 'data', 'applications', 'probe.desktop'),
+      `[Desktop Entry]\nType=Application\nName=Probe App\nExec=${program} "a;touch ${marker}" $(touch\\s${marker}) %U\n`,
+    );
+    const result = await new LinuxAppLauncher(env).launch('Probe App');
+    assert.match(result.method, /desktop entry probe\.desktop/);
+    const ran = path.join(bin, `${program}.ran`);
+    assert.equal(await fileAppears(ran), true);
+    assert.deepEqual(readFileSync(ran, 'utf8').split('\n').filter(Boolean), [`a;touch ${marker}`, '$(touch', `${marker})`]);
+    assert.equal(existsSync(marker), false);
   });
 });

@@ -22,6 +22,8 @@ export interface PlatformDesktopOptions {
   env?: NodeJS.ProcessEnv;
   /** Whether a value holds a secret registered at run time: such variables are not passed to launched apps. */
   holdsSecret?: (value: string) => boolean;
+  /** Programs launch_app may start without a desktop entry / Start menu entry (gai.launch.allow, CLI launch.allow). */
+  launchAllow?: readonly string[];
 }
 
 /**
@@ -42,7 +44,7 @@ export function createPlatformDesktop(options: PlatformDesktopOptions = {}): Des
     input: new NutInput(scale, platform),
     ocr: options.ocr ?? new LayeredOcr(new TesseractJsOcr({ language: options.ocrLanguage })),
     windows: windowsFor(platform, env, scale),
-    launcher: launcherFor(platform, env, options.holdsSecret),
+    launcher: launcherFor(platform, env, options.holdsSecret, options.launchAllow),
     images: new SharpImages(),
     // Finds labels OCR misses (single glyphs on buttons); checks on first use whether it works.
     ...(platform === 'linux' ? { accessibility: new AtspiAccessibility(env) } : {}),
@@ -54,8 +56,13 @@ function windowsFor(platform: PlatformName, env: NodeJS.ProcessEnv, scale: () =>
   return platform === 'linux' ? new X11Windows(env) : new NutWindows(scale);
 }
 
-function launcherFor(platform: PlatformName, env: NodeJS.ProcessEnv, holdsSecret?: (value: string) => boolean): AppLauncher {
+function launcherFor(
+  platform: PlatformName,
+  env: NodeJS.ProcessEnv,
+  holdsSecret?: (value: string) => boolean,
+  launchAllow: readonly string[] = [],
+): AppLauncher {
   if (platform === 'darwin') return new MacAppLauncher(holdsSecret);
-  if (platform === 'win32') return new WindowsAppLauncher(holdsSecret);
-  return new LinuxAppLauncher(env, holdsSecret);
+  if (platform === 'win32') return new WindowsAppLauncher(holdsSecret, launchAllow);
+  return new LinuxAppLauncher(env, holdsSecret, launchAllow);
 }
