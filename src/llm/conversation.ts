@@ -1,4 +1,5 @@
 import type { ContentBlock, ImageBlock, Message, TextBlock, ToolCall, ToolResultBlock, ToolUseBlock } from '../core/types';
+import { limitToolCall } from '../core/inputLimits';
 
 export const SCREENSHOT_STUB = '[older screenshot removed to keep the conversation small]';
 
@@ -28,11 +29,15 @@ export class Conversation {
     this.pruneScreenshots();
   }
 
-  /** Adds the model's turn; a turn with neither text nor calls is not a valid message. */
+  /**
+   * Adds the model's turn; a turn with neither text nor calls is not a valid message. A call
+   * whose input is over the limits is kept as a small stand-in: serialising the history for the
+   * next request must not overflow, and a long session must not keep megabytes per call.
+   */
   addAssistantMessage(text: string, toolCalls: ToolCall[] = []): void {
     const content: ContentBlock[] = [];
     if (text.trim()) content.push({ type: 'text', text });
-    for (const call of toolCalls) content.push({ type: 'tool_use', id: call.id, name: call.name, input: call.input });
+    for (const call of toolCalls.map(limitToolCall)) content.push({ type: 'tool_use', id: call.id, name: call.name, input: call.input });
     if (content.length === 0) return;
     const last = this.history.at(-1);
     if (last?.role === 'assistant') last.content.push(...content);

@@ -2,6 +2,7 @@ import { Kind, Type, TypeRegistry, type TObject, type TProperties, type TSchema,
 import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
 import { ValueErrorType, type ValueError } from '@sinclair/typebox/errors';
 import { Value } from '@sinclair/typebox/value';
+import { checkInputLimits, cutText, rejectedInputProblem } from '../core/inputLimits';
 
 // A tool's input schema is declared once with TypeBox: the same object is the JSON Schema
 // the model sees and the validator that runs before `execute`.
@@ -27,7 +28,10 @@ export interface InputValidator<T> {
   validate(input: unknown): ValidationResult<T>;
 }
 
-/** Compiles once; `validate` applies schema defaults to a copy, then checks everything. */
+/**
+ * Compiles once; `validate` checks the input's size and depth first (the copy and the checks
+ * below recurse), then applies schema defaults to a copy and checks everything.
+ */
 export function compileValidator<S extends TObject>(schema: S): InputValidator<import('@sinclair/typebox').Static<S>> {
   let check: TypeCheck<S> | undefined;
   return {
@@ -36,6 +40,8 @@ export function compileValidator<S extends TObject>(schema: S): InputValidator<i
       if (input === null || typeof input !== 'object' || Array.isArray(input)) {
         return { ok: false, errors: [`input: expected an object, got ${describeValue(input)}`] };
       }
+      const tooBig = rejectedInputProblem(input) ?? checkInputLimits(input);
+      if (tooBig) return { ok: false, errors: [tooBig] };
       const value = Value.Default(schema, structuredClone(input));
       if (check.Check(value)) return { ok: true, value };
       return { ok: false, errors: formatErrors(check.Errors(value)) };
@@ -43,14 +49,26 @@ export function compileValidator<S extends TObject>(schema: S): InputValidator<i
   };
 }
 
+/** Problems reported at most; the model fixes the first ones first anyway. */
+const MAX_ERRORS = 8;
+const MAX_FIELD_CHARS = 80;
+
 function formatErrors(errors: Iterable<ValueError>): string[] {
-  const byPath = new Map<string, string>();
+  const byPath = new Map<string, ValueError>();
   for (const error of errors) {
     const field = error.path === '' ? 'input' : error.path.slice(1).replaceAll('/', '.');
-    if (byPath.has(field)) continue; // the first error at a path is the most specific
-    byPath.set(field, `${field}: ${explain(error)}`);
+    if (!byPath.has(field)) byPath.set(field, error); // the first error at a path is the most specific
   }
-  return [...byPath.values()];
+  // Wrong values first: a flood of unknown fields must not hide them.
+  const ordered = [...byPath].sort(([, a], [, b]) => Number(isUnknownField(a)) - Number(isUnknownField(b)));
+  // An unknown field's name comes from the model and may be absurdly long.
+  const messages = ordered.slice(0, MAX_ERRORS).map(([field, error]) => `${cutText(field, MAX_FIELD_CHARS)}: ${explain(error)}`);
+  if (ordered.length > MAX_ERRORS) messages.push(`and ${ordered.length - MAX_ERRORS} more problem(s)`);
+  return messages;
+}
+
+function isUnknownField(error: ValueError): boolean {
+  return error.type === ValueErrorType.ObjectAdditionalProperties;
 }
 
 function explain(error: ValueError): string {

@@ -2,7 +2,7 @@ import { errorMessage } from '../core/errors';
 import type { OpenAiFunctionDefinition, ToolCall, ToolDefinition, ToolResult } from '../core/types';
 import { NullLogger, type Logger } from '../logging/logger';
 import type { AnyTool, ToolContext } from './toolBase';
-import { ToolResults } from './toolResult';
+import { ToolResults, normalizeResult } from './toolResult';
 
 /** Holds the tools by name (seed 001 ToolRegistry). Policy, timeouts and approval live in ToolRuntime. */
 export class ToolRegistry {
@@ -20,7 +20,12 @@ export class ToolRegistry {
     const tool = this.tools.get(call.name);
     if (!tool) return notFoundResult(call.name, [...this.tools.keys()]);
     const started = performance.now();
-    const validation = tool.validateInput(call.input);
+    let validation: ReturnType<AnyTool['validateInput']>;
+    try {
+      validation = tool.validateInput(call.input);
+    } catch (error: unknown) {
+      validation = { ok: false, errors: [`input: could not be checked (${errorMessage(error)})`] };
+    }
     const result = validation.ok
       ? await invokeTool(tool, validation.value, {
           signal: context?.signal ?? new AbortController().signal,
@@ -63,10 +68,17 @@ export class ToolRegistry {
   }
 }
 
-/** Runs an already validated input; a thrown error becomes a FAILED result. */
+/**
+ * Runs an already validated input; a thrown error becomes a FAILED result, and whatever the
+ * tool returned leaves in one shape: a failure always carries a code, texts are bounded.
+ */
 export async function invokeTool(tool: AnyTool, input: unknown, context: ToolContext): Promise<ToolResult> {
   try {
-    return await tool.execute(input as never, context);
+    const result: unknown = await tool.execute(input as never, context);
+    if (result === null || typeof result !== 'object') {
+      return ToolResults.failure('FAILED', `${tool.name} returned no result`);
+    }
+    return normalizeResult(result as ToolResult);
   } catch (error: unknown) {
     return ToolResults.failure('FAILED', `Tool execution failed: ${errorMessage(error)}`, {
       observation: `${tool.name} failed: ${errorMessage(error)}`,

@@ -3,7 +3,7 @@
  * answering in the exact JSON and SSE chunk shapes the real `openai` SDK parses.
  */
 import {
-  ScriptedHttpServer, splitChunks,
+  ScriptedHttpServer, inputChunks, inputJsonText, splitChunks,
   type ReplyContext, type ResolvedReply, type Script, type ScriptedStopReason,
 } from './scriptedSteps';
 
@@ -29,7 +29,7 @@ function text(reply: ResolvedReply): string {
 }
 
 function toolCalls(reply: ResolvedReply): Array<{ id: string; name: string; arguments: string }> {
-  return reply.blocks.flatMap((b) => (b.type === 'tool_use' ? [{ id: b.id, name: b.name, arguments: JSON.stringify(b.input) }] : []));
+  return reply.blocks.flatMap((b) => (b.type === 'tool_use' ? [{ id: b.id, name: b.name, arguments: inputJsonText(b.input) }] : []));
 }
 
 export class ScriptedChatServer extends ScriptedHttpServer {
@@ -84,7 +84,7 @@ export class ScriptedChatServer extends ScriptedHttpServer {
     for (const piece of splitChunks(text(reply))) events.push(chunk({ content: piece }));
     toolCalls(reply).forEach((call, index) => {
       events.push(chunk({ tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.name, arguments: '' } }] }));
-      for (const piece of splitChunks(call.arguments)) {
+      for (const piece of inputChunks(call.arguments)) {
         events.push(chunk({ tool_calls: [{ index, function: { arguments: piece } }] }));
       }
     });

@@ -3,7 +3,7 @@
  * exact JSON and SSE shapes the real `@anthropic-ai/sdk` parses.
  */
 import {
-  ScriptedHttpServer, splitChunks,
+  RawJsonInput, ScriptedHttpServer, inputChunks, inputJsonText, splitChunks,
   type ReplyContext, type ResolvedBlock, type ResolvedReply, type Script,
 } from './scriptedSteps';
 
@@ -25,6 +25,9 @@ function sse(event: string, data: unknown): string {
 }
 
 function contentBlock(block: ResolvedBlock): Record<string, unknown> {
+  if (block.type === 'tool_use' && block.input instanceof RawJsonInput) {
+    throw new Error('a RawJsonInput needs a streamed request (the whole reply embeds the input as JSON)');
+  }
   return block.type === 'text'
     ? { type: 'text', text: block.text }
     : { type: 'tool_use', id: block.id, name: block.name, input: block.input };
@@ -76,7 +79,7 @@ export class ScriptedMessagesServer extends ScriptedHttpServer {
           type: 'content_block_start', index,
           content_block: { type: 'tool_use', id: block.id, name: block.name, input: {} },
         }));
-        for (const partial_json of splitChunks(JSON.stringify(block.input))) {
+        for (const partial_json of inputChunks(inputJsonText(block.input))) {
           events.push(sse('content_block_delta', { type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json } }));
         }
       }

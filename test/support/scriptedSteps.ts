@@ -8,6 +8,25 @@ import type { AddressInfo, Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
 
 export interface ScriptedToolUse { id?: string; name: string; input: unknown }
+
+/**
+ * A tool input given as JSON text and sent verbatim, for inputs JSON.stringify cannot write
+ * (nested thousands of levels deep) or should not rewrite (odd escapes). Streamed replies
+ * and the chat server's `arguments` only: a whole Messages reply embeds the input as JSON.
+ */
+export class RawJsonInput {
+  constructor(readonly json: string) {}
+}
+
+/** Pieces of a tool input's JSON: 16 characters, or at most ~256 pieces for a huge (fuzzed) one. */
+export function inputChunks(json: string): string[] {
+  return splitChunks(json, json.length > 4_096 ? Math.ceil(json.length / 256) : 16);
+}
+
+/** The JSON text a server sends for a scripted input. */
+export function inputJsonText(input: unknown): string {
+  return input instanceof RawJsonInput ? input.json : JSON.stringify(input);
+}
 export type ScriptedBlock = { type: 'text'; text: string } | ({ type: 'tool_use' } & ScriptedToolUse);
 export type ScriptedStopReason = 'end_turn' | 'tool_use' | 'max_tokens';
 export interface ScriptedUsage { inputTokens: number; outputTokens: number }

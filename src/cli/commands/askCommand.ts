@@ -3,6 +3,7 @@ import type { Agent } from '../../agent/agent';
 import type { AgentEvent } from '../../agent/agentEvents';
 import type { AgentResponse } from '../../core/types';
 import type { LlmSettings } from '../../llm/llmConfig';
+import { previewText } from '../../core/inputLimits';
 import { err, out, EXIT, type CliIo } from '../cliIo';
 import { modelSettings, withModelOptions, type ModelOptions } from './modelOptions';
 
@@ -13,6 +14,9 @@ export interface AskOptions extends ModelOptions {
   profile?: string;
   stream: boolean;
 }
+
+/** A call's input on stderr: enough to follow along, never megabytes. */
+const MAX_SHOWN_INPUT_CHARS = 500;
 
 export type AgentFactory = (settings: LlmSettings, options: AskOptions) => Agent;
 
@@ -77,7 +81,7 @@ function render(io: CliIo, event: AgentEvent): void {
       out(io, event.text);
       break;
     case 'tool_started':
-      err(io, `\n→ ${event.call.name} ${JSON.stringify(event.call.input)}\n`);
+      err(io, `\n→ ${event.call.name} ${previewText(event.call.input, MAX_SHOWN_INPUT_CHARS)}\n`);
       break;
     case 'tool_finished': {
       const r = event.result;

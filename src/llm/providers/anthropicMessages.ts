@@ -1,4 +1,5 @@
 import type Anthropic from '@anthropic-ai/sdk';
+import { limitToolCall } from '../../core/inputLimits';
 import type { ContentBlock, LlmResponse, Message, StopReason, TokenUsage, ToolCall, ToolDefinition } from '../../core/types';
 
 // Pure translation between our types and the Messages API wire format.
@@ -90,7 +91,7 @@ export function fromAnthropicMessage(message: Anthropic.Messages.Message): LlmRe
   const toolCalls: ToolCall[] = [];
   for (const block of message.content) {
     if (block.type === 'text') content += block.text;
-    else if (block.type === 'tool_use') toolCalls.push({ id: block.id, name: block.name, input: block.input });
+    else if (block.type === 'tool_use') toolCalls.push(limitToolCall({ id: block.id, name: block.name, input: block.input }));
   }
   return { content, toolCalls, stopReason: toStopReason(message.stop_reason), usage: toUsage(message.usage), model: message.model };
 }

@@ -1,5 +1,6 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { GaiError } from '../../core/errors';
+import { limitToolCall } from '../../core/inputLimits';
 import type { LlmResponse, LlmStreamChunk, ProviderConfig, StopReason, ToolCall } from '../../core/types';
 import type { LlmProvider, LlmRequest } from '../llmProvider';
 import { fromAnthropicMessage, toAnthropicMessages, toAnthropicTools, toStopReason, toUsage } from './anthropicMessages';
@@ -79,7 +80,7 @@ export class AnthropicProvider implements LlmProvider {
           case 'content_block_stop': {
             const block = blocks.get(event.index);
             if (block?.kind === 'tool') {
-              const call: ToolCall = { id: block.id, name: block.name, input: parseToolInput(block.json) };
+              const call: ToolCall = limitToolCall({ id: block.id, name: block.name, input: parseToolInput(block.json) });
               toolCalls.push(call);
               yield { type: 'tool_use', toolCall: call };
             }

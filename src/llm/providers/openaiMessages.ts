@@ -22,6 +22,7 @@ import type {
   ToolResultBlock,
   ToolUseBlock,
 } from '../../core/types';
+import { limitToolCall } from '../../core/inputLimits';
 
 /**
  * Provider-specific data a server attached to a tool call and wants back verbatim on the next
@@ -176,11 +177,11 @@ export function fromChatCompletion(completion: ChatCompletion, fallbackModel: st
   const toolCalls: ToolCall[] = [];
   for (const [i, call] of (choice?.message.tool_calls ?? []).entries()) {
     if (call.type !== 'function') continue;
-    toolCalls.push({
+    toolCalls.push(limitToolCall({
       id: call.id || syntheticCallId(i),
       name: call.function.name,
       input: parseToolArguments(call.function.arguments),
-    });
+    }));
   }
   return {
     content: choice?.message.content ?? '',
@@ -278,7 +279,7 @@ export class ToolCallAccumulator {
   }
 
   private toToolCall(call: PartialCall, position: number): ToolCall {
-    return { id: this.idOf(call, position), name: call.name, input: parseToolArguments(call.arguments) };
+    return limitToolCall({ id: this.idOf(call, position), name: call.name, input: parseToolArguments(call.arguments) });
   }
 
   private idOf(call: PartialCall, position: number): string {

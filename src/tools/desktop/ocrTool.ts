@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import { Type, type Static } from '@sinclair/typebox';
 import { errorMessage } from '../../core/errors';
 import type { OcrAnalysis, OcrElement, ToolResult } from '../../core/types';
@@ -6,6 +5,7 @@ import type { DesktopServices } from '../../desktop/desktopServices';
 import { StringEnum, toolInput } from '../schema';
 import { ToolBase, type ToolContext } from '../toolBase';
 import { ToolResults } from '../toolResult';
+import { readImageFile, type ImageFileFailure } from './imageFile';
 import { RegionSchema, regionOutside } from './screenCaptureTool';
 
 const schema = toolInput({
@@ -44,12 +44,9 @@ export class OcrTool extends ToolBase<typeof schema> {
     let source: string;
     let cache = 'full';
     if (input.imagePath !== undefined) {
-      let bytes: Buffer;
-      try {
-        bytes = await readFile(input.imagePath);
-      } catch (error) {
-        return ToolResults.notFound(`Cannot read image ${input.imagePath}: ${errorMessage(error)}`);
-      }
+      const file = await readImageFile(input.imagePath, context.signal);
+      if (!file.ok) return imageFileFailure(this.name, file);
+      const bytes = file.bytes;
       const image = await this.services.desktop.images.decode(bytes).catch((error: unknown) => {
         throw new Error(`${input.imagePath} is not a readable image (${errorMessage(error)})`);
       });
@@ -75,6 +72,12 @@ export class OcrTool extends ToolBase<typeof schema> {
       ms: Math.round(performance.now() - started),
     });
   }
+}
+
+function imageFileFailure(toolName: string, failure: ImageFileFailure): ToolResult {
+  if (failure.kind === 'missing') return ToolResults.notFound(`Cannot read image: ${failure.message}`);
+  if (failure.kind === 'cancelled') return ToolResults.cancelled(toolName, failure.message);
+  return ToolResults.failure('INVALID_INPUT', failure.message, { observation: `${toolName} did not run: ${failure.message}.` });
 }
 
 function compact(e: OcrElement): { text: string; confidence: number; bbox: OcrElement['bbox']; level: OcrElement['level'] } {

@@ -49,17 +49,29 @@ export function toolCard(entry: ToolEntry, approvals: ApprovalHandler): HTMLElem
 
   const input = el('vscode-collapsible', 'tool-input');
   input.setAttribute('heading', 'Input');
-  input.append(el('pre', 'tool-input-text', entry.input));
+  input.append(el('pre', 'tool-input-text', capped(entry.input)));
   card.append(input);
 
   if (entry.observation) {
     const observation = el('div', 'observation');
     observation.setAttribute('aria-label', 'Result');
-    observation.append(el('pre', '', entry.observation));
+    observation.append(el('pre', '', capped(entry.observation)));
     card.append(observation);
   }
   if (entry.status === 'awaiting_approval') card.append(approvalButtons(entry, approvals));
   return card;
+}
+
+/**
+ * The host already bounds what it sends; the card bounds it again so one odd entry (a huge
+ * input, an unbounded observation) can never make the chat unusable.
+ */
+const MAX_CARD_TEXT_CHARS = 20_000;
+
+function capped(text: unknown): string {
+  const value = typeof text === 'string' ? text : String(text);
+  if (value.length <= MAX_CARD_TEXT_CHARS) return value;
+  return `${value.slice(0, MAX_CARD_TEXT_CHARS)}… (${value.length - MAX_CARD_TEXT_CHARS} more characters)`;
 }
 
 function approvalButtons(entry: ToolEntry, approvals: ApprovalHandler): HTMLElement {
