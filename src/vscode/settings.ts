@@ -1,7 +1,9 @@
 // The extension's settings (`gai.*`), read through an accessor so the parsing runs without
 // VS Code (unit tests). Every error names the setting and says what was expected.
+import { safetySettingsFrom, type SafetySettings } from '../agent/safetySettings';
 import { GaiError } from '../core/errors';
 import { compileRedactPatterns, type RedactSettings } from '../core/redact';
+import { compileWindowTitles } from '../desktop/privateWindows';
 import type { Provider, RiskLevel } from '../core/types';
 import { PROVIDERS } from '../llm/llmConfig';
 import { TOOL_PROFILES, type ToolProfile } from '../tools/toolPolicy';
@@ -18,8 +20,14 @@ export interface GaiSettings {
   statusBarRefreshSeconds: number;
   keepScreenshots: number;
   brainThumbnails: boolean;
+  /** `gai.safety.*`: the global stop hotkey, the fail-safe corner and the takeover pause. */
+  safety: SafetySettings;
   /** `gai.redact`: text patterns redacted everywhere, and windows whose screenshots never go to a model. */
   redact: RedactSettings;
+  /** `gai.apps.allow` / `gai.apps.deny`: applications GAI may always / never act in. */
+  apps: { allow: string[]; deny: string[] };
+  /** `gai.launch.allow`: programs launch_app may start without a desktop / Start menu entry. */
+  launchAllow: string[];
 }
 
 
@@ -46,7 +54,10 @@ export function parseSettings(get: SettingsAccessor): GaiSettings {
     statusBarRefreshSeconds: integer(get, 'statusBar.refreshSeconds', 0, 0, 3600),
     keepScreenshots: integer(get, 'keepScreenshots', 3, 0, 50),
     brainThumbnails: boolean(get, 'brain.thumbnails', true),
+    safety: safety(get),
     redact: redactSettings(get, 'redact'),
+    apps: { allow: nameList(get, 'apps.allow', 200), deny: nameList(get, 'apps.deny', 200) },
+    launchAllow: nameList(get, 'launch.allow', 100),
   };
 }
 
@@ -77,12 +88,38 @@ function redactSettings(get: SettingsAccessor, key: string): RedactSettings {
     return [...(items as string[])];
   };
   const patterns = list('patterns');
+  const windowTitles = list('windowTitles');
   try {
     compileRedactPatterns(patterns, `gai.${key}.patterns`);
+    compileWindowTitles(windowTitles, `gai.${key}.windowTitles`);
   } catch (error) {
     throw new GaiError('CONFIG', `Setting ${error instanceof Error ? error.message : String(error)}`);
   }
-  return { patterns, windowTitles: list('windowTitles') };
+  return { patterns, windowTitles };
+}
+
+/** A list of application or program names (at most 500, each non-empty and at most `maxLength` long). */
+function nameList(get: SettingsAccessor, key: string, maxLength: number): string[] {
+  const value = get(key);
+  if (value === undefined || value === null) return [];
+  const expected = `a list of names (at most 500, each 1 to ${maxLength} characters)`;
+  if (!Array.isArray(value) || value.length > 500) fail(key, expected, value);
+  for (const item of value) {
+    if (typeof item !== 'string' || item.trim() === '' || item.length > maxLength) fail(key, expected, value);
+  }
+  return (value as string[]).map((item) => item.trim());
+}
+
+function safety(get: SettingsAccessor): SafetySettings {
+  const hotkey = get('safety.stopHotkey');
+  if (hotkey !== undefined && hotkey !== null && typeof hotkey !== 'string') fail('safety.stopHotkey', 'a key combination such as "ctrl+alt+escape", or "off"', hotkey);
+  const failSafeCorner = boolean(get, 'safety.failSafeCorner', true);
+  const pauseOnTakeover = boolean(get, 'safety.pauseOnTakeover', true);
+  try {
+    return safetySettingsFrom({ ...(typeof hotkey === 'string' ? { stopHotkey: hotkey } : {}), failSafeCorner, pauseOnTakeover }, 'gai.safety.');
+  } catch (error) {
+    throw new GaiError('CONFIG', `Setting ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+  }
 }
 
 function boolean(get: SettingsAccessor, key: string, fallback: boolean): boolean {

@@ -1,4 +1,7 @@
 import { strict as assert } from 'node:assert';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { isGaiError } from '../../src/core/errors';
 import type { BBox, ImageBlock, ToolResult } from '../../src/core/types';
 import { SharpImages } from '../../src/desktop/adapters/sharpImages';
@@ -10,6 +13,8 @@ import { compileWindowTitles } from '../../src/desktop/privateWindows';
 import { OcrTool } from '../../src/tools/desktop/ocrTool';
 import { ScreenCaptureTool } from '../../src/tools/desktop/screenCaptureTool';
 import { SmartScreenReaderTool } from '../../src/tools/desktop/smartScreenReaderTool';
+import { loadConfigFile } from '../../src/cli/cliConfig';
+import { parseSettings } from '../../src/vscode/settings';
 import { buildScreenPicture } from '../../src/vscode/screenPictures';
 import { createFakeDesktop, FakeModelAccess, ocrWords, runTool, window, type FakeDesktop } from '../support/fakeDesktop';
 
@@ -107,6 +112,26 @@ describe('screen privacy: private window titles', () => {
       [[42], /redact\.windowTitles\[0\]: expected/],
     ] as const) {
       assert.throws(() => compileWindowTitles(rules, 'redact.windowTitles'), (error: unknown) => isGaiError(error, 'CONFIG') && message.test(error.message));
+    }
+  });
+});
+
+describe('screen privacy: window titles in the settings', () => {
+  it('gai.redact.windowTitles with a bad regular expression is refused, naming the setting', () => {
+    const get = (key: string): unknown => (key === 'redact' ? { windowTitles: ['/([/'] } : undefined);
+    assert.throws(() => parseSettings(get), /Setting gai\.redact\.windowTitles\[0\]: not a valid regular expression/);
+  });
+
+  it('the CLI config file refuses one too, naming the file and redact.windowTitles', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gai-privacy-'));
+    try {
+      const file = join(dir, 'config.json');
+      writeFileSync(file, JSON.stringify({ redact: { windowTitles: ['KeePassXC', '/.*/'] } }));
+      assert.throws(() => loadConfigFile(file, true), /config\.json: redact\.windowTitles\[1\]: matches every title/);
+      writeFileSync(file, JSON.stringify({ redact: { windowTitles: ['KeePassXC'] } }));
+      assert.deepEqual(loadConfigFile(file, true).redact?.windowTitles, ['KeePassXC']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });
