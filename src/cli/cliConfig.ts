@@ -73,6 +73,26 @@ const ConfigFileSchema = Type.Object(
         { additionalProperties: false },
       ),
     ),
+    apps: Type.Optional(
+      Type.Object(
+        {
+          /** Apps GAI may act in without asking; terminals and password managers only when named here exactly. */
+          allow: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 200 }), { maxItems: 500 })),
+          /** Apps GAI may never act in (wins over allow and over earlier answers). */
+          deny: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 200 }), { maxItems: 500 })),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+    launch: Type.Optional(
+      Type.Object(
+        {
+          /** Programs launch_app may start although no desktop entry (app bundle, Start menu entry) names them. */
+          allow: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { maxItems: 500 })),
+        },
+        { additionalProperties: false },
+      ),
+    ),
     brain: Type.Optional(
       Type.Object(
         {

@@ -26,8 +26,20 @@ describe('extension settings (gai.*)', () => {
       statusBarRefreshSeconds: 0,
       keepScreenshots: 3,
       brainThumbnails: true,
+      safety: { stopHotkey: { modifiers: ['ctrl', 'alt'], key: 'escape' }, stopHotkeyLabel: 'Ctrl+Alt+Escape', failSafeCorner: true, pauseOnTakeover: true },
       redact: { patterns: [], windowTitles: [] },
+      apps: { allow: [], deny: [] },
+      launchAllow: [],
     });
+  });
+
+  it('reads app and launch lists, naming the setting when one is wrong', () => {
+    const settings = parseSettings(defaults({ 'apps.allow': [' gedit ', 'xterm'], 'apps.deny': ['firefox'], 'launch.allow': ['xcalc'] }));
+    assert.deepEqual(settings.apps, { allow: ['gedit', 'xterm'], deny: ['firefox'] });
+    assert.deepEqual(settings.launchAllow, ['xcalc']);
+    assert.throws(() => parseSettings(defaults({ 'apps.allow': 'gedit' })), /Setting gai\.apps\.allow: expected a list of names/);
+    assert.throws(() => parseSettings(defaults({ 'apps.deny': [''] })), /Setting gai\.apps\.deny: expected a list of names/);
+    assert.throws(() => parseSettings(defaults({ 'launch.allow': ['x'.repeat(101)] })), /Setting gai\.launch\.allow: expected a list of names \(at most 500, each 1 to 100 characters\)/);
   });
 
   it('every parsed setting is declared in package.json, and no key setting exists', () => {
@@ -72,6 +84,10 @@ describe('extension settings (gai.*)', () => {
     ['keepScreenshots', 51, /gai\.keepScreenshots/],
     ['model.fast', 42, /gai\.model\.fast: expected a string, got 42/],
     ['brain.thumbnails', 'no', /gai\.brain\.thumbnails: expected true or false, got "no"/],
+    ['safety.stopHotkey', 'escape', /gai\.safety\.stopHotkey: "escape" would take the key from every application/],
+    ['safety.stopHotkey', 'ctrl+nokey', /gai\.safety\.stopHotkey: "nokey" is not a known key/],
+    ['safety.stopHotkey', 5, /gai\.safety\.stopHotkey: expected a key combination/],
+    ['safety.failSafeCorner', 'yes', /gai\.safety\.failSafeCorner: expected true or false/],
     ['redact', ['x'], /gai\.redact: expected an object with "patterns" and "windowTitles" lists/],
     ['redact', { pattern: ['x'] }, /gai\.redact\.pattern: unknown field \(known: patterns, windowTitles\)/],
     ['redact', { patterns: 'x' }, /gai\.redact\.patterns: expected a list of non-empty strings/],
