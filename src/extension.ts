@@ -2,6 +2,8 @@
 // (settings reader, log, commands, view, status bar); the agent, the LLM SDKs and the desktop
 // tools (nut-js, tesseract) load on first use.
 import * as vscode from 'vscode';
+import { SecretRedactor } from './core/redact';
+import { isProviderCredentialVar } from './core/secretEnv';
 import { checkSetup, type SetupReport } from './desktop/adapters/setupCheck';
 import { ApiKeyStore } from './vscode/apiKeyStore';
 import { ChatViewProvider, CHAT_VIEW_ID } from './vscode/chatViewProvider';
@@ -35,9 +37,12 @@ export interface GaiExtensionApi {
 export function activate(context: vscode.ExtensionContext): GaiExtensionApi {
   const started = performance.now();
   const channel = vscode.window.createOutputChannel('GAI', { log: true });
-  const logger = new OutputChannelLogger(channel);
+  // One redactor for the extension: the keys in use (environment, then SecretStorage when the agent
+  // is built), credential shapes and gai.redact.patterns never reach the log, the chat or a message.
+  const redactor = new SecretRedactor({ secrets: Object.entries(process.env).filter(([name]) => isProviderCredentialVar(name)).map(([, value]) => value) });
+  const logger = new OutputChannelLogger(channel, redactor);
   const keys = new ApiKeyStore(context.secrets);
-  const controller = new GaiController(keys, logger, context.globalStorageUri.fsPath);
+  const controller = new GaiController(keys, logger, context.globalStorageUri.fsPath, redactor);
   const chatView = new ChatViewProvider(context.extensionUri, controller);
   const statusBar = new GaiStatusBar(controller);
   context.subscriptions.push(
@@ -51,7 +56,7 @@ export function activate(context: vscode.ExtensionContext): GaiExtensionApi {
   try {
     controller.settings();
   } catch (error) {
-    void vscode.window.showErrorMessage(`GAI: ${error instanceof Error ? error.message : String(error)}`);
+    void vscode.window.showErrorMessage(`GAI: ${redactor.redactError(error)}`);
   }
   const activationMs = performance.now() - started;
   logger.info(`activated in ${activationMs.toFixed(1)} ms`);

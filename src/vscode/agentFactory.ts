@@ -8,6 +8,7 @@ import { createDesktopServices, type DesktopServices } from '../desktop/desktopS
 import { resolveLlmConfig, type Environment } from '../llm/llmConfig';
 import { LlmManager } from '../llm/llmManager';
 import { createModeProviders } from '../llm/providers/providerFactory';
+import type { SecretRedactor } from '../core/redact';
 import type { Logger } from '../logging/logger';
 import { createDesktopTools } from '../tools/desktop/desktopTools';
 import { EchoTool } from '../tools/echoTool';
@@ -42,13 +43,16 @@ export interface GaiPartsOptions {
   requestApproval: ApprovalHandler;
   /** Where brain.json lives (the extension's global storage). */
   brainDir: string;
+  /** The extension's redactor: type_text masks what it flags; launched apps get no variable holding a key. */
+  redactor: SecretRedactor;
 }
 
 export function buildGaiParts(options: GaiPartsOptions): GaiParts {
   const { settings, logger } = options;
-  const desktop = createDesktopServices(createPlatformDesktop({ ocrLanguage: settings.ocrLanguage }), {
-    screenshotMaxWidth: settings.screenshotMaxWidth,
-  });
+  const desktop = createDesktopServices(
+    createPlatformDesktop({ ocrLanguage: settings.ocrLanguage, holdsSecret: (value) => options.redactor.containsKnownSecret(value) }),
+    { screenshotMaxWidth: settings.screenshotMaxWidth, redactor: options.redactor },
+  );
 
   let llm: LlmManager | undefined;
   let agentProblem: string | undefined;

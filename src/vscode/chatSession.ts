@@ -18,7 +18,11 @@ export class ChatSession {
   private readonly toolIndex = new Map<string, number>();
   private readonly approvals = new Map<string, (decision: ApprovalDecision) => void>();
 
-  constructor(private readonly post: (message: HostMessage) => void) {}
+  /** `redact`: every text the chat shows passes it (errors, notices, tool inputs and observations). */
+  constructor(
+    private readonly post: (message: HostMessage) => void,
+    private readonly redact: (text: string) => string = (text) => text,
+  ) {}
 
   snapshot(): HostMessage {
     return { type: 'state', entries: this.entries, running: this.running, usage: this.usage };
@@ -30,16 +34,17 @@ export class ChatSession {
   }
 
   notice(text: string): void {
-    this.push({ kind: 'notice', text });
+    this.push({ kind: 'notice', text: this.redact(text) });
   }
 
   error(text: string): void {
-    this.push({ kind: 'error', text });
+    this.push({ kind: 'error', text: this.redact(text) });
   }
 
   /** A screen analysis, with the screenshot it was made from when there is one. */
   addScreen(title: string, text: string, picture?: ScreenPicture): number {
-    const index = this.push(picture ? { kind: 'screen', title, text, picture } : { kind: 'screen', title, text });
+    const shown = this.redact(text);
+    const index = this.push(picture ? { kind: 'screen', title, text: shown, picture } : { kind: 'screen', title, text: shown });
     if (picture) this.dropOldPictures();
     return index;
   }
@@ -106,7 +111,7 @@ export class ChatSession {
         const status = this.approvals.has(event.call.id) ? 'awaiting_approval' : 'running';
         this.toolIndex.set(
           event.call.id,
-          this.push({ kind: 'tool', callId: event.call.id, name: event.call.name, input: formatInput(event.call.input), risk: event.risk, status }),
+          this.push({ kind: 'tool', callId: event.call.id, name: event.call.name, input: this.redact(formatInput(event.call.input)), risk: event.risk, status }),
         );
         break;
       }
@@ -119,10 +124,10 @@ export class ChatSession {
         if (!this.toolIndex.has(event.call.id)) {
           this.toolIndex.set(
             event.call.id,
-            this.push({ kind: 'tool', callId: event.call.id, name: event.call.name, input: formatInput(event.call.input), risk: 'read', status }),
+            this.push({ kind: 'tool', callId: event.call.id, name: event.call.name, input: this.redact(formatInput(event.call.input)), risk: 'read', status }),
           );
         }
-        this.updateTool(event.call.id, { status, durationMs: result.durationMs, observation: result.observation });
+        this.updateTool(event.call.id, { status, durationMs: result.durationMs, observation: this.redact(result.observation) });
         break;
       }
       case 'usage':

@@ -13,7 +13,7 @@ export function registerCommands(controller: GaiController, keys: ApiKeyStore, f
         return await run(...args);
       } catch (error) {
         controller.logger.error(`${id} failed: ${errorMessage(error)}`);
-        void vscode.window.showErrorMessage(`GAI: ${errorMessage(error)}`);
+        void vscode.window.showErrorMessage(`GAI: ${controller.redactor.redactError(error)}`);
         return undefined;
       }
     });

@@ -2,6 +2,7 @@
 // routing. Nothing heavy is loaded until the first request, command or status-bar refresh.
 import * as vscode from 'vscode';
 import { errorMessage } from '../core/errors';
+import { compileRedactPatterns, type SecretRedactor } from '../core/redact';
 import type { ToolResult } from '../core/types';
 import type { NavigationReport } from '../brain/navigationBrain';
 import { BrainStore } from '../brain/brainStore';
@@ -46,8 +47,10 @@ export class GaiController implements vscode.Disposable {
     readonly logger: OutputChannelLogger,
     /** Where the navigation brain is kept: the extension's global storage. */
     readonly brainDir: string,
+    /** The extension's one redactor: the log, the chat and error messages show no key. */
+    readonly redactor: SecretRedactor,
   ) {
-    this.chat = new ChatSession((message) => this.webview?.post(message));
+    this.chat = new ChatSession((message) => this.webview?.post(message), (text) => redactor.redact(text));
     this.disposables.push(
       this.brainChanged,
       vscode.workspace.onDidChangeConfiguration((event) => {
@@ -253,9 +256,11 @@ export class GaiController implements vscode.Disposable {
     const started = performance.now();
     const settings = this.settings();
     const apiKey = await this.keys.get();
+    this.redactor.addSecret(apiKey);
+    this.redactor.setPatterns(compileRedactPatterns(settings.redact.patterns, 'gai.redact.patterns'));
     // Loaded here, not at activation: the LLM SDKs and the desktop adapters.
     const { buildGaiParts } = await import('./agentFactory');
-    const parts = buildGaiParts({ settings, apiKey, env: process.env, logger: this.logger, requestApproval: this.requestApproval, brainDir: this.brainDir });
+    const parts = buildGaiParts({ settings, apiKey, env: process.env, logger: this.logger, requestApproval: this.requestApproval, brainDir: this.brainDir, redactor: this.redactor });
     this.logger.info(`agent and tools built in ${Math.round(performance.now() - started)} ms (provider ${settings.provider}, profile ${settings.toolProfile})`);
     return parts;
   }

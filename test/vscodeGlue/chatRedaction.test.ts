@@ -1,0 +1,38 @@
+import { strict as assert } from 'node:assert';
+import { GaiError } from '../../src/core/errors';
+import { SecretRedactor } from '../../src/core/redact';
+import type { HostMessage } from '../../src/shared/protocol';
+import { ChatSession } from '../../src/vscode/chatSession';
+
+// The chat shows errors, notices and tool cards; none may carry a key, even when a server echoed it.
+
+const KEY = 'stored-in-secret-storage-0123456789';
+
+describe('chat session redaction', () => {
+  it('shows errors, notices, tool inputs and observations without the key, in entries and in what is posted', () => {
+    const posted: HostMessage[] = [];
+    const redactor = new SecretRedactor({ secrets: [KEY] });
+    const chat = new ChatSession((message) => posted.push(message), (text) => redactor.redact(text));
+    const call = { id: 'toolu_1', name: 'echo', input: { message: `the key is ${KEY}` } };
+    chat.handle({ type: 'tool_started', call, risk: 'read' });
+    chat.handle({ type: 'tool_finished', call, result: { success: true, durationMs: 1, observation: `Echoed "the key is ${KEY}".` } });
+    chat.handle({ type: 'error', error: new GaiError('LLM_AUTH', `anthropic: 401 {"error":{"message":"invalid x-api-key ${KEY}"}}`) });
+    chat.notice(`Navigate: failed with ${KEY}`);
+    chat.addScreen('Screen', `token ghp_1234567890abcdefghijABCDEFGHIJ123456 on screen`);
+
+    const everything = JSON.stringify(chat.entries) + JSON.stringify(posted);
+    assert.ok(!everything.includes(KEY), everything);
+    assert.ok(!everything.includes('ghp_1234567890'), everything);
+    assert.equal(chat.entries.filter((e) => JSON.stringify(e).includes('[redacted]')).length, 4, 'the card, the error, the notice and the screen');
+    const card = chat.entries[0];
+    assert.ok(card?.kind === 'tool');
+    assert.match(card.input, /the key is \[redacted\]/);
+    assert.equal(card.observation, 'Echoed "the key is [redacted]".');
+  });
+
+  it('shows text unchanged without a redactor (tests and tools that need none)', () => {
+    const chat = new ChatSession(() => {});
+    chat.error('plain words');
+    assert.deepEqual(chat.entries, [{ kind: 'error', text: 'plain words' }]);
+  });
+});
