@@ -16,6 +16,10 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const APT_PACKAGES = [
   'xvfb', 'openbox', 'x11-utils', 'python3-tk', 'xdotool',
   'at-spi2-core', 'python3-gi', 'gir1.2-atspi-2.0', 'dbus-x11', 'galculator',
+  // The tesseract CLI, which the OCR tests and bench compare with tesseract.js (nativeTesseractOcr.ts).
+  'tesseract-ocr',
+  // pgrep and pkill: the test runner and the desktop tests look for processes left behind.
+  'procps',
   // The global stop hotkey, fail-safe corner and takeover pause (src/desktop/adapters/x11InterruptScript.ts).
   'python3-xlib',
 ];

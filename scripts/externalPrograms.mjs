@@ -1,0 +1,65 @@
+// Every program the product, the tests, the benches and the scripts start, and where it comes
+// from, so that a fresh machine that ran `node scripts/ensureDeps.mjs` has all of them.
+// test/setup/externalPrograms.test.ts scans the code for spawn/execFile/... calls and fails
+// when a program is missing here, or when a source named here does not install it.
+//
+// Where a program comes from (one of):
+//   apt:       a Debian package in APT_PACKAGES (scripts/ensureDeps.mjs)
+//   hostApt:   a Debian package in HOST_APT_PACKAGES (scripts/vscodeHost/install.mjs, run before
+//              the vscode suite)
+//   node:      Node.js itself (the running `node`, or the npm that ships with it)
+//   debian:    a package every Debian system has (Essential or priority required)
+//   platform:  part of that operating system; GAI only runs it there
+//   optional:  nothing installs it: the tests that need it skip, printing this reason
+// `indirect` marks a program our code does not start itself (a library does), so the scan
+// cannot see it; `for` says what needs it.
+
+/** @type {Record<string, import('./externalPrograms.d.mts').ExternalProgram>} */
+export const EXTERNAL_PROGRAMS = {
+  // The private X display of the desktop tests, the benches and `gai demo` (VirtualDisplay).
+  Xvfb: { apt: 'xvfb', for: 'the private X server of the desktop tests, benches and gai demo' },
+  openbox: { apt: 'openbox', for: 'the window manager on the private display' },
+  xprop: { apt: 'x11-utils', for: 'window manager readiness; window class, title and pid (X11Windows)' },
+  xwininfo: { apt: 'x11-utils', for: 'the active window and its geometry (X11Windows); the OCR bench' },
+  xdpyinfo: { apt: 'x11-utils', for: 'the fixture tests check the display size' },
+  xdotool: { apt: 'xdotool', for: 'tests and benches move the pointer and type as a person would' },
+  python3: { apt: 'python3-tk', for: 'the Tk fixture apps, the AT-SPI reader and the X11 stop/takeover watcher (python3 is a dependency of python3-tk)' },
+  galculator: { apt: 'galculator', for: 'the real GTK app the accessibility tests and the OCR bench read' },
+  tesseract: { apt: 'tesseract-ocr', for: 'the tesseract CLI the OCR test and bench compare with tesseract.js (NativeTesseractOcr)' },
+  pgrep: { apt: 'procps', for: 'the test runner and the desktop tests look for processes left behind' },
+  pkill: { apt: 'procps', for: 'a desktop test ends a program it started through launch_app' },
+  'dbus-launch': { apt: 'dbus-x11', indirect: true, for: 'libdbus starts a session bus with it for AT-SPI on a display that has none' },
+
+  chromium: { hostApt: 'chromium', for: 'the webview tests: playwright-core drives Debian\'s /usr/bin/chromium' },
+
+  node: { node: true, for: 'child Node processes: the CLI, tsx, mocha, esbuild, npm, the VS Code server' },
+  npm: { node: true, for: 'ensureDeps runs npm ci; the VS Code host installer finds npm-cli.js' },
+
+  sh: { debian: 'dash', for: 'the display watchdog, `command -v` checks, a desktop entry\'s Exec line in a test' },
+  rm: { debian: 'coreutils', for: 'the display watchdog removes its log folder' },
+  sleep: { debian: 'coreutils', for: 'the display watchdog; the VS Code host installer waits for its lock' },
+  cat: { debian: 'coreutils', for: 'the VS Code host runner reads /proc/PID/stat' },
+  du: { debian: 'coreutils', for: 'the VS Code host installer reports sizes' },
+  readlink: { debian: 'coreutils', for: 'the VS Code host installer finds npm-cli.js' },
+  dpkg: { debian: 'dpkg', for: 'ensureDeps checks which Debian packages are installed' },
+  'apt-get': { debian: 'apt', for: 'ensureDeps installs the missing Debian packages' },
+
+  open: { platform: 'darwin', for: 'launch_app on macOS (open -a)' },
+  osascript: { platform: 'darwin', for: 'the active window on macOS (NutWindows)' },
+  powershell: { platform: 'win32', for: 'launch_app and the active window on Windows' },
+};
+
+/**
+ * Spawn sites whose program is decided at run time, which the scan cannot name: the file, the
+ * expression there, and the program it is (or null: whatever the person or the model names).
+ */
+/** @type {import('./externalPrograms.d.mts').RunTimeCommand[]} */
+export const RUN_TIME_COMMANDS = [
+  { file: 'src/desktop/adapters/appLaunchers.ts', expression: 'command', command: null, why: 'launch_app starts the application a desktop entry names' },
+  { file: 'src/desktop/adapters/appLaunchers.ts', expression: 'await findExecutable(appName, this.env)', command: null, why: 'launch_app starts an executable the person allowed by name' },
+  { file: 'scripts/vscodeHost/install.mjs', expression: 'paths.node', command: 'node', why: 'the VS Code host\'s own Node, which the installer downloads' },
+  { file: 'scripts/vscodeHost/run.mjs', expression: 'paths.node', command: 'node', why: 'the VS Code server runs on the host\'s own Node' },
+  { file: 'scripts/vscodeHost/run.mjs', expression: 'paths.chromium', command: 'chromium', why: 'the browser the VS Code tests drive' },
+  { file: 'test/vscode/package.test.ts', expression: 'paths.node', command: 'node', why: 'the VS Code server installs the .vsix' },
+  { file: 'test/webview/browserHarness.ts', expression: 'paths.chromium', command: 'chromium', why: 'the browser the webview tests drive' },
+];
