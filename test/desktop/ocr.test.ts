@@ -276,7 +276,7 @@ describe('OCR on the desktop', function () {
   describe('NativeTesseractOcr', function () {
     it('reads the same labels as tesseract.js, when the tesseract CLI is installed', async function () {
       if (!(await NativeTesseractOcr.available())) {
-        this.test!.title += ' (skipped: no `tesseract` with eng data on PATH; apt-get install tesseract-ocr)';
+        this.test!.title += ' (skipped: no `tesseract` with eng data on PATH; `node scripts/ensureDeps.mjs` installs tesseract-ocr on Debian)';
         this.skip();
       }
       const native = await new NativeTesseractOcr().recognize(screen);
