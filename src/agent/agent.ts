@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { GaiError, errorMessage, isGaiError } from '../core/errors';
-import type { AgentResponse, AgentStopReason, ExecutedToolCall, LlmResponse, ToolDefinition } from '../core/types';
+import { previewValue } from '../core/inputLimits';
+import type { AgentResponse, AgentStopReason, ExecutedToolCall, LlmResponse, ToolCall, ToolDefinition, ToolResult } from '../core/types';
 import type { LlmManager } from '../llm/llmManager';
 import { NullLogger, type Logger } from '../logging/logger';
-import { toolResultContent } from '../tools/toolResult';
-import type { ExecutionHooks, ToolRuntime } from '../tools/toolRuntime';
+import { toolResultContent, ToolResults } from '../tools/toolResult';
+import type { ExecutionHooks, ToolRuntime, TurnOutcome } from '../tools/toolRuntime';
 import type { AgentEvent, AgentEventListener } from './agentEvents';
 import { eventStream } from './eventStream';
 
@@ -102,9 +103,16 @@ export class Agent {
     const signal = controller.signal;
     const onOuterAbort = (): void => controller.abort(options.signal?.reason);
     options.signal?.addEventListener('abort', onOuterAbort, { once: true });
+    // A listener that throws (a renderer choking on odd input) must not end the turn: the
+    // runtime would take it for a failed call, and the model would hear of no result at all.
     const emit = (event: AgentEvent): void => {
-      extraEmit(event);
-      for (const listener of this.listeners) listener(event);
+      for (const listener of [extraEmit, ...this.listeners]) {
+        try {
+          listener(event);
+        } catch (error) {
+          this.logger.warn(`an event listener failed on ${event.type}: ${errorMessage(error)}`);
+        }
+      }
     };
     const usageBefore = this.llm.usage.session;
     const executed: ExecutedToolCall[] = [];
@@ -132,7 +140,7 @@ export class Agent {
           stopReason = 'end_turn';
           break;
         }
-        const outcome = await this.runtime.executeTurn(response.toolCalls, signal, this.hooks(emit));
+        const outcome = await this.runTools(response.toolCalls, signal, emit);
         response.toolCalls.forEach((call, i) => {
           const result = outcome.results[i];
           if (!result) return;
@@ -184,12 +192,37 @@ export class Agent {
     throw new GaiError('LLM_STREAM_INTERRUPTED', 'The model stream ended without a final message.');
   }
 
-  private hooks(emit: AgentEventListener): ExecutionHooks {
+  /**
+   * The turn's tools; never throws. Should the runtime fail anyway, the results that did come
+   * still reach the model (actions that ran must not be reported as "not run") and every other
+   * call gets a coded failure, so the history stays valid.
+   */
+  private async runTools(calls: ToolCall[], signal: AbortSignal, emit: AgentEventListener): Promise<TurnOutcome> {
+    const finished = new Map<string, { call: ToolCall; result: ToolResult }>();
+    try {
+      return await this.runtime.executeTurn(calls, signal, this.hooks(emit, finished));
+    } catch (error) {
+      this.logger.error(`the tools of this turn failed: ${errorMessage(error)}`);
+      const failure = (call: ToolCall): ToolResult =>
+        ToolResults.failure('FAILED', `${call.name} gave no result: ${errorMessage(error)}`, {
+          observation: `${call.name} may or may not have run: the tool runtime failed (${errorMessage(error)}).`,
+        });
+      return {
+        results: calls.map((call) => finished.get(call.id)?.result ?? failure(call)),
+        publicCalls: calls.map((call) => finished.get(call.id)?.call ?? { ...call, input: previewValue(call.input) }),
+      };
+    }
+  }
+
+  private hooks(emit: AgentEventListener, finished: Map<string, { call: ToolCall; result: ToolResult }>): ExecutionHooks {
     return {
       onToolStarted: (call, risk) => emit({ type: 'tool_started', call, risk }),
       onApprovalRequested: (request) => emit({ type: 'approval_requested', request }),
       onApprovalResolved: (call, decision) => emit({ type: 'approval_resolved', call, decision }),
-      onToolFinished: (call, result) => emit({ type: 'tool_finished', call, result }),
+      onToolFinished: (call, result) => {
+        finished.set(call.id, { call, result });
+        emit({ type: 'tool_finished', call, result });
+      },
       onRecovery: (call, decision) => emit({ type: 'recovery', call, decision }),
     };
   }

@@ -243,12 +243,17 @@ export function rejectedInputProblem(input: unknown): string | undefined {
 export const MAX_TOOL_NAME_CHARS = 128;
 const MAX_TOOL_ID_CHARS = 256;
 
+/** A tool call id as history keeps it; the same cut wherever the id is stored, so results still match. */
+export function limitToolUseId(id: string): string {
+  return typeof id === 'string' ? cutText(id, MAX_TOOL_ID_CHARS) : String(id);
+}
+
 /**
  * A model's tool call as the rest of GAI may hold it: name and id bounded, input within
  * TOOL_INPUT_LIMITS or replaced by a stand-in. Providers apply it right after parsing.
  */
 export function limitToolCall<T extends { id: string; name: string; input: unknown }>(call: T): T {
   const name = typeof call.name === 'string' ? cutText(call.name, MAX_TOOL_NAME_CHARS) : String(call.name);
-  const id = typeof call.id === 'string' ? cutText(call.id, MAX_TOOL_ID_CHARS) : String(call.id);
+  const id = limitToolUseId(call.id);
   return { ...call, id, name, input: limitToolInput(call.input) };
 }

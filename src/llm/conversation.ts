@@ -1,5 +1,5 @@
 import type { ContentBlock, ImageBlock, Message, TextBlock, ToolCall, ToolResultBlock, ToolUseBlock } from '../core/types';
-import { limitToolCall } from '../core/inputLimits';
+import { limitToolCall, limitToolUseId } from '../core/inputLimits';
 
 export const SCREENSHOT_STUB = '[older screenshot removed to keep the conversation small]';
 
@@ -45,7 +45,7 @@ export class Conversation {
   }
 
   addToolResult(toolUseId: string, content: Array<TextBlock | ImageBlock>, isError = false): void {
-    const block: ToolResultBlock = { type: 'tool_result', toolUseId, content: [...content], isError };
+    const block: ToolResultBlock = { type: 'tool_result', toolUseId: limitToolUseId(toolUseId), content: [...content], isError };
     const last = this.history.at(-1);
     if (last?.role === 'user') {
       // tool_result blocks must come before any text in the user turn.
