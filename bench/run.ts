@@ -5,6 +5,7 @@ import { printTable, writeJson, type BenchRow } from './benchReport';
 import { runClickBench } from './clickBench';
 import { runExtensionBench } from './extensionBench';
 import { runNavigationBench } from './navigationBench';
+import { runStopBench } from './stopBench';
 import { runOcrBench } from './ocrBench';
 import { runPackageBench } from './packageBench';
 
@@ -17,6 +18,7 @@ const BENCHES: Array<{ name: string; run: () => Promise<BenchRow[]> }> = [
   { name: 'package', run: runPackageBench },
   { name: 'extension', run: runExtensionBench },
   { name: 'navigation', run: runNavigationBench },
+  { name: 'stop', run: runStopBench },
 ];
 
 async function main(): Promise<void> {

@@ -89,7 +89,8 @@ export async function createStopRig(display: DisplayEnv, options: StopRigOptions
     { name: 'click', input: at },
     { name: 'wait', input: { ms: gapMs } },
   ]).flat();
-  const server = await ScriptedMessagesServer.start((_request, index) => (index % 2 === 0 ? toolReply(calls) : textReply('done')));
+  // A new request gets the clicks; the results of a turn get "done". Runs can follow each other.
+  const server = await ScriptedMessagesServer.start((request) => (endsWithToolResults(request.body) ? textReply('done') : toolReply(calls)));
   const provider = new AnthropicProvider({ provider: 'anthropic', model: 'test-model', apiKey: 'test', baseUrl: server.baseUrl, maxRetries: 0 });
   const agent = new Agent(new LlmManager({ default: provider }, { system: 'You are a test.' }), runtime, { maxIterations: 2, logger });
   const unfollow = monitor.follow(agent);
@@ -133,4 +134,10 @@ export async function createStopRig(display: DisplayEnv, options: StopRigOptions
       await services.desktop.ocr.dispose();
     },
   };
+}
+
+function endsWithToolResults(body: Record<string, unknown>): boolean {
+  const last = (body.messages as Array<{ content: unknown }> | undefined)?.at(-1);
+  const blocks = Array.isArray(last?.content) ? (last.content as Array<{ type?: string }>) : [];
+  return blocks.at(-1)?.type === 'tool_result';
 }
