@@ -49,6 +49,8 @@ describe('GAI chat', () => {
     await config().update('provider', 'anthropic', vscode.ConfigurationTarget.Global);
     await config().update('baseUrl', server.baseUrl, vscode.ConfigurationTarget.Global);
     await config().update('autoApprove', ['read'], vscode.ConfigurationTarget.Global);
+    // The agent acts only in apps the person allowed; a modal would ask otherwise (unanswerable here).
+    await config().update('apps.allow', ['GaiFixture', 'Code'], vscode.ConfigurationTarget.Global);
     await vscode.commands.executeCommand('gai.setApiKey', FAKE_KEY);
   });
 
