@@ -22,6 +22,8 @@ export const APT_PACKAGES = [
   'procps',
   // The global stop hotkey, fail-safe corner and takeover pause (src/desktop/adapters/x11InterruptScript.ts).
   'python3-xlib',
+  // GTK 3 for python3-gi: the login fixture whose password entry has AT-SPI role "password text" (screen privacy test).
+  'gir1.2-gtk-3.0',
 ];
 
 /** Runs `npm ci` when node_modules is missing or older than package-lock.json. */

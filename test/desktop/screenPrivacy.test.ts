@@ -1,0 +1,193 @@
+// Secret fields on a real X display: a password typed into the Tk fixture (no accessibility
+// tree: found by OCR of its bullets next to "Password") is black in the screenshot the scripted
+// model server receives and absent from the OCR text it receives; a private window title gives
+// the model a stub and no picture; a GTK password entry (AT-SPI role `password text`) is black
+// in the reading. The agent, the Anthropic SDK and HTTP are real.
+import { strict as assert } from 'node:assert';
+import { execFile, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import type { BBox } from '../../src/core/types';
+import { createPlatformDesktop } from '../../src/desktop/adapters/platformDesktop';
+import { SharpImages } from '../../src/desktop/adapters/sharpImages';
+import { createDesktopServices, type DesktopServices } from '../../src/desktop/desktopServices';
+import type { ScreenImage } from '../../src/desktop/ports/screenPort';
+import { compileWindowTitles } from '../../src/desktop/privateWindows';
+import { createDesktopTools } from '../../src/tools/desktop/desktopTools';
+import { startHarness, type Harness } from '../support/agentHarness';
+import { textReply, toolReply } from '../support/scriptedSteps';
+import { FIXTURE_PYTHON, launchFixture, suiteDisplay, type Fixture } from './support/fixture';
+
+const display = suiteDisplay();
+const SECRET = 'hunter2-SECRET';
+const GTK_APP = path.resolve(__dirname, 'fixtures', 'gtkPasswordApp.py');
+
+function xdotool(args: string[]): Promise<void> {
+  return new Promise((resolve, reject) => {
+    execFile('xdotool', args, { env: display.env }, (error) => (error ? reject(error) : resolve()));
+  });
+}
+
+async function typeInto(box: BBox): Promise<void> {
+  await xdotool(['mousemove', String(box.x + Math.round(box.width / 2)), String(box.y + Math.round(box.height / 2)), 'click', '1']);
+  await xdotool(['type', '--delay', '20', SECRET]);
+}
+
+function pixel(image: ScreenImage, x: number, y: number): number[] {
+  const i = ((y - image.origin.y) * image.width + (x - image.origin.x)) * 4;
+  return [...image.data.subarray(i, i + 3)];
+}
+
+const isBlack = (rgb: number[]): boolean => rgb.every((c) => c < 30);
+
+/** Points across a field's box, a few pixels inside its border. */
+function pointsIn(box: BBox): Array<[number, number]> {
+  const y = box.y + Math.round(box.height / 2);
+  return [0.05, 0.2, 0.5, 0.8, 0.95].map((f) => [box.x + Math.round(4 + f * (box.width - 8)), y]);
+}
+
+/** Content blocks of the tool results in one recorded Messages request body. */
+function toolResultBlocks(body: Record<string, unknown>): Array<{ type: string; text?: string; source?: { data: string } }> {
+  const blocks: Array<{ type: string; text?: string; source?: { data: string } }> = [];
+  for (const message of body.messages as Array<{ content: unknown }>) {
+    if (!Array.isArray(message.content)) continue;
+    for (const block of message.content as Array<{ type: string; content?: unknown }>) {
+      if (block.type === 'tool_result' && Array.isArray(block.content)) blocks.push(...(block.content as typeof blocks));
+    }
+  }
+  return blocks;
+}
+
+/** Every `"bbox":{...}` in a text, as boxes. */
+function boxesIn(text: string): BBox[] {
+  return [...text.matchAll(/"bbox":\{"x":(-?\d+),"y":(-?\d+),"width":(\d+),"height":(\d+)\}/g)].map((m) => ({ x: +m[1]!, y: +m[2]!, width: +m[3]!, height: +m[4]! }));
+}
+
+function centreInside(inner: BBox, outer: BBox): boolean {
+  const cx = inner.x + inner.width / 2;
+  const cy = inner.y + inner.height / 2;
+  return cx >= outer.x && cx <= outer.x + outer.width && cy >= outer.y && cy <= outer.y + outer.height;
+}
+
+describe('screen privacy on a real display', function () {
+  this.timeout(180_000);
+  let services: DesktopServices | undefined;
+  let harness: Harness | undefined;
+  let app: Fixture | undefined;
+
+  afterEach(async () => {
+    await harness?.close();
+    await app?.close();
+    await services?.desktop.ocr.dispose();
+    harness = undefined;
+    app = undefined;
+    services = undefined;
+  });
+
+  async function agentWith(titles: string[]): Promise<Harness> {
+    services = createDesktopServices(createPlatformDesktop({ env: display.env }), { privateWindowTitles: compileWindowTitles(titles, 'redact.windowTitles') });
+    harness = await startHarness(
+      'anthropic',
+      [
+        toolReply([{ name: 'screen_capture', input: {} }]),
+        toolReply([{ name: 'ocr', input: { captureScreen: true, level: 'both', maxElements: 2000 } }]),
+        textReply('done'),
+      ],
+      { tools: createDesktopTools(services), defaultTimeoutMs: 120_000 },
+    );
+    return harness;
+  }
+
+  it('a typed password (Tk, found by OCR) is black in the screenshot the model server receives and absent from its OCR text', async () => {
+    app = await launchFixture(display, { args: ['--password'] });
+    const field = app.widget('password_entry');
+    await typeInto(field);
+    await app.waitFor((e) => e.event === 'text' && e.widget === 'password_entry' && e.value === SECRET);
+    const h = await agentWith([]);
+    const response = await h.agent.processRequest('look at the screen');
+    assert.equal(response.message, 'done');
+
+    const shot = toolResultBlocks(h.server.requests[1]!.body).find((b) => b.type === 'image');
+    assert.ok(shot?.source, 'the screenshot reached the server');
+    const image = await new SharpImages().decode(Buffer.from(shot.source.data, 'base64'));
+    const scale = image.width / 1920;
+    const at = (x: number, y: number): number[] => pixel(image, Math.round(x * scale), Math.round(y * scale));
+    for (const [x, y] of pointsIn(field)) assert.ok(isBlack(at(x, y)), `the password field is black at (${x}, ${y}): ${at(x, y).join(',')}`);
+    const name = app.widget('name_entry');
+    assert.ok(!isBlack(at(name.x + name.width / 2, name.y + name.height / 2)), 'the Name field next to it is not');
+    const label = app.widget('password_label');
+    assert.ok(!isBlack(at(label.x + 4, label.y + label.height / 2)), 'nor its label');
+
+    const ocrText = toolResultBlocks(h.server.requests[2]!.body).map((b) => b.text ?? '').join('\n');
+    assert.match(ocrText, /Password/, 'the label is still read');
+    const inField = boxesIn(ocrText).filter((b) => centreInside(b, field));
+    assert.deepEqual(inField, [], 'no OCR element from inside the password field reached the server');
+    assert.ok(!h.server.requests.some((r) => r.rawBody.includes(SECRET)));
+  });
+
+  it('a private window: the server gets the stub, no picture and none of its text', async () => {
+    app = await launchFixture(display, { title: 'Vault - KeePassXC' });
+    const h = await agentWith(['keepassxc']);
+    await h.agent.processRequest('look at the screen');
+    const shot = toolResultBlocks(h.server.requests[1]!.body);
+    assert.deepEqual(shot.filter((b) => b.type === 'image'), [], 'no image block');
+    assert.match(shot.map((b) => b.text ?? '').join(''), /screenshot withheld: the window \\?"Vault - KeePassXC\\?" is private \(gai\.redact\.windowTitles\)/);
+    const ocrText = toolResultBlocks(h.server.requests[2]!.body).map((b) => b.text ?? '').join('\n');
+    assert.doesNotMatch(ocrText, /Cancel|Apply|Right panel/, 'none of the window text');
+    assert.match(ocrText, /withheld/);
+  });
+
+  describe('GTK password entry (AT-SPI role "password text")', () => {
+    let gtk: ChildProcess | undefined;
+    let dir: string | undefined;
+
+    before(function () {
+      const probe = spawnSync(FIXTURE_PYTHON, ['-c', 'import gi; gi.require_version("Gtk", "3.0"); gi.require_version("Atspi", "2.0")'], { env: display.env });
+      if (probe.status !== 0) {
+        this.test!.parent!.title += ' (skipped: python3-gi with GTK 3 and AT-SPI is not installed; apt-get install gir1.2-gtk-3.0 gir1.2-atspi-2.0)';
+        this.skip();
+      }
+    });
+
+    after(() => {
+      gtk?.kill('SIGTERM');
+      if (dir) rmSync(dir, { recursive: true, force: true });
+    });
+
+    it('is found in the tree and black in the reading, the plain entry above it is not', async function () {
+      dir = mkdtempSync(path.join(tmpdir(), 'gai-gtk-'));
+      const log = path.join(dir, 'events.jsonl');
+      writeFileSync(log, '');
+      const env: NodeJS.ProcessEnv = { ...display.env };
+      // The app must register on this display's a11y bus, not on one named for another session.
+      delete env.AT_SPI_BUS_ADDRESS;
+      delete env.NO_AT_BRIDGE;
+      gtk = spawn(FIXTURE_PYTHON, [GTK_APP, '--log', log], { env, stdio: 'ignore' });
+      const events = (): Array<Record<string, unknown>> => readFileSync(log, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+      const waitFor = async (test: (e: Record<string, unknown>) => boolean): Promise<Record<string, unknown>> => {
+        for (const deadline = Date.now() + 20_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 100))) {
+          const found = events().find(test);
+          if (found) return found;
+        }
+        throw new Error(`the GTK fixture did not log the event; it logged: ${JSON.stringify(events())}`);
+      };
+      const ready = (await waitFor((e) => e.event === 'ready')) as { widgets: Record<string, BBox> };
+      const field = ready.widgets.password_entry!;
+      const user = ready.widgets.user_entry!;
+      await typeInto(field);
+      await waitFor((e) => e.event === 'text' && e.widget === 'password_entry' && e.value === SECRET);
+
+      services = createDesktopServices(createPlatformDesktop({ env }));
+      if (!(await services.desktop.accessibility!.available())) {
+        this.skip(); // the suite's AT-SPI check (accessibility.test.ts) says why
+      }
+      const reading = await services.reader.read();
+      const fromTree = reading.secretRegions.filter((r) => r.kind === 'password field');
+      assert.ok(fromTree.some((r) => centreInside(field, r.bbox)), JSON.stringify(reading.secretRegions));
+      for (const [x, y] of pointsIn(field)) assert.ok(isBlack(pixel(reading.image, x, y)), `black at (${x}, ${y})`);
+      assert.ok(!isBlack(pixel(reading.image, user.x + user.width / 2, user.y + user.height / 2)), 'the User entry is not masked');
+      assert.equal(reading.analysis.elements.filter((e) => centreInside(e.bbox, field)).length, 0);
+    });
+  });
+});
