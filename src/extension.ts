@@ -6,6 +6,7 @@ import { SecretRedactor } from './core/redact';
 import { isProviderCredentialVar } from './core/secretEnv';
 import { checkSetup, type SetupReport } from './desktop/adapters/setupCheck';
 import { ApiKeyStore } from './vscode/apiKeyStore';
+import { MementoAppPermissionStore } from './vscode/appPermissionPrompt';
 import { ChatViewProvider, CHAT_VIEW_ID } from './vscode/chatViewProvider';
 import { registerCommands } from './vscode/commands';
 import type { ChatEntry } from './shared/protocol';
@@ -42,7 +43,7 @@ export function activate(context: vscode.ExtensionContext): GaiExtensionApi {
   const redactor = new SecretRedactor({ secrets: Object.entries(process.env).filter(([name]) => isProviderCredentialVar(name)).map(([, value]) => value) });
   const logger = new OutputChannelLogger(channel, redactor);
   const keys = new ApiKeyStore(context.secrets);
-  const controller = new GaiController(keys, logger, context.globalStorageUri.fsPath, redactor);
+  const controller = new GaiController(keys, logger, context.globalStorageUri.fsPath, redactor, new MementoAppPermissionStore(context.globalState));
   const chatView = new ChatViewProvider(context.extensionUri, controller);
   const statusBar = new GaiStatusBar(controller);
   context.subscriptions.push(

@@ -33,6 +33,9 @@ import { registerDesktopCommands } from './commands/desktopCommands';
 import { registerToolCommand } from './commands/toolCommand';
 import { registerToolsCommand } from './commands/toolsCommand';
 import { terminalApproval } from './terminalApproval';
+import { AppPermissionGuard } from '../tools/appPermissions';
+import { JsonFileAppPermissionStore } from '../tools/appPermissionStore';
+import { appPermissionsFile, terminalAppPrompt } from './appPermissionPrompt';
 
 // The CLI's composition root: everything is built here and handed down by constructor.
 
@@ -71,7 +74,7 @@ export async function runCli(argv: string[], terminal: CliIo): Promise<number> {
   // Built on first use; nothing touches the display until a desktop tool runs.
   const desktop = (): DesktopServices => {
     const settings = config().desktop ?? {};
-    services ??= createDesktopServices(createPlatformDesktop({ ocrLanguage: settings.ocrLanguage, holdsSecret: (value) => redactor.containsKnownSecret(value) }), {
+    services ??= createDesktopServices(createPlatformDesktop({ ocrLanguage: settings.ocrLanguage, holdsSecret: (value) => redactor.containsKnownSecret(value), launchAllow: config().launch?.allow }), {
       screenshotMaxWidth: settings.screenshotMaxWidth,
       redactor,
     });
@@ -101,7 +104,7 @@ export async function runCli(argv: string[], terminal: CliIo): Promise<number> {
       registry.register(new NavigateToTool(brain));
       registry.register(new GetCurrentNodeTool(brain));
     }
-    return new ToolRuntime(registry, {
+    const runtime = new ToolRuntime(registry, {
       policy: new ToolPolicy({ profile: chosen, allow: tools.allow, deny: tools.deny }),
       logger: log,
       defaultTimeoutMs: tools.defaultTimeoutMs,
@@ -110,6 +113,21 @@ export async function runCli(argv: string[], terminal: CliIo): Promise<number> {
       // Without a person at a terminal and without --yes, actions are denied.
       requestApproval: io.interactive && !yes ? terminalApproval(io.stdin, io.stderr) : undefined,
     });
+    // Every action, whoever asks for it, acts only in an application the person allowed.
+    const apps = config().apps ?? {};
+    runtime.addGuard(
+      new AppPermissionGuard({
+        windows: desktop().desktop.windows,
+        store: new JsonFileAppPermissionStore(appPermissionsFile(io.env)),
+        ...(io.interactive && !yes ? { prompt: terminalAppPrompt(io.stdin, io.stderr) } : {}),
+        grantOnceWithoutPrompt: yes === true,
+        allow: apps.allow,
+        deny: apps.deny,
+        settingNames: { allow: 'apps.allow in the config file', deny: 'apps.deny in the config file' },
+        logger: log,
+      }),
+    );
+    return runtime;
   };
 
   const buildAgent = (settings: LlmSettings, options: AskOptions): Agent => {

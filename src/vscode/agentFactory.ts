@@ -22,6 +22,8 @@ import { lazyBrain, openNavigationBrain } from '../brain/navigationSetup';
 import { GetCurrentNodeTool } from '../tools/brain/getCurrentNodeTool';
 import { NavigateToTool } from '../tools/brain/navigateToTool';
 import type { GaiSettings } from './settings';
+import { AppPermissionGuard, type AppPermissionPrompt } from '../tools/appPermissions';
+import type { AppPermissionStore } from '../tools/appPermissionStore';
 
 export interface GaiParts {
   desktop: DesktopServices;
@@ -32,6 +34,8 @@ export interface GaiParts {
   agentProblem?: string;
   /** The navigation brain in the extension's global storage, opened on first use. */
   brain: BrainProvider;
+  /** Which apps the agent may act in; reset() when a new conversation starts. */
+  appPermissions: AppPermissionGuard;
   dispose(): Promise<void>;
 }
 
@@ -45,12 +49,15 @@ export interface GaiPartsOptions {
   brainDir: string;
   /** The extension's redactor: type_text masks what it flags; launched apps get no variable holding a key. */
   redactor: SecretRedactor;
+  /** Where "always"/"never" answers about apps are kept (global state), and how the person is asked. */
+  appPermissionStore: AppPermissionStore;
+  appPrompt: AppPermissionPrompt;
 }
 
 export function buildGaiParts(options: GaiPartsOptions): GaiParts {
   const { settings, logger } = options;
   const desktop = createDesktopServices(
-    createPlatformDesktop({ ocrLanguage: settings.ocrLanguage, holdsSecret: (value) => options.redactor.containsKnownSecret(value) }),
+    createPlatformDesktop({ ocrLanguage: settings.ocrLanguage, holdsSecret: (value) => options.redactor.containsKnownSecret(value), launchAllow: settings.launchAllow }),
     { screenshotMaxWidth: settings.screenshotMaxWidth, redactor: options.redactor },
   );
 
@@ -100,18 +107,24 @@ export function buildGaiParts(options: GaiPartsOptions): GaiParts {
     return opened;
   });
   const commandRuntime = fullRuntime(true);
-  const agent = llm
-    ? new Agent(
-        llm,
-        new ToolRuntime(registry(llm), {
-          policy: new ToolPolicy({ profile: settings.toolProfile }),
-          logger,
-          autoApprove: settings.autoApprove,
-          requestApproval: options.requestApproval,
-        }),
-        { maxIterations: settings.maxIterations, logger },
-      )
-    : undefined;
+  const agentRuntime = new ToolRuntime(registry(llm), {
+    policy: new ToolPolicy({ profile: settings.toolProfile }),
+    logger,
+    autoApprove: settings.autoApprove,
+    requestApproval: options.requestApproval,
+  });
+  // The agent (and navigation's steps, through its runtime) acts only in apps the person allowed.
+  const appPermissions = new AppPermissionGuard({
+    windows: desktop.desktop.windows,
+    store: options.appPermissionStore,
+    prompt: options.appPrompt,
+    allow: settings.apps.allow,
+    deny: settings.apps.deny,
+    settingNames: { allow: 'gai.apps.allow', deny: 'gai.apps.deny' },
+    logger,
+  });
+  agentRuntime.addGuard(appPermissions);
+  const agent = llm ? new Agent(llm, agentRuntime, { maxIterations: settings.maxIterations, logger }) : undefined;
 
   return {
     desktop,
@@ -119,6 +132,7 @@ export function buildGaiParts(options: GaiPartsOptions): GaiParts {
     ...(agent ? { agent } : {}),
     ...(agentProblem ? { agentProblem } : {}),
     brain,
+    appPermissions,
     async dispose() {
       agent?.cancel();
       await desktop.desktop.ocr.dispose();

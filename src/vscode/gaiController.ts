@@ -10,6 +10,8 @@ import type { BrainSource } from './brainController';
 import type { HostMessage } from '../shared/protocol';
 import type { ApprovalDecision, ApprovalRequest } from '../tools/toolRuntime';
 import type { ApiKeyStore } from './apiKeyStore';
+import type { AppPermissionStore } from '../tools/appPermissionStore';
+import { modalAppPrompt } from './appPermissionPrompt';
 import type { GaiParts } from './agentFactory';
 import { ChatSession } from './chatSession';
 import type { OutputChannelLogger } from './outputLogger';
@@ -49,6 +51,8 @@ export class GaiController implements vscode.Disposable {
     readonly brainDir: string,
     /** The extension's one redactor: the log, the chat and error messages show no key. */
     readonly redactor: SecretRedactor,
+    /** "Always"/"never" answers to "Allow GAI to act in <app>?" (the extension's global state). */
+    private readonly appPermissionStore: AppPermissionStore,
   ) {
     this.chat = new ChatSession((message) => this.webview?.post(message), (text) => redactor.redact(text));
     this.disposables.push(
@@ -209,6 +213,7 @@ export class GaiController implements vscode.Disposable {
     this.stop();
     const parts = await this.parts?.catch(() => undefined);
     parts?.agent?.startSession();
+    parts?.appPermissions.reset();
     this.chat.clear();
   }
 
@@ -260,7 +265,7 @@ export class GaiController implements vscode.Disposable {
     this.redactor.setPatterns(compileRedactPatterns(settings.redact.patterns, 'gai.redact.patterns'));
     // Loaded here, not at activation: the LLM SDKs and the desktop adapters.
     const { buildGaiParts } = await import('./agentFactory');
-    const parts = buildGaiParts({ settings, apiKey, env: process.env, logger: this.logger, requestApproval: this.requestApproval, brainDir: this.brainDir, redactor: this.redactor });
+    const parts = buildGaiParts({ settings, apiKey, env: process.env, logger: this.logger, requestApproval: this.requestApproval, brainDir: this.brainDir, redactor: this.redactor, appPermissionStore: this.appPermissionStore, appPrompt: modalAppPrompt });
     this.logger.info(`agent and tools built in ${Math.round(performance.now() - started)} ms (provider ${settings.provider}, profile ${settings.toolProfile})`);
     return parts;
   }
