@@ -10,9 +10,12 @@ import { findMaskedFields } from '../../src/desktop/maskedFields';
 import type { AccessibilityPort, AccessibleElement } from '../../src/desktop/ports/accessibilityPort';
 import type { ScreenImage } from '../../src/desktop/ports/screenPort';
 import { compileWindowTitles } from '../../src/desktop/privateWindows';
+import { ClickTool } from '../../src/tools/desktop/clickTool';
 import { OcrTool } from '../../src/tools/desktop/ocrTool';
 import { ScreenCaptureTool } from '../../src/tools/desktop/screenCaptureTool';
 import { SmartScreenReaderTool } from '../../src/tools/desktop/smartScreenReaderTool';
+import { makeThumbnail } from '../../src/brain/nodeThumbnail';
+import { observeScreen } from '../../src/brain/screenObserver';
 import { loadConfigFile } from '../../src/cli/cliConfig';
 import { parseSettings } from '../../src/vscode/settings';
 import { buildScreenPicture } from '../../src/vscode/screenPictures';
@@ -169,6 +172,12 @@ describe('screen privacy: the protected reading', function () {
     assert.ok(!JSON.stringify(sent.filter((b) => b.type === 'text')).includes('"."'));
   });
 
+  it('an action\'s returnScreen screenshot is protected too', async () => {
+    const result = await runTool(new ClickTool(services(passwordDesktop())), { x: 1, y: 1, returnScreen: 'screenshot' });
+    assert.equal(result.success, true, result.error);
+    assert.ok(isBlack(pixel(await decoded(result.images?.[0]), 200, 231)));
+  });
+
   it('the chat picture shows the mask', async () => {
     const svc = services(passwordDesktop());
     await svc.reader.read();
@@ -179,6 +188,16 @@ describe('screen privacy: the protected reading', function () {
     assert.ok(isBlack(pixel(image, 230, 232)), 'black where the bullets were (JPEG, so a little noise)');
     assert.ok(!picture.boxes.some((b) => b.text.includes('.')), 'no box carries the field text');
     assert.equal(svc.reader.latest(), latest, 'the same reading until the screen is read again');
+  });
+
+  it('the brain sees the protected view: no bullets in the fingerprint text, black in the thumbnail', async () => {
+    const observed = await observeScreen(services(passwordDesktop()));
+    assert.ok(!JSON.stringify(observed.reading).includes('"."') && !JSON.stringify(observed.reading).includes(' .'), JSON.stringify(observed.reading));
+    const thumbnail = await makeThumbnail(new SharpImages(), observed.image, { bounds: { x: 100, y: 100, width: 600, height: 400 }, maxBytes: 100_000 });
+    assert.ok(thumbnail);
+    const small = await new SharpImages().decode(Buffer.from(thumbnail.data, 'base64'));
+    const scale = small.width / 600;
+    assert.ok(isBlack(pixel(small, Math.round((300 - 100) * scale), Math.round((232 - 100) * scale))), 'the field is black in the thumbnail');
   });
 
   it('a private window: the model gets a stub, no picture and no text', async () => {
