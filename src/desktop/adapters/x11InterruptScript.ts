@@ -12,7 +12,7 @@
 // it was read, so an answer covers all input the server had processed when it was asked.
 // It exits when its stdin closes: it never outlives the Node process.
 export const X11_INTERRUPT_SCRIPT = String.raw`
-import json, os, select, sys
+import json, os, select, sys, time
 try:
     from Xlib import X, XK, display, error
     from Xlib.ext import xinput
@@ -121,7 +121,7 @@ def main():
         if state['sending'] and any(abs(x - tx) <= CORNER_PX and abs(y - ty) <= CORNER_PX for tx, ty in state['targets']):
             return
         state['stopped'] = True
-        send({'type': 'stop', 'reason': 'corner', 'pointer': [x, y]})
+        send({'type': 'stop', 'reason': 'corner', 'pointer': [x, y], 'seenAt': time.monotonic() * 1000})
 
     def drain():
         while d.pending_events():
@@ -129,7 +129,8 @@ def main():
             if ev.type == X.KeyPress and hotkey:
                 if not state['stopped']:
                     state['stopped'] = True
-                    send({'type': 'stop', 'reason': 'hotkey'})
+                    # ev.time: the X server's millisecond clock (CLOCK_MONOTONIC on Linux servers).
+                    send({'type': 'stop', 'reason': 'hotkey', 'serverTime': ev.time, 'seenAt': time.monotonic() * 1000})
                 continue
             if ev.type == GenericEventCode and ev.extension == xi_opcode:
                 if ev.evtype == xinput.RawMotion:

@@ -52,6 +52,8 @@ interface HelperMessage {
   id?: number;
   message?: string;
   reason?: string;
+  seenAt?: number;
+  serverTime?: number;
   hotkey?: boolean;
   corner?: boolean;
   input?: boolean;
@@ -118,7 +120,7 @@ class HelperWatch implements InterruptWatch {
         clearTimeout(timer);
         onFail(new Error(this.exited));
       } else if (message.type === 'stop') {
-        handlers.onStop(message.reason === 'corner' ? 'corner' : 'hotkey');
+        handlers.onStop(message.reason === 'corner' ? 'corner' : 'hotkey', { seenAt: message.seenAt, serverTime: message.serverTime });
       } else if (message.type === 'warning' && message.message) {
         handlers.onWarning(message.message);
       } else if (message.type === 'ack' && message.id !== undefined) {

@@ -24,8 +24,16 @@ export interface PersonActivity {
   left: Point;
 }
 
+/** When the platform saw the stop, in milliseconds of the monotonic clock (process.hrtime's), when known. */
+export interface StopTiming {
+  /** The watcher received it. */
+  seenAt?: number;
+  /** The display server processed the key press (X: the event's timestamp, 32-bit milliseconds). */
+  serverTime?: number;
+}
+
 export interface InterruptHandlers {
-  onStop(trigger: StopTrigger): void;
+  onStop(trigger: StopTrigger, timing?: StopTiming): void;
   /** Something that does not work here (e.g. the hotkey is held by another program); said once. */
   onWarning(message: string): void;
 }

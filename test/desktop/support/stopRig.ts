@@ -12,6 +12,7 @@ import { createPlatformDesktop } from '../../../src/desktop/adapters/platformDes
 import { X11InterruptWatcher } from '../../../src/desktop/adapters/x11InterruptWatcher';
 import { createDesktopServices } from '../../../src/desktop/desktopServices';
 import type { InputPort } from '../../../src/desktop/ports/inputPort';
+import type { InterruptPort, StopTiming } from '../../../src/desktop/ports/interruptPort';
 import { WatchedInput } from '../../../src/desktop/watchedInput';
 import { LlmManager } from '../../../src/llm/llmManager';
 import { AnthropicProvider } from '../../../src/llm/providers/anthropicProvider';
@@ -41,6 +42,8 @@ export interface StopRig {
   readonly clicksStarted: number[];
   /** performance.now() when the monitor stopped the request; undefined without a stop. */
   readonly stoppedAt: number | undefined;
+  /** When the X server and the watcher saw the stop (monotonic clock, ms). */
+  readonly stopTiming: StopTiming | undefined;
   stopMessage: string | undefined;
   /** Runs the request "click N times". */
   run(): Promise<AgentResponse>;
@@ -61,8 +64,21 @@ export async function createStopRig(display: DisplayEnv, options: StopRigOptions
   const clicksStarted: number[] = [];
   let stoppedAt: number | undefined;
   let stopMessage: string | undefined;
+  let stopTiming: StopTiming | undefined;
+  // The X11 watcher, with the stop's timing kept for the benchmark.
+  const watcher = new X11InterruptWatcher({ env: display.env });
+  const interrupts: InterruptPort = {
+    watch: (watchOptions, handlers) =>
+      watcher.watch(watchOptions, {
+        ...handlers,
+        onStop: (trigger, timing) => {
+          stopTiming = timing;
+          handlers.onStop(trigger, timing);
+        },
+      }),
+  };
   const monitor = new SafetyMonitor({
-    interrupts: new X11InterruptWatcher({ env: display.env }),
+    interrupts,
     settings: options.settings ?? DEFAULT_SAFETY,
     ...(options.onTakeover ? { onTakeover: options.onTakeover } : {}),
     onStopped: (message) => {
@@ -105,6 +121,9 @@ export async function createStopRig(display: DisplayEnv, options: StopRigOptions
     get stoppedAt() {
       return stoppedAt;
     },
+    get stopTiming() {
+      return stopTiming;
+    },
     get stopMessage() {
       return stopMessage;
     },
@@ -113,6 +132,7 @@ export async function createStopRig(display: DisplayEnv, options: StopRigOptions
     },
     run: () => {
       stoppedAt = undefined;
+      stopTiming = undefined;
       stopMessage = undefined;
       clicksStarted.length = 0;
       return agent.processRequest(`click Apply ${clicks} times`);
