@@ -2,7 +2,7 @@
 // real active window (WM_CLASS through xprop), the fixture's own log says what was clicked, and
 // launch_app runs the real Linux launcher against private desktop entries and PATH.
 import * as assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
@@ -205,5 +205,72 @@ describe('launch_app safety on the desktop', function () {
     const window = (allowed.data as { window: { title: string; appName: string } }).window;
     assert.equal(window.title, 'Allowed Program');
     assert.equal(window.appName, FIXTURE_WM_CLASS);
+  });
+});
+
+describe('per-app permissions in the built CLI', function () {
+  this.timeout(90_000);
+  const CLI = path.resolve(__dirname, '../../dist/cli.js');
+  let display: SuiteDisplay;
+  let app: Fixture | undefined;
+  let configHome: string;
+
+  function gai(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+    return new Promise((done) => {
+      execFile(process.execPath, [CLI, ...args], { env: { ...display.env, XDG_CONFIG_HOME: configHome }, timeout: 60_000 }, (error, stdout, stderr) => {
+        done({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
+      });
+    });
+  }
+
+  async function clickOk(widget: string): Promise<{ code: number; stdout: string; stderr: string }> {
+    const { x, y } = centre(app!, widget);
+    return gai(['click', '--x', String(x), '--y', String(y), '--json']);
+  }
+
+  before(() => {
+    display = suiteDisplay();
+    if (!existsSync(CLI)) throw new Error('dist/cli.js is missing: npm test builds it before the suites');
+  });
+  beforeEach(async () => {
+    configHome = mkdtempSync(path.join(tmpdir(), 'gai-cfg-'));
+    mkdirSync(path.join(configHome, 'gai'));
+    app = await launchFixture(display);
+  });
+  afterEach(async () => {
+    await app?.close();
+    app = undefined;
+    rmSync(configHome, { recursive: true, force: true });
+  });
+
+  it('apps.deny in the config and a stored "never" deny the click; nothing is clicked', async () => {
+    writeFileSync(path.join(configHome, 'gai', 'config.json'), JSON.stringify({ apps: { deny: ['gaifixture'] } }));
+    const denied = await clickOk('left_ok_button');
+    assert.notEqual(denied.code, 0);
+    assert.match(denied.stdout + denied.stderr, /GAI may not act in GaiFixture: it is in apps\.deny in the config file/);
+
+    rmSync(path.join(configHome, 'gai', 'config.json'));
+    writeFileSync(path.join(configHome, 'gai', 'app-permissions.json'), JSON.stringify({ version: 1, apps: { gaifixture: { decision: 'never' } } }));
+    const never = await clickOk('left_ok_button');
+    assert.notEqual(never.code, 0);
+    assert.match(never.stdout + never.stderr, /GAI may not act in GaiFixture: the person chose \\?"never\\?" for it \(kept in file .*app-permissions\.json\)/);
+
+    rmSync(path.join(configHome, 'gai', 'app-permissions.json'));
+    const allowed = await clickOk('right_ok_button');
+    assert.equal(allowed.code, 0, allowed.stderr);
+    await app!.waitFor((e) => e.event === 'click' && e.widget === 'right_ok_button');
+    assert.equal(clicks(app!, 'left_ok_button'), 0, 'the denied clicks never reached the fixture');
+  });
+
+  it('a corrupt app-permissions.json stops every action with an error naming the file', async () => {
+    writeFileSync(path.join(configHome, 'gai', 'app-permissions.json'), '{"version":1,"apps":{"gaifixture":');
+    const result = await clickOk('left_ok_button');
+    assert.notEqual(result.code, 0);
+    assert.match(result.stdout + result.stderr, /app permissions file .*app-permissions\.json: not JSON .*Fix or delete it/);
+    assert.equal(readFileSync(path.join(configHome, 'gai', 'app-permissions.json'), 'utf8'), '{"version":1,"apps":{"gaifixture":', 'left as it was');
+    rmSync(path.join(configHome, 'gai', 'app-permissions.json'));
+    assert.equal((await clickOk('right_ok_button')).code, 0);
+    await app!.waitFor((e) => e.event === 'click' && e.widget === 'right_ok_button');
+    assert.equal(clicks(app!, 'left_ok_button'), 0, 'the refused click never reached the fixture');
   });
 });
