@@ -8,6 +8,7 @@ import { runNavigationBench } from './navigationBench';
 import { runStopBench } from './stopBench';
 import { runOcrBench } from './ocrBench';
 import { runPackageBench } from './packageBench';
+import { runPrivacyBench } from './privacyBench';
 
 // `npm run bench`: every benchmark, a table on stdout and JSON in .bench/results.json.
 
@@ -19,6 +20,7 @@ const BENCHES: Array<{ name: string; run: () => Promise<BenchRow[]> }> = [
   { name: 'extension', run: runExtensionBench },
   { name: 'navigation', run: runNavigationBench },
   { name: 'stop', run: runStopBench },
+  { name: 'privacy', run: runPrivacyBench },
 ];
 
 async function main(): Promise<void> {
