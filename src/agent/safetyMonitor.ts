@@ -52,6 +52,8 @@ interface Session {
   watch: Promise<InterruptWatch | undefined>;
   stopController: AbortController;
   acted: boolean;
+  /** The person answered GAI (an approval, a permission): what they did until now was that answer. */
+  answered: boolean;
   ended: boolean;
 }
 
@@ -86,7 +88,7 @@ export class SafetyMonitor implements ActionGuard, OwnInputGate {
     this.stopMessage = undefined;
     const { settings } = this.options;
     const wanted = settings.stopHotkey !== undefined || settings.failSafeCorner || settings.pauseOnTakeover;
-    const session: Session = { cancel, stopController: new AbortController(), acted: false, ended: false, watch: Promise.resolve(undefined) };
+    const session: Session = { cancel, stopController: new AbortController(), acted: false, answered: false, ended: false, watch: Promise.resolve(undefined) };
     if (wanted) {
       session.watch = this.options.interrupts
         .watch(
@@ -128,6 +130,20 @@ export class SafetyMonitor implements ActionGuard, OwnInputGate {
     });
   }
 
+  /**
+   * Wraps a prompt the person answers while a request runs (an approval, an app permission): the
+   * keys and clicks of the answer are not a takeover.
+   */
+  asking<A extends unknown[], R>(prompt: (...args: A) => Promise<R>): (...args: A) => Promise<R> {
+    return async (...args: A): Promise<R> => {
+      try {
+        return await prompt(...args);
+      } finally {
+        if (this.session) this.session.answered = true;
+      }
+    };
+  }
+
   /** Lets input through again after a stop (a command the person runs themselves). */
   clearStop(): void {
     if (!this.session) this.stopMessage = undefined;
@@ -142,10 +158,12 @@ export class SafetyMonitor implements ActionGuard, OwnInputGate {
     if (signal.aborted) return ToolResults.cancelled(tool.name);
     if (!watch || !this.options.settings.pauseOnTakeover || !watch.capabilities.input) return undefined;
     try {
-      if (!session.acted) {
+      if (!session.acted || session.answered) {
         // Before GAI's first action the person was still finishing their own request (the
-        // Send click, Enter in the terminal): from here on, their input counts.
+        // Send click, Enter in the terminal); after a prompt they were answering GAI. From
+        // here on, their input counts.
         session.acted = true;
+        session.answered = false;
         await watch.reset();
         return undefined;
       }

@@ -1,3 +1,4 @@
+import type { Desktop } from './ports/desktop';
 import type { InputPort, KeyCombo, MouseButton, Point, ScrollDirection } from './ports/inputPort';
 
 /**
@@ -80,4 +81,9 @@ export class WatchedInput implements InputPort {
     const refusal = this.gate.refusal;
     if (refusal !== undefined) throw new InputRefusedError(refusal);
   }
+}
+
+/** The desktop with its input watched through `gate` (what the composition roots build). */
+export function withWatchedInput(desktop: Desktop, gate: OwnInputGate): Desktop {
+  return { ...desktop, input: new WatchedInput(desktop.input, gate) };
 }

@@ -155,6 +155,23 @@ describe('SafetyMonitor (stop, takeover pause)', function () {
     assert.equal(interrupts.resets, 2, 'the first action and the resume reset the watch');
   });
 
+  it('keys and clicks that answer a prompt (an approval) are not a takeover', async () => {
+    const asked: TakeoverRequest[] = [];
+    const { interrupts, monitor, log } = await setUp(() => {}, { onTakeover: async (r) => (asked.push(r), 'stop') });
+    h!.runtime.autoApprove = new Set(['read']);
+    let approvals = 0;
+    h!.runtime.requestApproval = monitor.asking(async () => {
+      approvals++;
+      interrupts.activity = { ...idle(), keys: 2, buttons: 1, moved: true }; // "y", Enter, a click on Approve
+      return 'approve';
+    });
+    const response = await h!.agent.processRequest('go');
+    assert.equal(response.stopReason, 'end_turn');
+    assert.equal(approvals, PRESSES);
+    assert.equal(asked.length, 0, 'never paused');
+    assert.equal(log.filter((e) => e.phase === 'end').length, PRESSES);
+  });
+
   it('stop at the takeover prompt ends the request; nothing after it runs', async () => {
     const { log } = await setUp((n, i) => n === 2 && (i.activity = { ...idle(), buttons: 1 }), { onTakeover: async () => 'stop' });
     const response = await h!.agent.processRequest('go');
