@@ -93,7 +93,14 @@ export const TypeActionSchema = Type.Object(
   {
     tool: Type.Literal('type_text'),
     input: Type.Object(
-      { text: Type.String({ minLength: 1, maxLength: 10_000 }), pressEnter: Type.Optional(Type.Boolean()) },
+      {
+        /** Absent for a secret: a password or key is never stored, only how long it was. */
+        text: Type.Optional(Type.String({ minLength: 1, maxLength: 10_000 })),
+        /** The typed text was a secret; a replay asks the person for it (see brainValidation: text xor secret). */
+        secret: Type.Optional(Type.Literal(true)),
+        length: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000 })),
+        pressEnter: Type.Optional(Type.Boolean()),
+      },
       { additionalProperties: false },
     ),
     reaches: Reaches,

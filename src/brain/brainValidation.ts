@@ -24,7 +24,7 @@ const TOOL_NAMES = Object.keys(ACTION_SCHEMAS).map((t) => JSON.stringify(t)).joi
 export function validateDocument(value: unknown): DocumentCheck {
   if (!documentCheck.Check(value)) return { ok: false, errors: explainSchemaErrors(value).slice(0, MAX_ERRORS) };
   const document = value as BrainDocument;
-  const errors = [...document.paths.flatMap((path, p) => path.actions.flatMap((action, a) => clickErrors(action, `paths.${p}.actions.${a}`))), ...checkReferences(document)];
+  const errors = [...document.paths.flatMap((path, p) => path.actions.flatMap((action, a) => actionErrors(action, `paths.${p}.actions.${a}`))), ...checkReferences(document)];
   if (errors.length > 0) return { ok: false, errors: errors.slice(0, MAX_ERRORS) };
   normalizeCounts(document);
   return { ok: true, document };
@@ -59,10 +59,23 @@ function checkActions(value: unknown): string[] {
       if (!validator) return void errors.push(`${field}.tool: expected one of ${TOOL_NAMES}, got ${JSON.stringify(action.tool) ?? 'nothing'}`);
       const checked = validator.validate(action);
       if (!checked.ok) return void errors.push(...checked.errors.map((e) => `${field}.${e.replace(/^input: /, '')}`));
-      errors.push(...clickErrors(action as PathAction, field));
+      errors.push(...actionErrors(action as PathAction, field));
     });
   });
   return errors;
+}
+
+/** What the schema cannot say about an action. */
+function actionErrors(action: PathAction, field: string): string[] {
+  return action.tool === 'type_text' ? typeErrors(action, field) : clickErrors(action, field);
+}
+
+/** A typed step has its text, or (a secret, never stored) its length: one or the other. */
+function typeErrors(action: Extract<PathAction, { tool: 'type_text' }>, field: string): string[] {
+  const { text, secret, length } = action.input;
+  if (text !== undefined) return secret !== undefined || length !== undefined ? [`${field}.input: a step with text has no secret or length`] : [];
+  if (secret !== true) return [`${field}.input.text: required (or secret: true with a length)`];
+  return length === undefined ? [`${field}.input.length: required for a secret step`] : [];
 }
 
 /** What the schema cannot say about a click: it needs a text or a point to click. */

@@ -11,6 +11,7 @@ import { getPathsFrom, planNavigation, type Route } from './brainGraph';
 import { addPath, addTarget, createPath, findPath, markVisited, recordRun, replaceActions, upsertNode } from './brainRecords';
 import type { BrainStore } from './brainStore';
 import type { NavigationLearner } from './navigationLearner';
+import type { SecretPrompt } from './pathReplayer';
 import { tryMakeThumbnail } from './nodeThumbnail';
 import { replayPath, type ReplayStep, type ToolCaller } from './pathReplayer';
 import { observeScreen } from './screenObserver';
@@ -42,6 +43,8 @@ export interface NavigationBrainDeps {
   callTool: ToolCaller;
   /** Without one (no model configured) nothing new can be learned; known paths still replay. */
   learner?: NavigationLearner;
+  /** Asks the person for a secret a learned step typed (never stored); without it such steps fail. */
+  promptSecret?: SecretPrompt;
   /** Asked to label NEW nodes only, and only when configured. */
   labeller?: NodeLabeller;
   logger?: Logger;
@@ -183,6 +186,7 @@ export class NavigationBrain {
         settle: (timeoutMs, s) => this.settle(timeoutMs, s),
         signal,
         settleTimeoutMs: this.deps.settleTimeoutMs,
+        ...(this.deps.promptSecret ? { promptSecret: this.deps.promptSecret } : {}),
         onStep: (step: ReplayStep) => progress(`${step.ok ? '✓' : '✗'} ${step.action}`),
       });
       steps += replay.steps.length;

@@ -10,6 +10,7 @@ import type { ToolRuntime } from '../tools/toolRuntime';
 import { BrainStore } from './brainStore';
 import { NavigationBrain } from './navigationBrain';
 import { AgentNavigationLearner } from './navigationLearner';
+import type { SecretPrompt } from './pathReplayer';
 
 export interface NavigationSetup {
   /** Where brain.json lives. */
@@ -23,6 +24,8 @@ export interface NavigationSetup {
   maxLearningIterations?: number;
   /** Keep screen thumbnails in the brain (default true). */
   thumbnails?: boolean;
+  /** Asks the person for a secret a learned step typed (never stored in the brain). */
+  promptSecret?: SecretPrompt;
 }
 
 export async function openNavigationBrain(setup: NavigationSetup): Promise<{ brain: NavigationBrain; warnings: string[] }> {
@@ -47,6 +50,7 @@ export async function openNavigationBrain(setup: NavigationSetup): Promise<{ bra
     ...(learner ? { learner } : {}),
     logger: setup.logger,
     ...(setup.thumbnails === false ? { thumbnails: false } : {}),
+    ...(setup.promptSecret ? { promptSecret: setup.promptSecret } : {}),
   });
   return { brain, warnings };
 }

@@ -1,3 +1,4 @@
+import { maskedLength } from '../core/redact';
 import type { PathAction } from './brainTypes';
 
 // Between the tool calls the agent made while learning and the actions a path stores, and
@@ -39,7 +40,11 @@ export function actionFromToolCall(name: string, input: unknown, hints: RecordHi
     }
     case 'type_text': {
       const text = typeof i.text === 'string' && i.text.length > 0 ? i.text : undefined;
-      return text ? { tool: 'type_text', input: { text, ...(i.pressEnter === true ? { pressEnter: true } : {}) } } : undefined;
+      if (!text) return undefined;
+      const enter = i.pressEnter === true ? { pressEnter: true } : {};
+      // The call is the public one: a secret arrives masked, and only its length is kept.
+      if (i.secret === true) return { tool: 'type_text', input: { secret: true, length: maskedLength(text) ?? [...text].length, ...enter } };
+      return { tool: 'type_text', input: { text, ...enter } };
     }
     case 'press_key': {
       const key = typeof i.key === 'string' ? i.key : Array.isArray(i.key) && i.key.every((k) => typeof k === 'string') ? (i.key as string[]) : undefined;
@@ -63,6 +68,8 @@ export function actionFromToolCall(name: string, input: unknown, hints: RecordHi
 export interface ReplayCalls {
   /** The call to make first: by text where there is one. */
   primary?: ToolInvocation;
+  /** A secret step: the person types the value (`length` characters when learned) into primary's `text`. */
+  secret?: { length: number };
   /** By the coordinates seen when learned: only when the primary call did not find its text. */
   fallback?: ToolInvocation;
   /** For `wait`: the replayer waits for the screen to settle itself. */
@@ -86,6 +93,12 @@ export function replayCalls(action: PathAction): ReplayCalls {
     }
     case 'wait':
       return { settle: { timeoutMs: action.input.timeoutMs } };
+    case 'type_text': {
+      const { text, secret, length, pressEnter } = action.input;
+      const enter = pressEnter ? { pressEnter: true } : {};
+      if (secret && text === undefined) return { primary: { name: 'type_text', input: { secret: true, ...enter } }, secret: { length: length ?? 0 } };
+      return { primary: { name: 'type_text', input: { text, ...enter } } };
+    }
     default:
       return { primary: { name: action.tool, input: { ...action.input } } };
   }
@@ -96,8 +109,11 @@ export function describeAction(action: PathAction): string {
   switch (action.tool) {
     case 'click':
       return action.input.text !== undefined ? `click "${action.input.text}"` : `click at (${action.point?.x ?? '?'}, ${action.point?.y ?? '?'})`;
-    case 'type_text':
-      return `type "${action.input.text.length > 40 ? `${action.input.text.slice(0, 40)}…` : action.input.text}"${action.input.pressEnter ? ' + enter' : ''}`;
+    case 'type_text': {
+      const { text, length, pressEnter } = action.input;
+      const what = text === undefined ? `a secret (${length ?? '?'} characters, not stored)` : `"${text.length > 40 ? `${text.slice(0, 40)}…` : text}"`;
+      return `type ${what}${pressEnter ? ' + enter' : ''}`;
+    }
     case 'press_key': {
       const keys = Array.isArray(action.input.key) ? action.input.key.join(', ') : action.input.key;
       return `press ${[...(action.input.modifiers ?? []), keys].join('+')}`;

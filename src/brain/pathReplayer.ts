@@ -6,6 +6,12 @@ import type { ToolResult } from '../core/types';
 import type { BrainPath, PathAction } from './brainTypes';
 import { describeAction, replayCalls, type ToolInvocation } from './pathActions';
 
+/**
+ * Asks the person for a secret a learned step typed (it was never stored): the terminal without
+ * echo, or a password box. Undefined: no answer (cancelled, or no one to ask).
+ */
+export type SecretPrompt = (label: string, signal: AbortSignal) => Promise<string | undefined>;
+
 export type ToolCaller = (call: ToolInvocation, signal: AbortSignal) => Promise<ToolResult>;
 
 export interface ReplayStep {
@@ -36,6 +42,8 @@ export interface ReplayOptions {
   onStep?: (step: ReplayStep) => void;
   /** Default 1500 ms. */
   settleTimeoutMs?: number;
+  /** For steps that typed a secret; without it such a step fails, saying why. */
+  promptSecret?: SecretPrompt;
 }
 
 export async function replayPath(path: BrainPath, options: ReplayOptions): Promise<PathReplay> {
@@ -61,6 +69,15 @@ async function replayAction(action: PathAction, options: ReplayOptions, settleTi
     return { ok: true, observation: 'Waited for the screen to settle.', via: 'settle' };
   }
   if (!calls.primary) return { ok: false, observation: 'This step has nothing to replay (no text and no point).', via: 'other' };
+  if (calls.secret) {
+    const label = `${describeAction(action)}: enter it to continue the way`;
+    const text = options.promptSecret ? await options.promptSecret(label, options.signal) : undefined;
+    if (!text) {
+      const why = options.promptSecret ? 'no secret was entered' : 'no one can enter it here (no terminal or window to ask in)';
+      return { ok: false, observation: `This step types a secret that is not stored, and ${why}.`, via: 'other' };
+    }
+    calls.primary.input.text = text;
+  }
   const byText = typeof calls.primary.input.text === 'string';
   let result = await options.callTool(calls.primary, options.signal);
   let via: ReplayStep['via'] = byText ? 'text' : calls.primary.name === 'click' || calls.primary.name === 'scroll' ? 'point' : 'other';

@@ -9,6 +9,7 @@ import { RedactingLogger, StreamLogger, type Logger } from '../logging/logger';
 import { compileRedactPatterns, SecretRedactor } from '../core/redact';
 import { isProviderCredentialVar } from '../core/secretEnv';
 import { createDesktopServices, type DesktopServices } from '../desktop/desktopServices';
+import { compileWindowTitles } from '../desktop/privateWindows';
 import { createPlatformDesktop } from '../desktop/adapters/platformDesktop';
 import type { ModelAccess } from '../llm/modelAccess';
 import { EchoTool } from '../tools/echoTool';
@@ -32,6 +33,7 @@ import { registerDoctorCommand } from './commands/doctorCommand';
 import { registerDesktopCommands } from './commands/desktopCommands';
 import { registerToolCommand } from './commands/toolCommand';
 import { registerToolsCommand } from './commands/toolsCommand';
+import { terminalSecretPrompt } from './secretPrompt';
 import { terminalApproval } from './terminalApproval';
 import { AppPermissionGuard } from '../tools/appPermissions';
 import { JsonFileAppPermissionStore } from '../tools/appPermissionStore';
@@ -77,6 +79,7 @@ export async function runCli(argv: string[], terminal: CliIo): Promise<number> {
     services ??= createDesktopServices(createPlatformDesktop({ ocrLanguage: settings.ocrLanguage, holdsSecret: (value) => redactor.containsKnownSecret(value), launchAllow: config().launch?.allow }), {
       screenshotMaxWidth: settings.screenshotMaxWidth,
       redactor,
+      privateWindowTitles: compileWindowTitles(config().redact?.windowTitles ?? [], 'redact.windowTitles'),
     });
     return services;
   };
@@ -163,6 +166,8 @@ export async function runCli(argv: string[], terminal: CliIo): Promise<number> {
       ...(createLlm ? { createLlm } : {}),
       logger: logger(),
       ...(file.brain?.thumbnails === false ? { thumbnails: false } : {}),
+      // A learned step that typed a secret asks for it again; without a terminal it fails, saying why.
+      ...(io.interactive ? { promptSecret: terminalSecretPrompt(io.stdin, io.stderr) } : {}),
     });
     for (const warning of warnings) err(io, `[warn] brain: ${warning}\n`);
     return brain;

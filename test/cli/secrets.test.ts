@@ -77,8 +77,8 @@ describe('gai CLI keeps the API key out of its output', function () {
         const what = `gai ${argv.join(' ')}`;
         assert.ok(server.requestCount > before, `${what}: the server was not asked`);
         // The server really echoed it: the test would catch a leak.
-        const sent = server.requests.at(-1);
-        const credential = sent?.headers['x-api-key'] ?? String(sent?.headers.authorization).replace(/^Bearer /, '');
+        const sent: RecordedRequest | undefined = server.requests.at(-1);
+        const credential: unknown = sent?.headers['x-api-key'] ?? String(sent?.headers.authorization).replace(/^Bearer /, '');
         assert.equal(credential, key);
         assert.equal(code, 1, `${what}: ${stderr}`);
         assertNoKey(key, stdout + stderr, what);
