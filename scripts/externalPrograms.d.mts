@@ -20,8 +20,8 @@ export interface ExternalProgram {
 
 export interface RunTimeCommand {
   file: string;
-  /** The expression at the spawn site, as written. */
-  expression: string;
+  /** The expression at the spawn site, as written; null for every such site in the file. */
+  expression: string | null;
   /** The program it is, or null when the person or the model names it. */
   command: string | null;
   why: string;

@@ -51,12 +51,12 @@ export const EXTERNAL_PROGRAMS = {
 
 /**
  * Spawn sites whose program is decided at run time, which the scan cannot name: the file, the
- * expression there, and the program it is (or null: whatever the person or the model names).
+ * expression there (null: every such site in the file), and the program it is (null: whatever
+ * the person or the model names).
  */
 /** @type {import('./externalPrograms.d.mts').RunTimeCommand[]} */
 export const RUN_TIME_COMMANDS = [
-  { file: 'src/desktop/adapters/appLaunchers.ts', expression: 'command', command: null, why: 'launch_app starts the application a desktop entry names' },
-  { file: 'src/desktop/adapters/appLaunchers.ts', expression: 'await findExecutable(appName, this.env)', command: null, why: 'launch_app starts an executable the person allowed by name' },
+  { file: 'src/desktop/adapters/appLaunchers.ts', expression: null, command: null, why: 'launch_app starts the application a desktop entry names, or an executable the person allowed by name' },
   { file: 'scripts/vscodeHost/install.mjs', expression: 'paths.node', command: 'node', why: 'the VS Code host\'s own Node, which the installer downloads' },
   { file: 'scripts/vscodeHost/run.mjs', expression: 'paths.node', command: 'node', why: 'the VS Code server runs on the host\'s own Node' },
   { file: 'scripts/vscodeHost/run.mjs', expression: 'paths.chromium', command: 'chromium', why: 'the browser the VS Code tests drive' },

@@ -5,7 +5,8 @@ import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { accessSync, constants, existsSync, readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { scanSpawns, type ScannedFile, type SpawnScan, type SpawnUse } from './spawnScanner';
+import type { RunTimeCommand } from '../../scripts/externalPrograms.mjs';
+import { scanSpawns, type ScannedFile, type SpawnScan, type SpawnUse, type UnresolvedSpawn } from './spawnScanner';
 
 type Inventory = typeof import('../../scripts/externalPrograms.mjs');
 type EnsureDeps = typeof import('../../scripts/ensureDeps.mjs');
@@ -79,11 +80,11 @@ describe('external programs: installed on a fresh machine, or optional', functio
   });
 
   it('pins every spawn site to a named program, or lists it as decided at run time', function () {
-    const listed = (u: { file: string; expression: string }): boolean => inventory.RUN_TIME_COMMANDS.some((r) => r.file === u.file && r.expression === u.expression);
-    const unknown = scan.unresolved.filter((u) => !listed(u)).map((u) => `${u.file}:${u.line}: \`${u.expression}\` (${u.why})`);
+    const matches = (r: RunTimeCommand, u: UnresolvedSpawn): boolean => r.file === u.file && (r.expression === null || r.expression === u.expression);
+    const unknown = scan.unresolved.filter((u) => !inventory.RUN_TIME_COMMANDS.some((r) => matches(r, u))).map((u) => `${u.file}:${u.line}: \`${u.expression}\` (${u.why})`);
     assert.deepEqual(unknown, [], `cannot tell which program these start; use a fixed name, or list them in RUN_TIME_COMMANDS of ${INVENTORY}:\n  ${unknown.join('\n  ')}`);
-    const stale = inventory.RUN_TIME_COMMANDS.filter((r) => !scan.unresolved.some((u) => u.file === r.file && u.expression === r.expression));
-    assert.deepEqual(stale.map((r) => `${r.file}: \`${r.expression}\``), [], `RUN_TIME_COMMANDS entries that match no spawn site any more; remove them from ${INVENTORY}`);
+    const stale = inventory.RUN_TIME_COMMANDS.filter((r) => !scan.unresolved.some((u) => matches(r, u)));
+    assert.deepEqual(stale.map((r) => `${r.file}: \`${r.expression ?? '(any)'}\``), [], `RUN_TIME_COMMANDS entries that match no spawn site any more; remove them from ${INVENTORY}`);
     const unnamed = inventory.RUN_TIME_COMMANDS.filter((r) => r.command !== null && !Object.hasOwn(inventory.EXTERNAL_PROGRAMS, r.command));
     assert.deepEqual(unnamed.map((r) => `${r.file}: ${r.command}`), [], 'RUN_TIME_COMMANDS name programs missing from EXTERNAL_PROGRAMS');
   });
