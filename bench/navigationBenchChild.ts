@@ -50,7 +50,7 @@ async function main(): Promise<void> {
     const { brain } = await openNavigationBrain({
       dir,
       services,
-      replayRuntime: runtime,
+      hostRuntime: runtime,
       createLlm: () => new LlmManager(createModeProviders(resolveLlmConfig({ provider: 'anthropic', baseUrl: server.baseUrl, apiKey: 'bench' }, {})), { system: NAVIGATION_PROMPT }),
       logger: new NullLogger(),
     });

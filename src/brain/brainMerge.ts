@@ -83,6 +83,8 @@ function mergePath(base: BrainPath, other: BrainPath): BrainPath {
     targets: targets.slice(-MAX_TARGETS),
     actions: winner.actions,
     metadata,
+    // Trust goes with the actions: imported steps stay untrusted whatever the other copy was.
+    ...(winner.trust ? { trust: { ...winner.trust } } : {}),
     revision: Math.max(base.revision, other.revision),
     updatedAt: latest(base.updatedAt, other.updatedAt),
   };

@@ -99,6 +99,8 @@ export function addPath(document: BrainDocument, path: BrainPath): BrainPath {
     dropTombstone(document, 'path', path.id);
     return added;
   }
+  // Learning the same steps here is the person approving them: the path is trusted now.
+  if (!path.trust) delete same.trust;
   for (const target of path.targets) addTarget(same, target);
   for (const [writer, tally] of Object.entries(path.metadata.tally)) addTally(same.metadata, writer, tally);
   recomputeMetadata(same.metadata);

@@ -11,7 +11,8 @@ import { FileLock, type LockOptions } from './brainLock';
 import { mergeDocuments } from './brainMerge';
 import { migrateDocument } from './brainMigrations';
 import { emptyDocument, forgetNode, forgetPath, renameNode, type RecordContext } from './brainRecords';
-import { isoTime, type BrainDocument, type BrainNode } from './brainTypes';
+import { isoTime, type BrainDocument, type BrainNode, type BrainPath } from './brainTypes';
+import { confirmPath, markImported } from './pathTrust';
 import { assertDocument } from './brainValidation';
 
 // The brain on disk: one versioned JSON document in a directory, shared safely by several
@@ -165,6 +166,7 @@ export class BrainStore {
       throw new GaiError(isGaiError(error) ? error.code : 'BRAIN_INVALID', `Invalid brain document to import: ${errorMessage(error)}`, { cause: error });
     }
     const incoming = assertDocument(migrated.document, 'brain document to import');
+    markImported(incoming, this.now());
     const update = await this.update((draft, context) => {
       const before = { nodes: new Set(draft.nodes.map((n) => n.key)), paths: new Set(draft.paths.map((p) => p.id)) };
       const next = options.mode === 'merge' ? mergeDocuments(draft, incoming) : replaceWith(draft, incoming, context.now);
@@ -182,6 +184,11 @@ export class BrainStore {
   /** Forgets a node and every path from or to it; returns the removed path ids. */
   async forgetNode(key: string): Promise<string[]> {
     return (await this.update((draft, context) => forgetNode(draft, key, context.now))).result;
+  }
+
+  /** The person confirmed an imported path step by step: it replays without asking. */
+  async confirmPath(id: string): Promise<BrainPath> {
+    return (await this.update((draft, context) => confirmPath(draft, id, context.now))).result;
   }
 
   async forgetPath(id: string): Promise<void> {

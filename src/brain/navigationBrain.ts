@@ -6,6 +6,8 @@ import type { DesktopServices } from '../desktop/desktopServices';
 import type { Logger } from '../logging/logger';
 import { NullLogger } from '../logging/logger';
 import { waitForSettle } from '../desktop/settle';
+import { framesEqual } from '../desktop/screenDiff';
+import type { ScreenImage } from '../desktop/ports/screenPort';
 import type { BrainNode, BrainPath, PathAction } from './brainTypes';
 import { getPathsFrom, planNavigation, type Route } from './brainGraph';
 import { addPath, addTarget, createPath, findPath, markVisited, recordRun, replaceActions, upsertNode } from './brainRecords';
@@ -13,7 +15,8 @@ import type { BrainStore } from './brainStore';
 import type { NavigationLearner } from './navigationLearner';
 import type { SecretPrompt } from './pathReplayer';
 import { tryMakeThumbnail } from './nodeThumbnail';
-import { replayPath, type ReplayStep, type ToolCaller } from './pathReplayer';
+import { replayPath, type ReplayStep, type StepVerifier, type ToolCaller } from './pathReplayer';
+import { stepApproval } from './replayApproval';
 import { observeScreen } from './screenObserver';
 import { identifyState, type Identification, type NodeLabeller } from './stateIdentifier';
 
@@ -51,6 +54,8 @@ export interface NavigationBrainDeps {
   settleTimeoutMs?: number;
   /** Keep a small picture of each screen in the brain (default true); off keeps no pixels on disk. */
   thumbnails?: boolean;
+  /** Labels whose replayed clicks ask every time (default DEFAULT_CONSEQUENTIAL_LABELS). */
+  consequentialLabels?: readonly string[];
 }
 
 /** The brain, opened on first use (opening reads the stored document). */
@@ -122,6 +127,13 @@ export class NavigationBrain {
     return { ...found, node };
   }
 
+  /** Which known node the screen is, without adding a new one (undefined: none matches). */
+  async peekCurrentNode(signal?: AbortSignal): Promise<BrainNode | undefined> {
+    const observed = await observeScreen(this.deps.services, signal);
+    const found = await identifyState(observed.reading, this.deps.store.document.nodes, {});
+    return found.isNew ? undefined : found.node;
+  }
+
   async navigateTo(target: string, options: NavigateOptions = {}): Promise<NavigationReport> {
     const signal = options.signal ?? new AbortController().signal;
     const progress = options.onProgress ?? (() => {});
@@ -188,6 +200,8 @@ export class NavigationBrain {
         settleTimeoutMs: this.deps.settleTimeoutMs,
         ...(this.deps.promptSecret ? { promptSecret: this.deps.promptSecret } : {}),
         onStep: (step: ReplayStep) => progress(`${step.ok ? '✓' : '✗'} ${step.action}`),
+        approvalFor: (index, action) => stepApproval(path, index, action, this.deps.consequentialLabels),
+        verifier: this.stepVerifier(),
       });
       steps += replay.steps.length;
       durations.push(replay.durationMs);
@@ -252,6 +266,30 @@ export class NavigationBrain {
       },
       arrival.node,
     );
+  }
+
+  /**
+   * A replayed step worked when the screen changed and, where learning recorded the screen the
+   * step led to, the screen is that one; else the replay stops there instead of acting on in
+   * the wrong window.
+   */
+  private stepVerifier(): StepVerifier {
+    const screen = this.deps.services.desktop.screen;
+    let before: ScreenImage | undefined;
+    return {
+      prepare: async () => {
+        before = await screen.grab();
+      },
+      check: async (_index, action, last, signal) => {
+        if (before && framesEqual(before, await screen.grab())) return 'the screen did not change after it';
+        const expected = 'reaches' in action ? action.reaches : undefined;
+        if (last || expected === undefined) return undefined; // the arrival is checked at the end
+        const seen = await this.peekCurrentNode(signal);
+        if (seen?.key === expected) return undefined;
+        const wanted = this.deps.store.document.nodes.find((n) => n.key === expected)?.label ?? expected;
+        return `the screen is ${seen ? `"${seen.label}"` : 'one not seen before'}, not "${wanted}" that this step led to when it was learned`;
+      },
+    };
   }
 
   private async settle(timeoutMs: number, signal: AbortSignal): Promise<void> {

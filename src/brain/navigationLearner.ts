@@ -9,9 +9,8 @@ import type { Logger } from '../logging/logger';
 import { FinishNavigationTool, type NavigationFinish } from '../tools/brain/finishNavigationTool';
 import { SettlingTool } from '../tools/settlingTool';
 import type { AnyTool } from '../tools/toolBase';
-import { ToolPolicy } from '../tools/toolPolicy';
 import { ToolRegistry } from '../tools/toolRegistry';
-import { ToolRuntime } from '../tools/toolRuntime';
+import type { ToolRuntime } from '../tools/toolRuntime';
 import type { PathAction } from './brainTypes';
 import { actionFromToolCall } from './pathActions';
 import { textAtPoint } from './screenObserver';
@@ -57,12 +56,29 @@ export interface AgentLearnerOptions {
   latestAnalysis: () => OcrAnalysis | undefined;
   /** Waits until the screen stops changing: action tools return only after it. */
   settle: (signal: AbortSignal) => Promise<void>;
+  /**
+   * The host's rules over the learning tools (ToolRuntime.derive): its profile, deny list,
+   * approval gate and guards hold for every step, so approving navigate_to once never grants
+   * clicks, typing or launches the person would not have allowed directly.
+   */
+  runtimeFor: (registry: ToolRegistry) => ToolRuntime;
+  /** The node the screen is after a step settled, recorded as the step's `reaches`. */
+  reachedNode?: (signal: AbortSignal) => Promise<string | undefined>;
   logger: Logger;
   maxIterations?: number;
 }
 
 export class AgentNavigationLearner implements NavigationLearner {
   constructor(private readonly options: AgentLearnerOptions) {}
+
+  private reachedFacts(): ((signal: AbortSignal) => Promise<Record<string, unknown> | undefined>) | undefined {
+    const reachedNode = this.options.reachedNode;
+    if (!reachedNode) return undefined;
+    return async (signal) => {
+      const key = await reachedNode(signal).catch(() => undefined);
+      return key === undefined ? undefined : { [REACHED]: key };
+    };
+  }
 
   async learn(request: LearnRequest): Promise<LearnOutcome> {
     const started = performance.now();
@@ -71,11 +87,10 @@ export class AgentNavigationLearner implements NavigationLearner {
     const registry = new ToolRegistry(this.options.logger);
     for (const tool of this.options.tools(llm)) {
       if (!LEARNING_TOOLS.includes(tool.name)) continue;
-      registry.register(tool.risk === 'read' ? tool : new SettlingTool(tool, this.options.settle));
+      registry.register(tool.risk === 'read' ? tool : new SettlingTool(tool, this.options.settle, this.reachedFacts()));
     }
     registry.register(new FinishNavigationTool((outcome) => (finish = outcome)));
-    // The person approved navigate_to; its steps need no further approval.
-    const runtime = new ToolRuntime(registry, { policy: new ToolPolicy({ profile: 'full' }), logger: this.options.logger, autoApprove: ['read', 'action', 'system'] });
+    const runtime = this.options.runtimeFor(registry);
     const agent = new Agent(llm, runtime, { maxIterations: this.options.maxIterations ?? 15, logger: this.options.logger });
 
     const actions: PathAction[] = [];
@@ -108,7 +123,16 @@ export class AgentNavigationLearner implements NavigationLearner {
   }
 }
 
+/** The result data key that carries the node a learned step led to. */
+const REACHED = 'reachedNode';
+
 function recorded(call: ToolCall, data: unknown, seen: OcrAnalysis | undefined): PathAction | undefined {
+  const action = recordedAction(call, data, seen);
+  const reached = (data as Record<string, unknown> | undefined)?.[REACHED];
+  return action && action.tool !== 'wait' && typeof reached === 'string' ? { ...action, reaches: reached } : action;
+}
+
+function recordedAction(call: ToolCall, data: unknown, seen: OcrAnalysis | undefined): PathAction | undefined {
   const input = (call.input ?? {}) as Record<string, unknown>;
   const point = typeof input.x === 'number' && typeof input.y === 'number' ? { x: input.x, y: input.y } : undefined;
   const action = actionFromToolCall(call.name, input, point ? { textAtPoint: textAtPoint(seen, point) } : {});

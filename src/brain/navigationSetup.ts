@@ -1,11 +1,14 @@
 // Builds a NavigationBrain from the parts a host already has (the CLI and the extension build
-// it the same way): the store in a folder, the desktop, a runtime for replays and, when a
-// model is configured, a learner that runs its own agent loop.
+// it the same way): the store in a folder, the desktop, the host's runtime (whose rules every
+// replayed and learned step obeys) and, when a model is configured, a learner that runs its own
+// agent loop.
 import type { DesktopServices } from '../desktop/desktopServices';
 import { waitForSettle } from '../desktop/settle';
 import type { LlmManager } from '../llm/llmManager';
+import type { ModelAccess } from '../llm/modelAccess';
 import type { Logger } from '../logging/logger';
 import { createDesktopTools } from '../tools/desktop/desktopTools';
+import { ToolRegistry } from '../tools/toolRegistry';
 import type { ToolRuntime } from '../tools/toolRuntime';
 import { BrainStore } from './brainStore';
 import { NavigationBrain } from './navigationBrain';
@@ -16,8 +19,13 @@ export interface NavigationSetup {
   /** Where brain.json lives. */
   dir: string;
   services: DesktopServices;
-  /** Runs replayed steps: the desktop tools, no approval prompts (navigate_to was the approval). */
-  replayRuntime: ToolRuntime;
+  /**
+   * The runtime of the host that offers navigate_to: its profile, deny list, approval gate and
+   * guards apply to every replayed and learned step (through ToolRuntime.derive).
+   */
+  hostRuntime: ToolRuntime;
+  /** The models the desktop tools may use (the detailed screen reader); none: OCR only. */
+  models?: ModelAccess;
   /** A fresh LLM manager (own conversation, the navigation prompt) per learning run; none: replay only. */
   createLlm?: () => LlmManager;
   logger: Logger;
@@ -26,19 +34,28 @@ export interface NavigationSetup {
   thumbnails?: boolean;
   /** Asks the person for a secret a learned step typed (never stored in the brain). */
   promptSecret?: SecretPrompt;
+  /** Labels whose replayed steps ask every time; default DEFAULT_CONSEQUENTIAL_LABELS. */
+  consequentialLabels?: readonly string[];
 }
 
 export async function openNavigationBrain(setup: NavigationSetup): Promise<{ brain: NavigationBrain; warnings: string[] }> {
   const { store, warnings } = await BrainStore.open(setup.dir, { logger: setup.logger });
+  const replayTools = new ToolRegistry(setup.logger);
+  for (const tool of createDesktopTools(setup.services, setup.models)) replayTools.register(tool);
+  const replayRuntime = setup.hostRuntime.derive(replayTools);
   let calls = 0;
+  // Bound once the brain exists: learning records which screen each step led to.
+  const opened: { brain?: NavigationBrain } = {};
   const learner = setup.createLlm
     ? new AgentNavigationLearner({
         createLlm: setup.createLlm,
         tools: (llm) => createDesktopTools(setup.services, llm),
+        runtimeFor: (registry) => setup.hostRuntime.derive(registry),
         latestAnalysis: () => setup.services.reader.latest()?.analysis,
         settle: async (signal) => {
           await waitForSettle(setup.services.desktop.screen, { timeoutMs: 1_500, signal });
         },
+        reachedNode: async (signal) => (await opened.brain?.identifyCurrentNode(signal))?.node.key,
         logger: setup.logger,
         ...(setup.maxLearningIterations ? { maxIterations: setup.maxLearningIterations } : {}),
       })
@@ -46,12 +63,14 @@ export async function openNavigationBrain(setup: NavigationSetup): Promise<{ bra
   const brain = new NavigationBrain({
     store,
     services: setup.services,
-    callTool: (call, signal) => setup.replayRuntime.execute({ id: `replay-${++calls}`, name: call.name, input: call.input }, signal),
+    callTool: (call, signal, options) => replayRuntime.execute({ id: `replay-${++calls}`, name: call.name, input: call.input }, signal, {}, options),
     ...(learner ? { learner } : {}),
     logger: setup.logger,
     ...(setup.thumbnails === false ? { thumbnails: false } : {}),
     ...(setup.promptSecret ? { promptSecret: setup.promptSecret } : {}),
+    ...(setup.consequentialLabels ? { consequentialLabels: setup.consequentialLabels } : {}),
   });
+  opened.brain = brain;
   return { brain, warnings };
 }
 

@@ -3,16 +3,18 @@
 // only pick among several matches of the text (or stand in when a step had no text at all); a
 // label that is gone fails the step rather than clicking blind where it used to be.
 import type { ToolResult } from '../core/types';
+import type { ExecuteOptions } from '../tools/toolRuntime';
 import type { BrainPath, PathAction } from './brainTypes';
 import { describeAction, replayCalls, type ToolInvocation } from './pathActions';
 
+/** Runs a step through the host's runtime: its policy, approvals and guards apply. */
 /**
  * Asks the person for a secret a learned step typed (it was never stored): the terminal without
  * echo, or a password box. Undefined: no answer (cancelled, or no one to ask).
  */
 export type SecretPrompt = (label: string, signal: AbortSignal) => Promise<string | undefined>;
 
-export type ToolCaller = (call: ToolInvocation, signal: AbortSignal) => Promise<ToolResult>;
+export type ToolCaller = (call: ToolInvocation, signal: AbortSignal, options?: ExecuteOptions) => Promise<ToolResult>;
 
 export interface ReplayStep {
   pathId: string;
@@ -44,6 +46,19 @@ export interface ReplayOptions {
   settleTimeoutMs?: number;
   /** For steps that typed a secret; without it such a step fails, saying why. */
   promptSecret?: SecretPrompt;
+  /** How each step is approved (default: the runtime's rules). */
+  approvalFor?: (index: number, action: PathAction) => ExecuteOptions;
+  /**
+   * Checks a step's effect once the screen settled: returns why it did not work (the screen did
+   * not change, or shows another screen than the one recorded), so a wrong turn stops at once.
+   * `prepare` runs before the step (e.g. to keep the frame it is compared with).
+   */
+  verifier?: StepVerifier;
+}
+
+export interface StepVerifier {
+  prepare(signal: AbortSignal): Promise<void>;
+  check(index: number, action: PathAction, last: boolean, signal: AbortSignal): Promise<string | undefined>;
 }
 
 export async function replayPath(path: BrainPath, options: ReplayOptions): Promise<PathReplay> {
@@ -53,7 +68,13 @@ export async function replayPath(path: BrainPath, options: ReplayOptions): Promi
   for (const [index, action] of path.actions.entries()) {
     options.signal.throwIfAborted();
     const stepStarted = performance.now();
-    const done = await replayAction(action, options, settleTimeout);
+    const verify = action.tool !== 'wait' ? options.verifier : undefined;
+    await verify?.prepare(options.signal);
+    let done = await replayAction(action, options, settleTimeout, options.approvalFor?.(index, action) ?? {});
+    if (done.ok && verify) {
+      const problem = await verify.check(index, action, index === path.actions.length - 1, options.signal);
+      if (problem) done = { ...done, ok: false, observation: `${done.observation} But ${problem}.` };
+    }
     const step: ReplayStep = { pathId: path.id, index, action: describeAction(action), ...done, durationMs: performance.now() - stepStarted };
     steps.push(step);
     options.onStep?.(step);
@@ -62,7 +83,7 @@ export async function replayPath(path: BrainPath, options: ReplayOptions): Promi
   return { ok: true, steps, durationMs: performance.now() - started };
 }
 
-async function replayAction(action: PathAction, options: ReplayOptions, settleTimeout: number): Promise<Pick<ReplayStep, 'ok' | 'observation' | 'via'>> {
+async function replayAction(action: PathAction, options: ReplayOptions, settleTimeout: number, approval: ExecuteOptions): Promise<Pick<ReplayStep, 'ok' | 'observation' | 'via'>> {
   const calls = replayCalls(action);
   if (calls.settle) {
     await options.settle(calls.settle.timeoutMs, options.signal);
@@ -79,13 +100,13 @@ async function replayAction(action: PathAction, options: ReplayOptions, settleTi
     calls.primary.input.text = text;
   }
   const byText = typeof calls.primary.input.text === 'string';
-  let result = await options.callTool(calls.primary, options.signal);
+  let result = await options.callTool(calls.primary, options.signal, approval);
   let via: ReplayStep['via'] = byText ? 'text' : calls.primary.name === 'click' || calls.primary.name === 'scroll' ? 'point' : 'other';
   if (!result.success && byText && 'point' in action && action.point) {
     // Several matches of the text: the one nearest to where it was when learned.
     const nearest = nearestCandidate(result, action.point);
     if (nearest) {
-      result = await options.callTool({ name: calls.primary.name, input: { ...withoutTextOptions(calls.primary.input), x: nearest.x, y: nearest.y } }, options.signal);
+      result = await options.callTool({ name: calls.primary.name, input: { ...withoutTextOptions(calls.primary.input), x: nearest.x, y: nearest.y } }, options.signal, approval);
       via = 'point';
     }
   }

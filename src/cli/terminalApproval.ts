@@ -6,6 +6,7 @@ export function terminalApproval(input: NodeJS.ReadableStream, output: NodeJS.Wr
   return async (request, signal): Promise<ApprovalDecision> => {
     const rl = createInterface({ input, output });
     try {
+      if (request.note) output.write(`${request.note}\n`);
       const answer = await rl.question(`Allow ${request.risk} tool ${request.summary}? [y]es / [N]o / [a]lways: `, { signal });
       const normalized = answer.trim().toLowerCase();
       if (normalized === 'a' || normalized === 'always') return 'always';
@@ -13,5 +14,18 @@ export function terminalApproval(input: NodeJS.ReadableStream, output: NodeJS.Wr
     } finally {
       rl.close();
     }
+  };
+}
+
+/**
+ * `--yes`: every action is approved up front, so only steps that must be asked about anyway
+ * arrive here (a consequential step of a learned path: approved, the person said yes to all).
+ * The steps of an imported, unconfirmed path are not the person's to approve blindly: they go
+ * to the terminal when there is one, else they are denied.
+ */
+export function yesApproval(ask: ApprovalHandler | undefined): ApprovalHandler {
+  return async (request, signal) => {
+    if (request.kind !== 'untrusted-path') return 'approve';
+    return ask ? ask(request, signal) : 'deny';
   };
 }

@@ -18,6 +18,8 @@ export class SettlingTool extends ToolBase {
   constructor(
     private readonly inner: AnyTool,
     private readonly settle: (signal: AbortSignal) => Promise<void>,
+    /** Facts about the settled screen added to the result's data (e.g. which screen it is now). */
+    private readonly describeSettled?: (signal: AbortSignal) => Promise<Record<string, unknown> | undefined>,
   ) {
     super();
     this.name = inner.name;
@@ -41,7 +43,11 @@ export class SettlingTool extends ToolBase {
 
   async execute(input: Static<TObject>, context: ToolContext): Promise<ToolResult> {
     const result = await this.inner.execute(input, context);
-    if (result.success) await this.settle(context.signal);
-    return result;
+    if (!result.success) return result;
+    await this.settle(context.signal);
+    const facts = await this.describeSettled?.(context.signal);
+    if (!facts) return result;
+    const data = result.data !== null && typeof result.data === 'object' && !Array.isArray(result.data) ? result.data : {};
+    return { ...result, data: { ...data, ...facts } };
   }
 }

@@ -17,6 +17,7 @@ export interface ApprovalRequest {
   summary: string;
   /** Why it asks when the usual rules would not (e.g. a step of an imported path). */
   note?: string;
+  kind?: ApprovalKind;
 }
 
 /** `always`: approve, and do not ask again for this tool until approvals are reset. */
@@ -44,7 +45,11 @@ export interface ExecuteOptions {
   approval?: 'default' | 'skip' | 'required';
   /** Shown with the approval request: why it asks. */
   approvalNote?: string;
+  /** What kind of step it is, so a host can treat it apart (`--yes` never confirms an untrusted path). */
+  approvalKind?: ApprovalKind;
 }
+
+export type ApprovalKind = 'consequential' | 'untrusted-path';
 
 /**
  * What the runtime tells its caller while a turn runs (the agent turns these into events).
@@ -327,7 +332,7 @@ export class ToolRuntime {
     const mode = options.approval ?? 'default';
     if (mode === 'skip') return undefined;
     if (mode === 'default' && (this.autoApprove.has(tool.risk) || this.shared.alwaysAllowed.has(tool.name))) return undefined;
-    const request: ApprovalRequest = { call, risk: tool.risk, summary: summarizeCall(call), ...(options.approvalNote ? { note: options.approvalNote } : {}) };
+    const request: ApprovalRequest = { call, risk: tool.risk, summary: summarizeCall(call), ...(options.approvalNote ? { note: options.approvalNote } : {}), ...(options.approvalKind ? { kind: options.approvalKind } : {}) };
     if (!this.requestApproval) {
       const why = options.approvalNote ?? `approvals are needed for ${tool.risk} tools`;
       return ToolResults.denied(tool.name, request.summary, `no one could approve it: ${why}`);

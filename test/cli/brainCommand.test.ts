@@ -136,8 +136,13 @@ describe('gai brain', function () {
       assert.match(imported.stdout, /2 nodes and 1 path added; the brain now has 2 nodes and 1 path/);
       const again = await run(['brain', 'export', '--brain-dir', brainB]);
       assert.equal(again.code, 0, again.stderr);
+      assert.match(imported.stdout, /1 imported path\(s\) are not trusted yet/);
       const original = JSON.parse(readFileSync(exportFile, 'utf8')) as BrainDocument;
-      assert.deepEqual(withoutUpdatedAt(JSON.parse(again.stdout) as BrainDocument), withoutUpdatedAt(original));
+      const reimported = JSON.parse(again.stdout) as BrainDocument;
+      // Everything comes across, and every path is marked as imported: untrusted until confirmed.
+      assert.deepEqual(reimported.paths.map((p) => p.trust?.origin), ['imported']);
+      for (const path of reimported.paths) delete path.trust;
+      assert.deepEqual(withoutUpdatedAt(reimported), withoutUpdatedAt(original));
       assert.deepEqual(withoutUpdatedAt(original), withoutUpdatedAt(readBrain(brainA)));
     });
 
@@ -174,10 +179,37 @@ describe('gai brain', function () {
 
       const replaced = await run(['brain', 'import', exportFile, '--replace', '--json', '--brain-dir', brainB]);
       assert.equal(replaced.code, 0, replaced.stderr);
-      assert.deepEqual(JSON.parse(replaced.stdout), { mode: 'replace', nodesAdded: 2, pathsAdded: 1, nodes: 2, paths: 1, written: true });
+      assert.deepEqual(JSON.parse(replaced.stdout), { mode: 'replace', nodesAdded: 2, pathsAdded: 1, nodes: 2, paths: 1, unconfirmed: 1, written: true });
       const brain = readBrain(brainB);
       assert.deepEqual(brain.nodes.map((n) => n.label).sort(), ['Home', 'Network']);
       assert.deepEqual(brain.paths.map((p) => p.id), ['p1']);
+    });
+  });
+
+  describe('confirm', () => {
+    it('an imported path claiming to be confirmed is not; confirm shows every step and trusts it', async () => {
+      const claim = twoNodesOnePath();
+      for (const path of claim.paths) path.trust = { origin: 'imported', importedAt: '2025-01-01T00:00:00.000Z', confirmedAt: '2025-01-01T00:00:00.000Z' };
+      const file = join(root.path, 'claim.json');
+      writeFileSync(file, JSON.stringify(claim));
+      assert.equal((await run(['brain', 'import', file, '--brain-dir', brainA])).code, 0);
+      assert.equal(readBrain(brainA).paths[0]?.trust?.confirmedAt, undefined, 'the file cannot vouch for itself');
+
+      const noTerminal = await run(['brain', 'confirm', '--brain-dir', brainA]);
+      assert.equal(noTerminal.code, 2);
+      assert.match(noTerminal.stderr, /Path p1: from "Home" to "Network"/);
+      assert.match(noTerminal.stderr, /1\. click "Network"/);
+      assert.match(noTerminal.stderr, /must be looked at/);
+      assert.equal(readBrain(brainA).paths[0]?.trust?.confirmedAt, undefined);
+
+      const confirmed = await run(['brain', 'confirm', '--yes', '--json', '--brain-dir', brainA]);
+      assert.equal(confirmed.code, 0, confirmed.stderr);
+      assert.deepEqual(JSON.parse(confirmed.stdout), { confirmed: ['p1'] });
+      assert.match(confirmed.stderr, /1\. click "Network"/, 'the steps are shown before they are trusted');
+      assert.ok(readBrain(brainA).paths[0]?.trust?.confirmedAt);
+      const unknown = await run(['brain', 'confirm', '--path', 'p-nope', '--yes', '--brain-dir', brainA]);
+      assert.equal(unknown.code, 1, 'like forget of an unknown path');
+      assert.match(unknown.stderr, /no path with id "p-nope"/);
     });
   });
 

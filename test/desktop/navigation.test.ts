@@ -51,7 +51,7 @@ describe('navigation brain on a real X display', function () {
     const { brain } = await openNavigationBrain({
       dir,
       services: rig.services,
-      replayRuntime: rig.runtime,
+      hostRuntime: rig.runtime,
       createLlm: () => new LlmManager(createModeProviders(resolveLlmConfig({ provider: 'anthropic', baseUrl: server.baseUrl, apiKey: 'test' }, {})), { system: NAVIGATION_PROMPT }),
       logger: { debug() {}, info() {}, warn() {}, error() {} },
     });
@@ -179,7 +179,7 @@ describe('navigation brain on a real X display', function () {
   });
 
   it('without a model, an unknown target fails clearly and nothing is stored', async () => {
-    const { brain } = await openNavigationBrain({ dir, services: rig.services, replayRuntime: rig.runtime, logger: { debug() {}, info() {}, warn() {}, error() {} } });
+    const { brain } = await openNavigationBrain({ dir, services: rig.services, hostRuntime: rig.runtime, logger: { debug() {}, info() {}, warn() {}, error() {} } });
     const report = await brain.navigateTo('Display');
     assert.equal(report.success, false);
     assert.match(report.message, /no model is configured/);

@@ -7,6 +7,8 @@ import type { Logger } from '../../logging/logger';
 import { ensureBrainDir, resolveBrainDir } from '../brainDir';
 import { brainView, formatBrain, formatImportSummary } from '../brainFormat';
 import { err, EXIT, out, type CliIo } from '../cliIo';
+import { unconfirmedPaths } from '../../brain/pathTrust';
+import { confirmSteps, formatPendingPaths } from './brainConfirm';
 
 // `gai brain show|export|import|forget|rename`: look at and edit the navigation brain the CLI
 // keeps in its user data folder (or --brain-dir / $GAI_BRAIN_DIR).
@@ -92,7 +94,39 @@ export function registerBrainCommands(program: Command, deps: BrainCommandDeps):
         const imported = await store.import(value, { mode });
         // Migration warnings are returned but not logged by the store.
         for (const warning of imported.warnings.filter((w) => !logged.has(w))) err(io, `gai brain: warning: ${warning}\n`);
-        out(io, options.json ? JSON.stringify({ mode, ...imported.result, written: imported.written }, null, 2) + '\n' : formatImportSummary(imported.result, mode));
+        const unconfirmed = unconfirmedPaths(store.document).length;
+        out(io, options.json ? JSON.stringify({ mode, ...imported.result, unconfirmed, written: imported.written }, null, 2) + '\n' : formatImportSummary(imported.result, mode));
+        if (!options.json && unconfirmed > 0) {
+          out(io, `${unconfirmed} imported path(s) are not trusted yet: their steps ask before they run. Review and confirm them with \`gai brain confirm\`.\n`);
+        }
+      }),
+    );
+
+  withDir(brain.command('confirm'))
+    .description('review the steps of imported paths one by one and trust them (they then replay without asking)')
+    .option('--path <id>', 'only this path (default: every imported path not confirmed yet)')
+    .option('--yes', 'confirm the listed paths without asking for each step')
+    .option('--json', 'print the confirmed path ids as JSON')
+    .action(
+      run(async (options: DirOption & JsonOption & { path?: string; yes?: boolean }) => {
+        const { store } = await open(options);
+        const pending = unconfirmedPaths(store.document).filter((p) => options.path === undefined || p.id === options.path);
+        if (options.path !== undefined && !store.document.paths.some((p) => p.id === options.path)) {
+          throw new GaiError('BRAIN_NOT_FOUND', `confirm: --path: no path with id "${options.path}"`);
+        }
+        if (!options.yes && !io.interactive && pending.length > 0) {
+          err(io, formatPendingPaths(store.document, pending));
+          throw new GaiError('INVALID_INPUT', 'confirm: each step must be looked at: run it on a terminal, or pass --yes after reading the steps above');
+        }
+        const confirmed: string[] = [];
+        for (const path of pending) {
+          err(io, formatPendingPaths(store.document, [path]));
+          if (options.yes || (await confirmSteps(io, path))) {
+            await store.confirmPath(path.id);
+            confirmed.push(path.id);
+          }
+        }
+        out(io, options.json ? JSON.stringify({ confirmed }) + '\n' : `Confirmed ${confirmed.length} of ${pending.length} path(s)${confirmed.length ? `: ${confirmed.join(', ')}` : ''}.\n`);
       }),
     );
 

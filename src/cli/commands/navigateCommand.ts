@@ -10,9 +10,17 @@ import { modelSettings, withModelOptions, type ModelOptions } from './modelOptio
 export interface NavigateOptions extends ModelOptions {
   json?: boolean;
   brainDir?: string;
+  profile?: string;
+  yes?: boolean;
 }
 
-export type BrainOpener = (brainDir: string | undefined, settings: LlmSettings) => Promise<NavigationBrain>;
+/** The rules every replayed and learned step obeys, as `gai tool` and `gai ask` take them. */
+export interface StepRules {
+  profile?: string;
+  yes?: boolean;
+}
+
+export type BrainOpener = (brainDir: string | undefined, settings: LlmSettings, rules: StepRules) => Promise<NavigationBrain>;
 
 export function registerNavigateCommand(program: Command, io: CliIo, openBrain: BrainOpener, setExit: (code: number) => void): void {
   withModelOptions(
@@ -21,11 +29,13 @@ export function registerNavigateCommand(program: Command, io: CliIo, openBrain: 
       .description('bring the desktop to a named screen: replays a learned path without the model, or learns it once')
       .argument('<target>', 'where to go, e.g. "Network settings"')
       .option('--json', 'print the navigation report as JSON')
-      .option('--brain-dir <dir>', 'the brain folder (default: $GAI_BRAIN_DIR, else the user data folder)'),
+      .option('--brain-dir <dir>', 'the brain folder (default: $GAI_BRAIN_DIR, else the user data folder)')
+      .option('--profile <profile>', 'tool profile for the steps: read-only, standard or full (default: the config file, else standard)')
+      .option('--yes', 'approve every step without asking (steps of imported, unconfirmed paths still ask or are denied)'),
     'for learning',
   )
     .action(async (target: string, options: NavigateOptions) => {
-      const brain = await openBrain(options.brainDir, modelSettings(options));
+      const brain = await openBrain(options.brainDir, modelSettings(options), { profile: options.profile, yes: options.yes });
       const controller = new AbortController();
       const onSigint = (): void => {
         err(io, '\nCancelling…\n');
