@@ -9,6 +9,11 @@ import { RedactingLogger, StreamLogger, type Logger } from '../logging/logger';
 import { compileRedactPatterns, SecretRedactor } from '../core/redact';
 import { isProviderCredentialVar } from '../core/secretEnv';
 import { createDesktopServices, type DesktopServices } from '../desktop/desktopServices';
+import { createPlatformInterrupts } from '../desktop/adapters/platformInterrupts';
+import { withWatchedInput } from '../desktop/watchedInput';
+import { SafetyMonitor } from '../agent/safetyMonitor';
+import { safetySettingsFrom } from '../agent/safetySettings';
+import { terminalTakeover } from './terminalTakeover';
 import { compileWindowTitles } from '../desktop/privateWindows';
 import { createPlatformDesktop } from '../desktop/adapters/platformDesktop';
 import type { ModelAccess } from '../llm/modelAccess';
@@ -34,7 +39,7 @@ import { registerDesktopCommands } from './commands/desktopCommands';
 import { registerToolCommand } from './commands/toolCommand';
 import { registerToolsCommand } from './commands/toolsCommand';
 import { terminalSecretPrompt } from './secretPrompt';
-import { terminalApproval } from './terminalApproval';
+import { terminalApproval, yesApproval } from './terminalApproval';
 import { AppPermissionGuard } from '../tools/appPermissions';
 import { JsonFileAppPermissionStore } from '../tools/appPermissionStore';
 import { appPermissionsFile, terminalAppPrompt } from './appPermissionPrompt';
@@ -72,11 +77,27 @@ export async function runCli(argv: string[], terminal: CliIo): Promise<number> {
   };
   const logger = (): Logger => new RedactingLogger(new StreamLogger(globals().verbose ? 'debug' : 'warn', (line) => io.stderr.write(line + '\n')), redactor);
 
+  // The person's stop hotkey, fail-safe corner and takeover pause, watched while a request runs.
+  let monitor: SafetyMonitor | undefined;
+  const safety = (): SafetyMonitor =>
+    (monitor ??= new SafetyMonitor({
+      interrupts: createPlatformInterrupts(io.env),
+      settings: safetySettingsFrom(config().safety ?? {}, 'safety.'),
+      // Without a terminal to ask whether to resume, taking over stops the request.
+      ...(io.interactive ? { onTakeover: terminalTakeover(io.stdin, io.stderr) } : {}),
+      onStopped: (message) => err(io, `\n■ ${message}\n`),
+      logger: logger(),
+    }));
+  const followed = (agent: Agent): Agent => {
+    safety().follow(agent);
+    return agent;
+  };
+
   let services: DesktopServices | undefined;
   // Built on first use; nothing touches the display until a desktop tool runs.
   const desktop = (): DesktopServices => {
     const settings = config().desktop ?? {};
-    services ??= createDesktopServices(createPlatformDesktop({ ocrLanguage: settings.ocrLanguage, holdsSecret: (value) => redactor.containsKnownSecret(value), launchAllow: config().launch?.allow }), {
+    services ??= createDesktopServices(withWatchedInput(createPlatformDesktop({ ocrLanguage: settings.ocrLanguage, holdsSecret: (value) => redactor.containsKnownSecret(value), launchAllow: config().launch?.allow }), safety()), {
       screenshotMaxWidth: settings.screenshotMaxWidth,
       redactor,
       privateWindowTitles: compileWindowTitles(config().redact?.windowTitles ?? [], 'redact.windowTitles'),
@@ -92,10 +113,9 @@ export async function runCli(argv: string[], terminal: CliIo): Promise<number> {
     }
   };
 
-  // Every runtime offers navigate_to and get_current_node (the brain opens on first use), except
-  // the one the brain replays through.
-  const defaultBrain = lazyBrain(() => openBrain(undefined, {}));
-  const buildRuntime = (profile?: string, yes?: boolean, models?: ModelAccess, brain: BrainProvider | 'none' = defaultBrain): ToolRuntime => {
+  // Every runtime offers navigate_to and get_current_node (the brain opens on first use, and its
+  // steps obey the rules of the runtime that offers it), except one built for the brain itself.
+  const buildRuntime = (profile?: string, yes?: boolean, models?: ModelAccess, brainOf: ((host: ToolRuntime) => BrainProvider) | 'none' = (host) => lazyBrain(() => openBrain(undefined, {}, host)), appGuard = true): ToolRuntime => {
     const tools = config().tools ?? {};
     const chosen = profile ?? tools.profile ?? DEFAULT_TOOL_PROFILE;
     if (!isToolProfile(chosen)) throw new GaiError('CONFIG', `--profile: expected one of ${TOOL_PROFILES.join(', ')}, got "${chosen}"`);
@@ -103,26 +123,27 @@ export async function runCli(argv: string[], terminal: CliIo): Promise<number> {
     const registry = new ToolRegistry(log);
     registry.register(new EchoTool());
     for (const tool of createDesktopTools(desktop(), models)) registry.register(tool);
-    if (brain !== 'none') {
-      registry.register(new NavigateToTool(brain));
-      registry.register(new GetCurrentNodeTool(brain));
-    }
+    const ask = io.interactive ? terminalApproval(io.stdin, io.stderr) : undefined;
     const runtime = new ToolRuntime(registry, {
       policy: new ToolPolicy({ profile: chosen, allow: tools.allow, deny: tools.deny }),
       logger: log,
       defaultTimeoutMs: tools.defaultTimeoutMs,
       timeouts: tools.timeouts,
       autoApprove: yes ? ['read', 'action', 'system'] : (tools.autoApprove ?? ['read']),
-      // Without a person at a terminal and without --yes, actions are denied.
-      requestApproval: io.interactive && !yes ? terminalApproval(io.stdin, io.stderr) : undefined,
+      // Without a person at a terminal and without --yes, actions are denied; --yes never
+      // confirms the steps of an imported path for the person.
+      requestApproval: yes ? yesApproval(ask) : ask,
     });
-    // Every action, whoever asks for it, acts only in an application the person allowed.
+    // A stop ends, and a takeover pauses, every action; answering a prompt is not taking over.
+    runtime.addGuard(safety());
+    if (runtime.requestApproval) runtime.requestApproval = safety().asking(runtime.requestApproval);
+    // Every action a model or a script chose acts only in an application the person allowed.
     const apps = config().apps ?? {};
-    runtime.addGuard(
+    if (appGuard) runtime.addGuard(
       new AppPermissionGuard({
         windows: desktop().desktop.windows,
         store: new JsonFileAppPermissionStore(appPermissionsFile(io.env)),
-        ...(io.interactive && !yes ? { prompt: terminalAppPrompt(io.stdin, io.stderr) } : {}),
+        ...(io.interactive && !yes ? { prompt: safety().asking(terminalAppPrompt(io.stdin, io.stderr)) } : {}),
         grantOnceWithoutPrompt: yes === true,
         allow: apps.allow,
         deny: apps.deny,
@@ -130,6 +151,11 @@ export async function runCli(argv: string[], terminal: CliIo): Promise<number> {
         logger: log,
       }),
     );
+    if (brainOf !== 'none') {
+      const brain = brainOf(runtime);
+      registry.register(new NavigateToTool(brain));
+      registry.register(new GetCurrentNodeTool(brain));
+    }
     return runtime;
   };
 
@@ -142,12 +168,12 @@ export async function runCli(argv: string[], terminal: CliIo): Promise<number> {
       system: DEFAULT_SYSTEM_PROMPT,
       keepScreenshots: file.agent?.keepScreenshots,
     });
-    const brain = lazyBrain(() => openBrain(undefined, settings));
-    return new Agent(llm, buildRuntime(options.profile, options.yes, llm, brain), { maxIterations, verbose: globals().verbose, logger: logger() });
+    const runtime = buildRuntime(options.profile, options.yes, llm, (host) => lazyBrain(() => openBrain(undefined, settings, host)));
+    return new Agent(llm, runtime, { maxIterations, verbose: globals().verbose, logger: logger() });
   };
 
   /** The brain in its folder; it learns with the model when one is configured, else only replays. */
-  const openBrain = async (brainDir: string | undefined, settings: LlmSettings): Promise<NavigationBrain> => {
+  const openBrain = async (brainDir: string | undefined, settings: LlmSettings, hostRuntime: ToolRuntime): Promise<NavigationBrain> => {
     redactor.addSecret(settings.apiKey);
     const file = config();
     const dir = await ensureBrainDir(resolveBrainDir({ flag: brainDir, env: io.env, configured: file.brain?.dir }));
@@ -162,7 +188,8 @@ export async function runCli(argv: string[], terminal: CliIo): Promise<number> {
     const { brain, warnings } = await openNavigationBrain({
       dir,
       services: desktop(),
-      replayRuntime: buildRuntime('full', true, createLlm ? modelsIfConfigured() : undefined, 'none'),
+      hostRuntime,
+      ...(createLlm ? { models: modelsIfConfigured() } : {}),
       ...(createLlm ? { createLlm } : {}),
       logger: logger(),
       ...(file.brain?.thumbnails === false ? { thumbnails: false } : {}),
@@ -175,10 +202,11 @@ export async function runCli(argv: string[], terminal: CliIo): Promise<number> {
 
   registerToolsCommand(program, io, (profile) => buildRuntime(profile), setExit);
   registerToolCommand(program, io, (profile, yes) => buildRuntime(profile, yes, modelsIfConfigured()), setExit);
-  registerAskCommand(program, io, buildAgent, setExit);
-  registerDesktopCommands(program, io, () => buildRuntime('full', true, modelsIfConfigured()), setExit);
+  registerAskCommand(program, io, (settings, options) => followed(buildAgent(settings, options)), setExit);
+  // `gai click`, `type`, ... are the person's own actions, like the extension's commands: no app guard.
+  registerDesktopCommands(program, io, () => buildRuntime('full', true, modelsIfConfigured(), undefined, false), setExit);
   registerDemoCommand(program, io, setExit);
-  registerNavigateCommand(program, io, openBrain, setExit);
+  registerNavigateCommand(program, io, (brainDir, settings, rules) => openBrain(brainDir, settings, buildRuntime(rules.profile, rules.yes, undefined, 'none')), setExit);
   registerDoctorCommand(program, io, () => config().desktop?.ocrLanguage, setExit);
   registerBrainCommands(program, { io, setExit, logger, configuredDir: () => config().brain?.dir });
 

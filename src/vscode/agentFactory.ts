@@ -5,10 +5,12 @@ import { Agent } from '../agent/agent';
 import { DEFAULT_SYSTEM_PROMPT } from '../agent/systemPrompt';
 import { createPlatformDesktop } from '../desktop/adapters/platformDesktop';
 import { createDesktopServices, type DesktopServices } from '../desktop/desktopServices';
+import { compileWindowTitles } from '../desktop/privateWindows';
 import { resolveLlmConfig, type Environment } from '../llm/llmConfig';
 import { LlmManager } from '../llm/llmManager';
 import { createModeProviders } from '../llm/providers/providerFactory';
 import type { SecretRedactor } from '../core/redact';
+import type { SecretPrompt } from '../brain/pathReplayer';
 import type { Logger } from '../logging/logger';
 import { createDesktopTools } from '../tools/desktop/desktopTools';
 import { EchoTool } from '../tools/echoTool';
@@ -49,6 +51,8 @@ export interface GaiPartsOptions {
   brainDir: string;
   /** The extension's redactor: type_text masks what it flags; launched apps get no variable holding a key. */
   redactor: SecretRedactor;
+  /** Asks the person for a secret a learned step typed (never stored): a password box. */
+  promptSecret?: SecretPrompt;
   /** Where "always"/"never" answers about apps are kept (global state), and how the person is asked. */
   appPermissionStore: AppPermissionStore;
   appPrompt: AppPermissionPrompt;
@@ -58,7 +62,11 @@ export function buildGaiParts(options: GaiPartsOptions): GaiParts {
   const { settings, logger } = options;
   const desktop = createDesktopServices(
     createPlatformDesktop({ ocrLanguage: settings.ocrLanguage, holdsSecret: (value) => options.redactor.containsKnownSecret(value), launchAllow: settings.launchAllow }),
-    { screenshotMaxWidth: settings.screenshotMaxWidth, redactor: options.redactor },
+    {
+      screenshotMaxWidth: settings.screenshotMaxWidth,
+      redactor: options.redactor,
+      privateWindowTitles: compileWindowTitles(settings.redact.windowTitles, 'gai.redact.windowTitles'),
+    },
   );
 
   let llm: LlmManager | undefined;
@@ -81,33 +89,36 @@ export function buildGaiParts(options: GaiPartsOptions): GaiParts {
     llm = new LlmManager(createModeProviders(llmConfig), { system: DEFAULT_SYSTEM_PROMPT, keepScreenshots: settings.keepScreenshots });
   }
 
-  const registry = (models?: ModelAccess, withBrain = true): ToolRegistry => {
+  const registry = (models?: ModelAccess): ToolRegistry => {
     const tools = new ToolRegistry(logger);
     tools.register(new EchoTool());
     for (const tool of createDesktopTools(desktop, models)) tools.register(tool);
-    if (withBrain) {
-      tools.register(new NavigateToTool(brain));
-      tools.register(new GetCurrentNodeTool(brain));
-    }
+    tools.register(new NavigateToTool(brain));
+    tools.register(new GetCurrentNodeTool(brain));
     return tools;
   };
-  const fullRuntime = (withBrain: boolean): ToolRuntime =>
-    new ToolRuntime(registry(llm, withBrain), { policy: new ToolPolicy({ profile: 'full' }), logger, autoApprove: ['read', 'action', 'system'] });
-  // Replays run the desktop tools directly; learning gets a conversation of its own.
+
+  // Replayed and learned steps obey the chat agent's rules (profile, approvals, guards), whether
+  // the chat or the Navigate To command asked; learning gets a conversation of its own.
+  let agentRuntime: ToolRuntime | undefined;
   const brain = lazyBrain(async () => {
+    if (!agentRuntime) throw new Error('the agent runtime is not built yet');
     const { brain: opened, warnings } = await openNavigationBrain({
       dir: options.brainDir,
       services: desktop,
-      replayRuntime: fullRuntime(false),
+      hostRuntime: agentRuntime,
+      ...(llm ? { models: llm } : {}),
       ...(llm ? { createLlm: () => new LlmManager(createModeProviders(llmConfig), { system: NAVIGATION_PROMPT }) } : {}),
       logger,
       thumbnails: settings.brainThumbnails,
+      ...(options.promptSecret ? { promptSecret: options.promptSecret } : {}),
     });
     for (const warning of warnings) logger.warn(`brain: ${warning}`);
     return opened;
   });
-  const commandRuntime = fullRuntime(true);
-  const agentRuntime = new ToolRuntime(registry(llm), {
+  // What the person runs directly (Read Screen, Click Text, Launch App) is its own approval.
+  const commandRuntime = new ToolRuntime(registry(llm), { policy: new ToolPolicy({ profile: 'full' }), logger, autoApprove: ['read', 'action', 'system'] });
+  agentRuntime = new ToolRuntime(registry(llm), {
     policy: new ToolPolicy({ profile: settings.toolProfile }),
     logger,
     autoApprove: settings.autoApprove,
