@@ -225,7 +225,8 @@ describe('per-app permissions in the built CLI', function () {
 
   async function clickOk(widget: string): Promise<{ code: number; stdout: string; stderr: string }> {
     const { x, y } = centre(app!, widget);
-    return gai(['click', '--x', String(x), '--y', String(y), '--json']);
+    // `gai tool` (what scripts and other agents call) is guarded; `gai click` is the person's own.
+    return gai(['tool', 'click', '--yes', '--json', '--input', JSON.stringify({ x, y })]);
   }
 
   before(() => {
@@ -248,6 +249,11 @@ describe('per-app permissions in the built CLI', function () {
     const denied = await clickOk('left_ok_button');
     assert.notEqual(denied.code, 0);
     assert.match(denied.stdout + denied.stderr, /GAI may not act in GaiFixture: it is in apps\.deny in the config file/);
+    // The person's own command is not the agent's: it is not held to the app rules.
+    const cancel = centre(app!, 'cancel_button');
+    const own = await gai(['click', '--x', String(cancel.x), '--y', String(cancel.y)]);
+    assert.equal(own.code, 0, own.stderr);
+    await app!.waitFor((e) => e.event === 'click' && e.widget === 'cancel_button');
 
     rmSync(path.join(configHome, 'gai', 'config.json'));
     writeFileSync(path.join(configHome, 'gai', 'app-permissions.json'), JSON.stringify({ version: 1, apps: { gaifixture: { decision: 'never' } } }));
