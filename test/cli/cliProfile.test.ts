@@ -51,6 +51,16 @@ describe('gai CLI: default tool profile and exit codes', function () {
     assert.equal(code, 1);
     assert.equal(stdout, '');
     assert.match(stderr, /^DENIED: .*launch_app \(risk "system"\) is not allowed by the "standard" tool profile/m);
+    assert.match(stderr, /^hint: run it with --profile full, or set tools\.profile or tools\.allow in the config file$/m);
+  });
+
+  it('points a tool on the deny list at the config file, not at --profile', async () => {
+    const config = join(dir.path, 'config.json');
+    writeFileSync(config, JSON.stringify({ tools: { deny: ['echo'] } }));
+    const { code, stderr } = await run(['--config', config, 'tool', 'echo', '--input', '{"message":"hi"}', '--profile', 'full']);
+    assert.equal(code, 1);
+    assert.match(stderr, /^DENIED: .*echo is on the deny list/m);
+    assert.match(stderr, /^hint: echo is on tools\.deny in the config file; remove it there to run it$/m);
   });
 
   it('lets --profile full reach launch_app (its input is checked next: bad input exits 2)', async () => {

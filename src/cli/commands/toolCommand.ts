@@ -29,7 +29,7 @@ export function registerToolCommand(
     .action(async (name: string, options: ToolCommandOptions) => {
       const input = parseJsonInput(options.input ?? '{}');
       const tools = runtime(options.profile, options.yes);
-      const result = await runTool(tools, name, input);
+      const result = withPolicyHint(tools, name, await runTool(tools, name, input));
       printResult(io, result, options.json ?? false);
       setExit(toolExitCode(result, tools.riskOf(name) !== undefined));
     });
@@ -55,6 +55,16 @@ export async function runTool(runtime: ToolRuntime, name: string, input: unknown
 export function toolExitCode(result: ToolResult, known: boolean): number {
   if (result.success) return EXIT.ok;
   return !known || result.code === 'INVALID_INPUT' ? EXIT.usage : EXIT.failed;
+}
+
+/** A tool hidden by the policy: the runtime's hint speaks to a model; the person gets the flag. */
+function withPolicyHint(tools: ToolRuntime, name: string, result: ToolResult): ToolResult {
+  const risk = tools.riskOf(name);
+  if (result.success || risk === undefined || tools.policy.permits({ name, risk })) return result;
+  const hint = tools.policy.refusal({ name, risk }).includes('deny list')
+    ? `${name} is on tools.deny in the config file; remove it there to run it`
+    : `run it with --profile full, or set tools.profile or tools.allow in the config file`;
+  return { ...result, hint };
 }
 
 export function parseJsonInput(text: string): unknown {
