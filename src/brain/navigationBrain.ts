@@ -250,6 +250,9 @@ export class NavigationBrain {
         // The steps before the failure still work; the learned ones replace the rest.
         const prefix: PathAction[] = repairing.path.actions.slice(0, repairing.ran);
         const repaired = replaceActions(draft, repairing.path.id, [...prefix, ...learned.actions], ctx);
+        // Every step of it now ran with the person's approval (an untrusted step asks before it
+        // runs; learned ones were approved as they ran): it is theirs.
+        delete repaired.trust;
         addTarget(repaired, target);
         return repaired;
       }
