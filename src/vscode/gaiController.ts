@@ -17,6 +17,7 @@ import { ChatSession } from './chatSession';
 import type { OutputChannelLogger } from './outputLogger';
 import { buildScreenPicture, pointsOf } from './screenPictures';
 import { parseSettings, type GaiSettings } from './settings';
+import { passwordPrompt } from './passwordPrompt';
 
 /** Tools whose result is best understood next to the screen they read. */
 const PICTURE_TOOLS = new Set(['ocr', 'smart_screen_reader', 'click', 'scroll', 'get_element_tree']);
@@ -265,7 +266,7 @@ export class GaiController implements vscode.Disposable {
     this.redactor.setPatterns(compileRedactPatterns(settings.redact.patterns, 'gai.redact.patterns'));
     // Loaded here, not at activation: the LLM SDKs and the desktop adapters.
     const { buildGaiParts } = await import('./agentFactory');
-    const parts = buildGaiParts({ settings, apiKey, env: process.env, logger: this.logger, requestApproval: this.requestApproval, brainDir: this.brainDir, redactor: this.redactor, appPermissionStore: this.appPermissionStore, appPrompt: modalAppPrompt });
+    const parts = buildGaiParts({ settings, apiKey, env: process.env, logger: this.logger, requestApproval: this.requestApproval, brainDir: this.brainDir, redactor: this.redactor, promptSecret: passwordPrompt, appPermissionStore: this.appPermissionStore, appPrompt: modalAppPrompt });
     this.logger.info(`agent and tools built in ${Math.round(performance.now() - started)} ms (provider ${settings.provider}, profile ${settings.toolProfile})`);
     return parts;
   }
