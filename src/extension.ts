@@ -6,7 +6,7 @@ import { SecretRedactor } from './core/redact';
 import { isProviderCredentialVar } from './core/secretEnv';
 import { checkSetup, type SetupReport } from './desktop/adapters/setupCheck';
 import { ApiKeyStore } from './vscode/apiKeyStore';
-import { MementoAppPermissionStore } from './vscode/appPermissionPrompt';
+import { MementoAppPermissionStore } from './vscode/mementoAppPermissions';
 import { ChatViewProvider, CHAT_VIEW_ID } from './vscode/chatViewProvider';
 import { registerCommands } from './vscode/commands';
 import type { ChatEntry } from './shared/protocol';
