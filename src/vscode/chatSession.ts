@@ -65,7 +65,23 @@ export class ChatSession {
 
   /** Waits for the webview's answer; a cancel (signal) denies. */
   waitForApproval(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision> {
-    this.updateTool(request.call.id, { status: 'awaiting_approval' });
+    if (this.toolIndex.has(request.call.id)) this.updateTool(request.call.id, { status: 'awaiting_approval' });
+    else {
+      // A step of a navigation (replayed or learned) has no card yet: the person must see what
+      // they are asked about, and why it asks.
+      this.toolIndex.set(
+        request.call.id,
+        this.push({
+          kind: 'tool',
+          callId: request.call.id,
+          name: request.call.name,
+          input: this.redact(formatInput(request.call.input)),
+          risk: request.risk,
+          status: 'awaiting_approval',
+          ...(request.note ? { observation: this.redact(request.note) } : {}),
+        }),
+      );
+    }
     return new Promise<ApprovalDecision>((resolve) => {
       const onAbort = (): void => settle('deny');
       const settle = (decision: ApprovalDecision): void => {
@@ -109,6 +125,10 @@ export class ChatSession {
       case 'tool_started': {
         // The runtime may ask for approval before this event has travelled through the stream.
         const status = this.approvals.has(event.call.id) ? 'awaiting_approval' : 'running';
+        if (this.toolIndex.has(event.call.id)) {
+          this.updateTool(event.call.id, { status });
+          break;
+        }
         this.toolIndex.set(
           event.call.id,
           this.push({ kind: 'tool', callId: event.call.id, name: event.call.name, input: this.redact(formatInput(event.call.input)), risk: event.risk, status }),

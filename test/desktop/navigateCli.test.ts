@@ -53,21 +53,30 @@ describe('gai navigate (built CLI on the suite display)', function () {
       toolReply([{ name: 'click', input: { text: 'Network' } }]),
       toolReply([{ name: 'finish_navigation', input: { success: true, summary: 'Network settings shown' } }]),
     );
-    const first = await gai(['navigate', 'Network settings', '--json']);
+    // Without a terminal and without --yes, learning may not click: nothing happens.
+    server.push(toolReply([{ name: 'click', input: { text: 'Settings' } }]), toolReply([{ name: 'finish_navigation', input: { success: false, summary: 'denied' } }]));
+    const refused = await gai(['navigate', 'Network settings', '--json']);
+    assert.equal(refused.code, 1, refused.stderr);
+    assert.equal(app.page(), 'home', 'the learner could not click without approval');
+    assert.match(JSON.stringify(server.requests.at(-1)?.body), /did NOT run/);
+    const refusedRequests = server.requestCount;
+
+    const first = await gai(['navigate', 'Network settings', '--json', '--yes']);
     assert.equal(first.code, 0, first.stderr);
     const learned = JSON.parse(first.stdout) as { how: string; modelCalls: number; steps: number };
     assert.equal(learned.how, 'learned');
     assert.equal(learned.modelCalls, 3);
-    assert.equal(server.requestCount, 3);
+    assert.equal(server.requestCount - refusedRequests, 3);
     assert.equal(app.page(), 'network');
     assert.ok(existsSync(join(home, 'data', 'gai', 'brain.json')), 'the brain is in $XDG_DATA_HOME/gai');
 
     await app.control('goto home');
+    // A path learned here replays without --yes: its steps were approved when it was learned.
     const second = await gai(['navigate', 'Network settings']);
     assert.equal(second.code, 0, second.stderr);
     assert.match(second.stdout, /replayed · 2 step\(s\) · 0 model call\(s\)/);
     assert.match(second.stderr, /✓ click "Network"/);
-    assert.equal(server.requestCount, 3, 'no request reached the model server');
+    assert.equal(server.requestCount - refusedRequests, 3, 'no request reached the model server');
     assert.equal(app.page(), 'network');
 
     const shown = await gai(['brain', 'show', '--json']);

@@ -167,7 +167,15 @@ describe('GAI chat', () => {
       support.toolReply([{ name: 'finish_navigation', input: { success: true, summary: 'The right OK is clicked.' } }]),
     );
     const before = server.requestCount;
-    const learned = await vscode.commands.executeCommand('gai.navigateTo', 'right panel OK clicked');
+    const clicksBefore = fixtureEvents().filter((e) => e.event === 'click').length;
+    const learning = vscode.commands.executeCommand('gai.navigateTo', 'right panel OK clicked');
+    // Approving Navigate To grants no click by itself: the learned step asks in the chat first.
+    const card = await waitFor('the learning step to ask for approval', () =>
+      api.chatEntries().find((e) => e.kind === 'tool' && e.name === 'click' && e.status === 'awaiting_approval' && e.input.includes('Right panel')),
+    );
+    assert.equal(fixtureEvents().filter((e) => e.event === 'click').length, clicksBefore, 'nothing clicked before approval');
+    assert.equal(api.simulateWebviewMessage({ type: 'approval', callId: card.callId, decision: 'approve' }), true);
+    const learned = await learning;
     assert.equal(learned.success, true, learned.message);
     assert.equal(learned.how, 'learned');
     assert.equal(learned.modelCalls, 2);
