@@ -55,6 +55,8 @@ interface Session {
   /** The person answered GAI (an approval, a permission): what they did until now was that answer. */
   answered: boolean;
   ended: boolean;
+  /** Why the watch could not start. */
+  problem?: string;
 }
 
 export class SafetyMonitor implements ActionGuard, OwnInputGate {
@@ -102,7 +104,8 @@ export class SafetyMonitor implements ActionGuard, OwnInputGate {
             return undefined;
           },
           (error: unknown) => {
-            this.warn(`the stop hotkey, fail-safe corner and takeover pause are off: ${errorMessage(error)}`);
+            // Said at the first action: a request that only talks needs no stop.
+            session.problem = `the stop hotkey, fail-safe corner and takeover pause are off: ${errorMessage(error)}`;
             return undefined;
           },
         );
@@ -156,6 +159,7 @@ export class SafetyMonitor implements ActionGuard, OwnInputGate {
     const watch = await raceAbort(session.watch, signal).catch(() => undefined);
     if (this.stopMessage) return ToolResults.cancelled(tool.name, this.stopMessage);
     if (signal.aborted) return ToolResults.cancelled(tool.name);
+    if (session.problem) this.warn(session.problem);
     if (!watch || !this.options.settings.pauseOnTakeover || !watch.capabilities.input) return undefined;
     try {
       if (!session.acted || session.answered) {

@@ -163,7 +163,7 @@ describe('SafetyMonitor (stop, takeover pause)', function () {
     h!.runtime.requestApproval = monitor.asking(async () => {
       approvals++;
       interrupts.activity = { ...idle(), keys: 2, buttons: 1, moved: true }; // "y", Enter, a click on Approve
-      return 'approve';
+      return 'approve' as const;
     });
     const response = await h!.agent.processRequest('go');
     assert.equal(response.stopReason, 'end_turn');
