@@ -1,6 +1,7 @@
 // The spawn scanner on small synthetic trees: what it follows, and what it reports as unknown.
 import * as assert from 'node:assert/strict';
-import { scanSpawns, shellCommands, type ScannedFile } from './spawnScanner';
+import { shellCommands } from './shellScripts';
+import { scanSpawns, type ScannedFile } from './spawnScanner';
 
 const file = (filePath: string, ...lines: string[]): ScannedFile => ({ path: filePath, text: lines.join('\n') + '\n' });
 const commands = (files: ScannedFile[]): string[] => [...new Set(scanSpawns(files).uses.map((u) => u.command))].sort();

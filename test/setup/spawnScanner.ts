@@ -4,6 +4,7 @@
 // A pure function over file texts, so it is tested on synthetic files too.
 import * as path from 'node:path';
 import ts from 'typescript';
+import { SHELLS, shellCommands, stringParts } from './shellScripts';
 
 export interface ScannedFile {
   /** Relative to the repository root, forward slashes. */
@@ -41,13 +42,6 @@ const CHILD_PROCESS_MODULES = new Set(['child_process', 'node:child_process']);
 const FILE_SPAWNERS = new Set(['spawn', 'spawnSync', 'execFile', 'execFileSync']);
 /** First argument is a shell command line. */
 const SHELL_SPAWNERS = new Set(['exec', 'execSync']);
-const SHELLS = new Set(['sh', 'bash', 'dash']);
-/** dash builtins and shell words: not programs. */
-const SHELL_WORDS = new Set([
-  'if', 'then', 'else', 'elif', 'fi', 'for', 'while', 'until', 'do', 'done', 'case', 'esac', 'in', '!', '{', '}',
-  'kill', 'echo', 'printf', 'test', '[', 'cd', 'exit', 'set', 'shift', 'export', 'read', 'true', 'false', 'trap',
-  'wait', 'local', 'return', 'break', 'continue', ':', '.', 'eval', 'unset', 'umask', 'type', 'command', 'exec',
-]);
 const MAX_DEPTH = 12;
 
 interface Parsed {
@@ -81,23 +75,6 @@ export function scanSpawns(files: readonly ScannedFile[]): SpawnScan {
     });
   }
   return { uses: [...uses.values()], unresolved: [...unresolved.values()] };
-}
-
-/** The programs a shell command line starts (first word of each simple command). */
-export function shellCommands(script: string): string[] {
-  const found: string[] = [];
-  for (const segment of script.split(/;|&&|\|\||\||\n|\$\(|`|\(|\)/)) {
-    const words = segment.trim().split(/\s+/).map((word) => word.replace(/^["']|["']$/g, ''));
-    let i = 0;
-    while (i < words.length && /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[i]!)) i++; // VAR=value prefixes
-    while (i < words.length && ['then', 'do', 'else', 'if', 'while', 'until', '!', 'exec'].includes(words[i]!)) i++;
-    // `command -v NAME` looks a program up: the script needs it present.
-    if (words[i] === 'command' && words[i + 1] === '-v') i += 2;
-    const word = words[i];
-    if (!word || word.startsWith('$') || word.startsWith('-') || SHELL_WORDS.has(word) || !/^[\w./+-]+$/.test(word)) continue;
-    found.push(path.posix.basename(word));
-  }
-  return found;
 }
 
 function parse(file: ScannedFile): Parsed {
@@ -348,19 +325,6 @@ function constant(unit: Parsed, node: ts.Expression): ts.Expression {
     current = declaration.initializer;
   }
   return current;
-}
-
-/** The text of a string literal or of a `+` chain of them. */
-function stringParts(node: ts.Expression): string | undefined {
-  if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) return node.text;
-  if (ts.isParenthesizedExpression(node)) return stringParts(node.expression);
-  if (ts.isTemplateExpression(node)) return [node.head.text, ...node.templateSpans.map((span) => ` $x ${span.literal.text}`)].join('');
-  if (ts.isBinaryExpression(node) && node.operatorToken.kind === ts.SyntaxKind.PlusToken) {
-    const left = stringParts(node.left);
-    const right = stringParts(node.right);
-    return left !== undefined && right !== undefined ? left + right : undefined;
-  }
-  return undefined;
 }
 
 /** The innermost declaration of `node`'s name whose scope holds `node`. */
