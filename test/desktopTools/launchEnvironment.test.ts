@@ -1,0 +1,67 @@
+import { strict as assert } from 'node:assert';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SecretRedactor } from '../../src/core/redact';
+import { LinuxAppLauncher } from '../../src/desktop/adapters/appLaunchers';
+
+// An app started through a desktop entry (as launch_app does) gets our environment without the
+// model providers' keys: the entry's program writes the environment it got to a file.
+
+const KEY = 'sk-ant-api03-launchEnvTest0123456789abcdefABCDEF';
+const FLAG_KEY = 'flag-given-key-0123456789abcdef';
+
+async function waitForFile(path: string): Promise<string> {
+  for (let i = 0; i < 200; i++) {
+    if (existsSync(path)) {
+      const text = readFileSync(path, 'utf8');
+      if (text.includes('GAI_ENV_DUMP_DONE=1')) return text;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error(`the launched program never wrote ${path}`);
+}
+
+describe('launched apps\' environment (Linux launcher)', function () {
+  this.timeout(15_000);
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'gai-launch-env-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('a desktop entry\'s program gets no provider key and no variable holding a registered key', async () => {
+    const out = join(dir, 'env.txt');
+    const script = join(dir, 'dump-env');
+    // Written then renamed, so a half-written file is never read.
+    writeFileSync(script, `#!/bin/sh\n{ env; echo GAI_ENV_DUMP_DONE=1; } > "${out}.tmp" && mv "${out}.tmp" "${out}"\n`);
+    chmodSync(script, 0o755);
+    mkdirSync(join(dir, 'share', 'applications'), { recursive: true });
+    writeFileSync(join(dir, 'share', 'applications', 'gai-env-dump.desktop'), `[Desktop Entry]\nType=Application\nName=Env Dump\nExec=${script}\n`);
+
+    const redactor = new SecretRedactor({ secrets: [FLAG_KEY] });
+    const env: NodeJS.ProcessEnv = {
+      PATH: process.env.PATH,
+      XDG_DATA_HOME: join(dir, 'nothing'),
+      XDG_DATA_DIRS: join(dir, 'share'),
+      ANTHROPIC_API_KEY: KEY,
+      ANTHROPIC_AUTH_TOKEN: 'auth-token-0123456789',
+      OPENAI_API_KEY: 'sk-proj-launchEnvTest0123456789',
+      GEMINI_API_KEY: 'gemini-0123456789',
+      GOOGLE_API_KEY: 'AIzaSyA1234567890abcdefghijklmnopqrstuv',
+      AZURE_OPENAI_API_KEY: 'azure-0123456789',
+      SOME_TOOL_CONFIG: `token=${FLAG_KEY}`,
+      GAI_KEEP_ME: 'kept',
+    };
+    const launched = await new LinuxAppLauncher(env, (value) => redactor.containsKnownSecret(value)).launch('Env Dump');
+    assert.match(launched.method, /desktop entry gai-env-dump\.desktop/);
+
+    const seen = await waitForFile(out);
+    const names = seen.split('\n').map((line) => line.split('=')[0]);
+    for (const name of ['ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN', 'OPENAI_API_KEY', 'GEMINI_API_KEY', 'GOOGLE_API_KEY', 'AZURE_OPENAI_API_KEY', 'SOME_TOOL_CONFIG']) {
+      assert.ok(!names.includes(name), `${name} reached the app:\n${seen}`);
+    }
+    assert.ok(!seen.includes(KEY) && !seen.includes(FLAG_KEY), seen);
+    assert.ok(seen.includes('GAI_KEEP_ME=kept'), 'the rest of the environment is passed on');
+  });
+});
