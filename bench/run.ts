@@ -4,6 +4,7 @@ import { runAgentBench } from './agentBench';
 import { printTable, writeJson, type BenchRow } from './benchReport';
 import { runClickBench } from './clickBench';
 import { runExtensionBench } from './extensionBench';
+import { runHostileBench } from './hostileBench';
 import { runNavigationBench } from './navigationBench';
 import { runStopBench } from './stopBench';
 import { runOcrBench } from './ocrBench';
@@ -20,6 +21,7 @@ const BENCHES: Array<{ name: string; run: () => Promise<BenchRow[]> }> = [
   { name: 'extension', run: runExtensionBench },
   { name: 'navigation', run: runNavigationBench },
   { name: 'stop', run: runStopBench },
+  { name: 'hostile', run: runHostileBench },
   { name: 'privacy', run: runPrivacyBench },
 ];
 

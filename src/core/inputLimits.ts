@@ -66,7 +66,7 @@ export function checkInputLimits(value: unknown, limits: Readonly<InputLimits> =
       if (!Object.hasOwn(current, key)) continue;
       if (++keys > limits.maxKeys) return `${fieldPath(frame, root)}: more than ${limits.maxKeys} fields`;
       if (key.length > limits.maxStringLength) {
-        return `${fieldPath(frame, root)}: a field name of ${key.length} characters is longer than the limit of ${limits.maxStringLength}`;
+        return `${fieldPath(frame, root)}${segmentText(key)}: a field name of ${key.length} characters is longer than the limit of ${limits.maxStringLength}`;
       }
       chars += key.length;
       if (chars > limits.maxTotalChars) return `${root}: more than ${limits.maxTotalChars} characters of text in total`;
@@ -225,8 +225,19 @@ const REJECTED_FIELD = '_inputRejected';
  */
 export function limitToolInput(input: unknown, limits: Readonly<InputLimits> = TOOL_INPUT_LIMITS): unknown {
   if (rejectedInputProblem(input) !== undefined) return input;
+  // The APIs take only an object as a tool_use input in the history sent back.
+  if (input === null || typeof input !== 'object' || Array.isArray(input)) {
+    return { [REJECTED_FIELD]: `input: expected an object, got ${describeNonObject(input)}` };
+  }
   const problem = checkInputLimits(input, limits);
   return problem === undefined ? input : { [REJECTED_FIELD]: problem };
+}
+
+function describeNonObject(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'string') return JSON.stringify(cutText(value, 40));
+  return `${typeof value} ${cutText(String(value), 40)}`;
 }
 
 /** The problem recorded in a stand-in made by limitToolInput, or undefined for any other value. */
