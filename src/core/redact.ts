@@ -114,7 +114,8 @@ export class SecretRedactor {
 
 /** Keeps the quotes around a field's value, so JSON and header dumps stay readable. */
 function maskFieldValue(value: string): string {
-  if (value === REDACTED) return value;
+  // `"secret":true`, `"password": null`, `api_key=0`: flags and placeholders, not credentials.
+  if (value === REDACTED || /^(?:true|false|null|undefined|\d{1,6})$/i.test(value)) return value;
   for (const quote of ['\\"', '"', "'"]) {
     if (value.length >= quote.length * 2 && value.startsWith(quote) && value.endsWith(quote)) return `${quote}${REDACTED}${quote}`;
   }

@@ -47,6 +47,9 @@ describe('SecretRedactor', () => {
       ['api-key=abc12345678&model=x', 'api-key=[redacted]&model=x'],
       ['"apiKey": "abcdefgh12345"', '"apiKey": "[redacted]"'],
       ['"password":"hunter2hunter2"', '"password":"[redacted]"'],
+      // Flags and placeholders are no credentials.
+      ['{"text":"••••• (12 characters)","secret":true}', '{"text":"••••• (12 characters)","secret":true}'],
+      ['"apiKey": null, password=false', '"apiKey": null, password=false'],
     ];
     for (const [input, expected] of cases) assert.equal(redactor.redact(input), expected, input);
   });
