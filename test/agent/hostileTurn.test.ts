@@ -1,5 +1,8 @@
 import { strict as assert } from 'node:assert';
+import { Agent } from '../../src/agent/agent';
 import type { AgentEvent } from '../../src/agent/agentEvents';
+import type { ToolCall } from '../../src/core/types';
+import { ToolRuntime, type ExecutionHooks, type TurnOutcome } from '../../src/tools/toolRuntime';
 import { MAX_RESULT_TEXT_CHARS } from '../../src/tools/toolResult';
 import { PROVIDER_KINDS, startHarness, toolResultsSent, type Harness } from '../support/agentHarness';
 import { RawJsonInput, textReply, toolReply } from '../support/scriptedSteps';
@@ -19,6 +22,14 @@ function hostileTurn() {
     { name: 'echo', input: { message: MEGABYTE } },
     { name: 'echo', input: { message: '\u202e\ud800\u0000 odd' } },
   ]);
+}
+
+/** Runs the first call of a turn, then fails the way a stack overflow would. */
+class BrokenRuntime extends ToolRuntime {
+  override async executeTurn(calls: ToolCall[], signal: AbortSignal, hooks: ExecutionHooks = {}): Promise<TurnOutcome> {
+    await super.executeTurn(calls.slice(0, 1), signal, hooks);
+    throw new RangeError('Maximum call stack size exceeded');
+  }
 }
 
 for (const kind of PROVIDER_KINDS) {
@@ -79,6 +90,22 @@ for (const kind of PROVIDER_KINDS) {
       const sent = toolResultsSent(kind, h.server.requests[1]!.body).map((r) => JSON.parse(r.text) as { success: boolean });
       assert.deepEqual(sent.map((r) => r.success), [true, true], 'the model hears that both ran');
       assert.ok(h.logger.lines.some((l) => l.includes('an event listener failed on tool_started')));
+    });
+
+    it('should the runtime itself fail mid-turn, the action that ran is still reported and every other call gets a coded FAILED', async () => {
+      const log: ToolEvent[] = [];
+      h = await startHarness(kind, [toolReply([{ name: 'press', input: { label: 'A' } }, { name: 'echo', input: { message: 'hi' } }]), textReply('ok')], {
+        tools: [new PressTool(log)],
+      });
+      const agent = new Agent(h.llm, new BrokenRuntime(h.runtime.registry, { autoApprove: ['read', 'action'] }), { logger: h.logger });
+      const response = await agent.processRequest('go');
+      assert.equal(response.stopReason, 'end_turn');
+      assert.deepEqual(log.map((e) => e.phase), ['start', 'end']);
+      const sent = toolResultsSent(kind, h.server.requests[1]!.body).map((r) => JSON.parse(r.text) as { success: boolean; code?: string; error?: string });
+      assert.equal(sent[0]?.success, true, 'the press that ran is reported as done, not "not run"');
+      assert.equal(sent[1]?.code, 'FAILED');
+      assert.match(sent[1]?.error ?? '', /echo gave no result: Maximum call stack size exceeded/);
+      assert.deepEqual(h.llm.conversation.problems(), []);
     });
   });
 }
