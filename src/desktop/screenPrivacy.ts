@@ -61,6 +61,7 @@ export class ScreenPrivacy {
   /** Secret fields of the last window asked, keyed by the window and a hash of its pixels. */
   private treeCache?: { key: string; fields: BBox[] };
   private readonly treeless = new Map<string, number>();
+  private lastWindow?: WindowInfo;
 
   constructor(private readonly options: ScreenPrivacyOptions = {}) {
     this.rules = options.windowTitles ?? [];
@@ -80,10 +81,23 @@ export class ScreenPrivacy {
   async probe(image: ScreenImage, signal?: AbortSignal): Promise<PrivacyProbe> {
     const { windows, accessibility } = this.options;
     // The window is needed for private titles and to key the tree cache; without either, skip it.
-    const wanted = windows && (this.rules.length > 0 || accessibility);
-    const window = wanted ? await windows.activeWindow().catch(() => undefined) : undefined;
-    const fields = accessibility ? await this.treeFields(accessibility, image, window, signal) : [];
+    const tree = accessibility && (await accessibility.available().catch(() => false)) ? accessibility : undefined;
+    const window = windows && (this.rules.length > 0 || tree) ? await this.activeWindow(windows).catch(() => undefined) : undefined;
+    const fields = tree ? await this.treeFields(tree, image, window, signal) : [];
     return { ...(window ? { window } : {}), fields };
+  }
+
+  /**
+   * The tree cache needs only the window's identity: where the port tells the id cheaply and it
+   * is the window seen last, that one is reused. Title rules need the current title: full lookup.
+   */
+  private async activeWindow(windows: WindowPort): Promise<WindowInfo | undefined> {
+    const last = this.lastWindow;
+    if (this.rules.length === 0 && last?.id !== undefined && windows.activeWindowId) {
+      if ((await windows.activeWindowId()) === last.id) return last;
+    }
+    this.lastWindow = await windows.activeWindow();
+    return this.lastWindow;
   }
 
   /** The view of `image` that may leave: `extra` adds regions known from elsewhere (screen pixels). */
@@ -147,16 +161,17 @@ export class ScreenPrivacy {
 
   private async treeFields(port: AccessibilityPort, image: ScreenImage, window: WindowInfo | undefined, signal?: AbortSignal): Promise<BBox[]> {
     try {
-      if (!(await port.available())) return [];
       const windowKey = window ? `${window.id ?? ''}|${window.appName}|${window.title}|${boxKey(window.bounds)}` : 'screen';
       const key = `${windowKey}|${pixelHash(image, window?.bounds)}`;
       if (this.treeCache?.key === key) return this.treeCache.fields;
-      const checked = this.treeless.get(windowKey);
+      // A window without a tree stays without one whatever its title says (pages, documents).
+      const appKey = window ? `${window.id ?? ''}|${window.appName}` : 'screen';
+      const checked = this.treeless.get(appKey);
       if (checked !== undefined && Date.now() - checked < TREELESS_RECHECK_MS) return [];
       const elements = await port.elements({ activeWindowOnly: true, signal });
       if (elements.length === 0) {
         if (this.treeless.size >= MAX_TREELESS) this.treeless.clear();
-        this.treeless.set(windowKey, Date.now());
+        this.treeless.set(appKey, Date.now());
       }
       const fields = elements.filter((e) => SECRET_ROLE.test(e.role)).map((e) => e.bbox);
       this.treeCache = { key, fields };

@@ -237,6 +237,22 @@ describe('screen privacy: the protected reading', function () {
     assert.equal(tree.queries, 2, 'the window changed: asked again');
   });
 
+  it('the window is looked up in full only when its id changes (or title rules need the title)', async () => {
+    const fake = createFakeDesktop({ window: window('Login', { x: 100, y: 100, width: 600, height: 400 }, 'w1') });
+    let idLookups = 0;
+    const windows = Object.assign(fake.windows, { activeWindowId: async () => (idLookups++, fake.windows.active?.id) });
+    const svc = services({ ...fake, windows }, [], new FakeTree([{ name: '', role: 'password text', bbox: { x: 200, y: 200, width: 150, height: 24 }, states: [] }]));
+    for (let i = 0; i < 3; i++) {
+      fake.screen.paint({ x: 120 + 10 * i, y: 120, width: 5, height: 5 }, [0, 0, 255, 255]);
+      assert.ok(isBlack(pixel((await svc.reader.read()).image, 210, 210)));
+    }
+    assert.deepEqual([fake.windows.polls, idLookups], [1, 2]);
+    fake.windows.active = window('Other', { x: 0, y: 0, width: 800, height: 600 }, 'w2');
+    fake.screen.paint({ x: 10, y: 10, width: 5, height: 5 }, [0, 0, 255, 255]);
+    await svc.reader.read();
+    assert.equal(fake.windows.polls, 2, 'a new id: the full lookup');
+  });
+
   it('a window without a tree is not asked again on every change', async () => {
     const fake = createFakeDesktop({ window: window('Tk app', { x: 0, y: 0, width: 800, height: 600 }, 'tk') });
     const tree = new FakeTree([]);

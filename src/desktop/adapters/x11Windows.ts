@@ -13,10 +13,15 @@ const run = promisify(execFile);
 export class X11Windows implements WindowPort {
   constructor(private readonly env: NodeJS.ProcessEnv = process.env) {}
 
-  async activeWindow(): Promise<WindowInfo | undefined> {
+  async activeWindowId(): Promise<string | undefined> {
     const root = await this.xprop(['-root', '_NET_ACTIVE_WINDOW']);
     const id = /window id # (0x[0-9a-f]+)/i.exec(root)?.[1];
-    if (!id || /^0x0+$/.test(id)) return undefined;
+    return !id || /^0x0+$/.test(id) ? undefined : id;
+  }
+
+  async activeWindow(): Promise<WindowInfo | undefined> {
+    const id = await this.activeWindowId();
+    if (!id) return undefined;
     let props: string;
     let info: string;
     try {

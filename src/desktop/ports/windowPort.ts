@@ -12,4 +12,9 @@ export interface WindowInfo {
 
 export interface WindowPort {
   activeWindow(): Promise<WindowInfo | undefined>;
+  /**
+   * Only the active window's id, where that is cheaper than activeWindow() (one X round trip
+   * instead of three programs): lets a caller reuse what it knows about a window it has seen.
+   */
+  activeWindowId?(): Promise<string | undefined>;
 }
