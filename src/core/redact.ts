@@ -39,7 +39,7 @@ const AUTH_SCHEME = /\b(Bearer|Basic|Token)(\s+)[A-Za-z0-9._~+/=-]{8,}/gi;
  */
 const SECRET_FIELD = new RegExp(
   String.raw`((?:\\?["'])?\b(?:x-api-key|x-goog-api-key|api[-_]?key|authorization|proxy-authorization|access[-_]?token|auth[-_]?token|refresh[-_]?token|client[-_]?secret|password|passwd|secret)(?:\\?["'])?\s*[:=]\s*)` +
-    String.raw`(\\?"(?:[^"\\]|\\[^"])*\\?"|'[^']*'|(?:Bearer|Basic|Token)\s+[^\s,;&"'\\}]+|[^\s,;&"'\\}]+)`,
+    String.raw`(\\?"(?:[^"\\]|\\[^"])*\\?"|'[^']*'|(?:Bearer|Basic|Token)\s+[^\s,;&"'\\}]+|[^\s,;&"'\\{}[\]()]+)`,
   'gi',
 );
 

@@ -29,7 +29,7 @@ describe('brain document validation', function () {
     const badAction = valid();
     (badAction.paths[0]!.actions as unknown[]) = [{ tool: 'type_text', input: {} }, { tool: 'teleport', input: {} }, { tool: 'click', input: { near: 'x' } }];
     assert.deepEqual(errorsOf(badAction), [
-      'paths.0.actions.0.input.text: required field is missing (expected a string)',
+      'paths.0.actions.0.input.text: required (or secret: true with a length)',
       'paths.0.actions.1.tool: expected one of "click", "type_text", "press_key", "scroll", "launch_app", "wait", got "teleport"',
       'paths.0.actions.2.input.text: required (or a point)',
       'paths.0.actions.2.input: near and occurrence need text',

@@ -50,6 +50,9 @@ describe('SecretRedactor', () => {
       // Flags and placeholders are no credentials.
       ['{"text":"••••• (12 characters)","secret":true}', '{"text":"••••• (12 characters)","secret":true}'],
       ['"apiKey": null, password=false', '"apiKey": null, password=false'],
+      // A schema or object under such a name is structure, not a value (JSON output stays valid).
+      ['"secret": {\n  "type": "boolean"\n}', '"secret": {\n  "type": "boolean"\n}'],
+      ['password: [1, 2]', 'password: [1, 2]'],
     ];
     for (const [input, expected] of cases) assert.equal(redactor.redact(input), expected, input);
   });
