@@ -2,7 +2,7 @@
 // learning through the real SDK against a scripted Messages API server that counts requests.
 import { strict as assert } from 'node:assert';
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { ScriptedMessagesServer } from '../support/scriptedMessagesServer';
@@ -23,6 +23,9 @@ describe('gai navigate (built CLI on the suite display)', function () {
     if (!existsSync(CLI)) throw new Error('dist/cli.js is missing: npm test builds it before the suites');
     server = await ScriptedMessagesServer.start();
     home = mkdtempSync(join(tmpdir(), 'gai-nav-cli-'));
+    // Unattended replays (no terminal, no --yes) act only in apps the person allowed for good.
+    mkdirSync(join(home, 'config', 'gai'), { recursive: true });
+    writeFileSync(join(home, 'config', 'gai', 'config.json'), JSON.stringify({ apps: { allow: ['GaiPages'] } }));
     app = await startPagesApp(display);
   });
   after(async () => {
@@ -56,7 +59,7 @@ describe('gai navigate (built CLI on the suite display)', function () {
     // Without a terminal and without --yes, learning may not click: nothing happens.
     server.push(toolReply([{ name: 'click', input: { text: 'Settings' } }]), toolReply([{ name: 'finish_navigation', input: { success: false, summary: 'denied' } }]));
     const refused = await gai(['navigate', 'Network settings', '--json']);
-    assert.equal(refused.code, 1, refused.stderr);
+    assert.equal(refused.code, 1, `${refused.stdout}\n${refused.stderr}`);
     assert.equal(app.page(), 'home', 'the learner could not click without approval');
     assert.match(JSON.stringify(server.requests.at(-1)?.body), /did NOT run/);
     const refusedRequests = server.requestCount;
