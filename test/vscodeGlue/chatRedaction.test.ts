@@ -3,6 +3,7 @@ import { GaiError } from '../../src/core/errors';
 import { SecretRedactor } from '../../src/core/redact';
 import type { HostMessage } from '../../src/shared/protocol';
 import { ChatSession } from '../../src/vscode/chatSession';
+import { OutputChannelLogger } from '../../src/vscode/outputLogger';
 
 // The chat shows errors, notices and tool cards; none may carry a key, even when a server echoed it.
 
@@ -34,5 +35,16 @@ describe('chat session redaction', () => {
     const chat = new ChatSession(() => {});
     chat.error('plain words');
     assert.deepEqual(chat.entries, [{ kind: 'error', text: 'plain words' }]);
+  });
+
+  it('the output channel gets every line redacted, at every level', () => {
+    const lines: string[] = [];
+    const channel = Object.fromEntries(['debug', 'info', 'warn', 'error'].map((level) => [level, (line: string) => lines.push(`${level} ${line}`)]));
+    const logger = new OutputChannelLogger(channel as never, new SecretRedactor({ secrets: [KEY] }));
+    logger.debug(`d ${KEY}`);
+    logger.info(`i x-api-key: ${KEY}`);
+    logger.warn(`w ${KEY}`);
+    logger.error(`e ${KEY}`);
+    assert.deepEqual(lines, ['debug d [redacted]', 'info i x-api-key: [redacted]', 'warn w [redacted]', 'error e [redacted]']);
   });
 });
