@@ -51,11 +51,6 @@ describe('gai navigate (built CLI on the suite display)', function () {
   }
 
   it('learns once, replays with zero model requests, and the brain folder defaults to the user data folder', async () => {
-    server.push(
-      toolReply([{ name: 'click', input: { text: 'Settings' } }]),
-      toolReply([{ name: 'click', input: { text: 'Network' } }]),
-      toolReply([{ name: 'finish_navigation', input: { success: true, summary: 'Network settings shown' } }]),
-    );
     // Without a terminal and without --yes, learning may not click: nothing happens.
     server.push(toolReply([{ name: 'click', input: { text: 'Settings' } }]), toolReply([{ name: 'finish_navigation', input: { success: false, summary: 'denied' } }]));
     const refused = await gai(['navigate', 'Network settings', '--json']);
@@ -64,6 +59,11 @@ describe('gai navigate (built CLI on the suite display)', function () {
     assert.match(JSON.stringify(server.requests.at(-1)?.body), /did NOT run/);
     const refusedRequests = server.requestCount;
 
+    server.push(
+      toolReply([{ name: 'click', input: { text: 'Settings' } }]),
+      toolReply([{ name: 'click', input: { text: 'Network' } }]),
+      toolReply([{ name: 'finish_navigation', input: { success: true, summary: 'Network settings shown' } }]),
+    );
     const first = await gai(['navigate', 'Network settings', '--json', '--yes']);
     assert.equal(first.code, 0, first.stderr);
     const learned = JSON.parse(first.stdout) as { how: string; modelCalls: number; steps: number };
