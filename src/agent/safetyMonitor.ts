@@ -2,7 +2,7 @@ import { errorMessage } from '../core/errors';
 import type { ToolCall, ToolResult } from '../core/types';
 import type { Point } from '../desktop/ports/inputPort';
 import type { InterruptPort, InterruptWatch, PersonActivity, StopTrigger } from '../desktop/ports/interruptPort';
-import type { OwnInputGate } from '../desktop/watchedInput';
+import { InputRefusedError, type OwnInputGate } from '../desktop/watchedInput';
 import { NullLogger, type Logger } from '../logging/logger';
 import type { AnyTool } from '../tools/toolBase';
 import { ToolResults } from '../tools/toolResult';
@@ -57,6 +57,8 @@ interface Session {
   ended: boolean;
   /** Why the watch could not start. */
   problem?: string;
+  /** The person took over just as GAI was about to send input; asked at the next action. */
+  pendingTakeover?: string;
 }
 
 export class SafetyMonitor implements ActionGuard, OwnInputGate {
@@ -171,10 +173,14 @@ export class SafetyMonitor implements ActionGuard, OwnInputGate {
         await watch.reset();
         return undefined;
       }
-      const activity = await watch.activity();
+      // Seen when GAI was about to send input in the last action (its input was refused then).
+      const pending = session.pendingTakeover;
+      session.pendingTakeover = undefined;
+      const activity = pending ? undefined : await watch.activity();
       if (this.stopMessage) return ToolResults.cancelled(tool.name, this.stopMessage);
-      if (!tookOver(activity)) return undefined;
-      return await this.pause(session, watch, call, tool, activity, signal);
+      const detail = pending ?? (activity && tookOver(activity) ? describe(activity) : undefined);
+      if (detail === undefined) return undefined;
+      return await this.pause(session, watch, call, tool, detail, signal);
     } catch (error) {
       if (signal.aborted || this.stopMessage) return ToolResults.cancelled(tool.name, this.stopMessage);
       this.warn(`the takeover check failed (${errorMessage(error)}); GAI goes on without it`);
@@ -182,9 +188,32 @@ export class SafetyMonitor implements ActionGuard, OwnInputGate {
     }
   }
 
+  /**
+   * Right before GAI's input: the person may have taken over after the check before this action
+   * (while the tool read the screen). Their input wins: this input is refused, and the person is
+   * asked before the next action (without anyone to ask, the request stops now).
+   */
   async beginOwnInput(points: Point[]): Promise<void> {
+    const session = this.session;
     const watch = await this.currentWatch();
-    await watch?.beginOwnInput(points).catch((error: unknown) => this.warn(`the input watcher failed: ${errorMessage(error)}`));
+    if (!session || !watch) return;
+    let activity: PersonActivity;
+    try {
+      activity = await watch.beginOwnInput(points);
+    } catch (error) {
+      this.warn(`the input watcher failed: ${errorMessage(error)}`);
+      return;
+    }
+    if (!this.options.settings.pauseOnTakeover || !watch.capabilities.input || !session.acted || !tookOver(activity)) return;
+    const detail = describe(activity);
+    await watch.endOwnInput().catch(() => undefined);
+    if (!this.options.onTakeover) {
+      this.stop(session, 'takeover', `you took over (${detail}) and no one could be asked whether to resume`);
+      throw new InputRefusedError(this.stopMessage ?? 'you took over');
+    }
+    session.pendingTakeover = detail;
+    this.logger.info(`takeover: the person ${detail} while GAI was about to act; its input was not sent`);
+    throw new InputRefusedError(`you took over (${detail}); GAI asks whether to resume before it acts again`);
   }
 
   async endOwnInput(_left: Point | undefined): Promise<void> {
@@ -202,10 +231,9 @@ export class SafetyMonitor implements ActionGuard, OwnInputGate {
     watch: InterruptWatch,
     call: ToolCall,
     tool: AnyTool,
-    activity: PersonActivity,
+    detail: string,
     signal: AbortSignal,
   ): Promise<ToolResult | undefined> {
-    const detail = describe(activity);
     this.logger.info(`takeover: the person ${detail}; paused before ${tool.name}`);
     if (!this.options.onTakeover) {
       this.stop(session, 'takeover', `you took over (${detail}) and no one could be asked whether to resume`);

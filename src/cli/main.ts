@@ -206,7 +206,9 @@ export async function runCli(argv: string[], terminal: CliIo): Promise<number> {
   // `gai click`, `type`, ... are the person's own actions, like the extension's commands: no app guard.
   registerDesktopCommands(program, io, () => buildRuntime('full', true, modelsIfConfigured(), undefined, false), setExit);
   registerDemoCommand(program, io, setExit);
-  registerNavigateCommand(program, io, (brainDir, settings, rules) => openBrain(brainDir, settings, buildRuntime(rules.profile, rules.yes, undefined, 'none')), setExit);
+  registerNavigateCommand(program, io, (brainDir, settings, rules) => openBrain(brainDir, settings, buildRuntime(rules.profile, rules.yes, undefined, 'none')), setExit, {
+    begin: (cancel) => safety().begin(cancel),
+  });
   registerDoctorCommand(program, io, () => config().desktop?.ocrLanguage, setExit);
   registerBrainCommands(program, { io, setExit, logger, configuredDir: () => config().brain?.dir });
 

@@ -28,7 +28,10 @@ class ScriptedInterrupts implements InterruptPort {
     this.handlers = handlers;
     return Promise.resolve<InterruptWatch>({
       capabilities: { hotkey: true, corner: true, input: true },
-      beginOwnInput: async () => void this.own.push('begin'),
+      beginOwnInput: async () => {
+        this.own.push('begin');
+        return this.activity;
+      },
       endOwnInput: async () => {
         this.own.push('end');
         return { x: 0, y: 0 };
@@ -248,6 +251,49 @@ describe('WatchedInput (GAI\'s own input, refused after a stop)', () => {
     monitor.clearStop();
     await input.move({ x: 9, y: 9 });
     assert.equal(inner.calls.at(-1), 'move 9,9');
+  });
+});
+
+describe('SafetyMonitor: the person takes over just before GAI\'s input', () => {
+  const call = { id: 'c1', name: 'press', input: { label: 'B' } };
+  const tool = new PressTool([]);
+  const signal = new AbortController().signal;
+  const moved = (): PersonActivity => ({ ...idle(), moved: true, pointer: { x: 400, y: 300 } });
+
+  it('refuses that input, then asks before the next action', async () => {
+    const interrupts = new ScriptedInterrupts();
+    const asked: TakeoverRequest[] = [];
+    const monitor = new SafetyMonitor({ interrupts, settings: DEFAULT_SAFETY, onTakeover: async (r) => (asked.push(r), 'resume') });
+    const clicks: Point[] = [];
+    const input = new WatchedInput({ click: async (at: Point) => void clicks.push(at) } as unknown as InputPort, monitor);
+    const session = monitor.begin(() => {});
+    assert.equal(await monitor.beforeAction(call, tool, signal), undefined, 'the first action resets');
+    interrupts.activity = moved(); // while the tool read the screen
+    await assert.rejects(input.click({ x: 1, y: 1 }, 'left', false), /you took over \(moved the pointer to 400,300\); GAI asks whether to resume/);
+    assert.deepEqual(clicks, [], 'the click was not sent');
+    assert.deepEqual(interrupts.own, ['begin', 'end']);
+    interrupts.activity = idle();
+    assert.equal(await monitor.beforeAction(call, tool, signal), undefined, 'resumed');
+    assert.equal(asked.length, 1);
+    assert.match(asked[0]!.detail, /moved the pointer to 400,300/);
+    await input.click({ x: 2, y: 2 }, 'left', false);
+    assert.deepEqual(clicks, [{ x: 2, y: 2 }]);
+    await session.end();
+  });
+
+  it('without anyone to ask, stops the request at once', async () => {
+    const interrupts = new ScriptedInterrupts();
+    const monitor = new SafetyMonitor({ interrupts, settings: DEFAULT_SAFETY });
+    const input = new WatchedInput({ click: async () => {} } as unknown as InputPort, monitor);
+    let cancelled = 0;
+    const session = monitor.begin(() => cancelled++);
+    await monitor.beforeAction(call, tool, signal);
+    interrupts.activity = { ...idle(), keys: 1 };
+    await assert.rejects(input.click({ x: 1, y: 1 }, 'left', false), /stopped: you took over \(pressed 1 key\) and no one could be asked/);
+    assert.equal(cancelled, 1);
+    const next = await monitor.beforeAction(call, tool, signal);
+    assert.equal(next?.code, 'CANCELLED');
+    await session.end();
   });
 });
 

@@ -22,7 +22,18 @@ export interface StepRules {
 
 export type BrainOpener = (brainDir: string | undefined, settings: LlmSettings, rules: StepRules) => Promise<NavigationBrain>;
 
-export function registerNavigateCommand(program: Command, io: CliIo, openBrain: BrainOpener, setExit: (code: number) => void): void {
+/** The person's stop and takeover watch, for the length of one navigation. */
+export interface NavigationWatch {
+  begin(cancel: () => void): { end(): Promise<void> };
+}
+
+export function registerNavigateCommand(
+  program: Command,
+  io: CliIo,
+  openBrain: BrainOpener,
+  setExit: (code: number) => void,
+  safety?: NavigationWatch,
+): void {
   withModelOptions(
     program
       .command('navigate')
@@ -42,6 +53,7 @@ export function registerNavigateCommand(program: Command, io: CliIo, openBrain: 
         controller.abort();
       };
       process.on('SIGINT', onSigint);
+      const watch = safety?.begin(() => controller.abort());
       try {
         const report = await brain.navigateTo(target, {
           signal: controller.signal,
@@ -61,6 +73,7 @@ export function registerNavigateCommand(program: Command, io: CliIo, openBrain: 
         throw error;
       } finally {
         process.removeListener('SIGINT', onSigint);
+        await watch?.end();
       }
     });
 }

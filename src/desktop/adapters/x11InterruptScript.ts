@@ -2,7 +2,8 @@
 // Inlined, like the AT-SPI script, so the esbuild bundles and the .vsix need no extra file.
 //
 // Protocol, one JSON object a line. Node → helper on stdin:
-//   {"cmd":"begin","id":N,"points":[[x,y],...]}  GAI starts sending input (aimed at those points)
+//   {"cmd":"begin","id":N,"points":[[x,y],...]}  GAI starts sending input (aimed at those points);
+//                            the answer carries the person's input since GAI's last
 //   {"cmd":"end","id":N}     GAI finished sending: what arrived until now was GAI's own input
 //   {"cmd":"check","id":N}   report the person's input since the last end/reset
 //   {"cmd":"reset","id":N}   forget it; the pointer where it is now counts as where GAI left it
@@ -178,9 +179,10 @@ def main():
             name = command.get('cmd')
             if name == 'begin':
                 drain()
+                seen = person()  # what the person did since GAI's last input, up to this moment
                 state['sending'] = True
                 state['targets'] = [tuple(p) for p in command.get('points', [])]
-                send({'type': 'ack', 'id': command['id']})
+                send({'type': 'ack', 'id': command['id'], 'person': seen})
             elif name == 'end':
                 drain()
                 state['sending'] = False

@@ -134,8 +134,8 @@ class HelperWatch implements InterruptWatch {
     });
   }
 
-  async beginOwnInput(points: Point[]): Promise<void> {
-    await this.command('begin', { points: points.map((p) => [Math.round(p.x), Math.round(p.y)]) });
+  async beginOwnInput(points: Point[]): Promise<PersonActivity> {
+    return toActivity(await this.command('begin', { points: points.map((p) => [Math.round(p.x), Math.round(p.y)]) }));
   }
 
   async endOwnInput(): Promise<Point | undefined> {
@@ -144,16 +144,7 @@ class HelperWatch implements InterruptWatch {
   }
 
   async activity(): Promise<PersonActivity> {
-    const reply = await this.command('check');
-    const person = reply.person;
-    if (!person) throw new Error('the X11 interrupt watcher sent no activity');
-    return {
-      keys: person.keys,
-      buttons: person.buttons,
-      moved: person.moved,
-      pointer: { x: person.pointer[0], y: person.pointer[1] },
-      left: { x: person.left[0], y: person.left[1] },
-    };
+    return toActivity(await this.command('check'));
   }
 
   async reset(): Promise<void> {
@@ -190,6 +181,18 @@ class HelperWatch implements InterruptWatch {
       this.pending.delete(id);
     }
   }
+}
+
+function toActivity(reply: HelperMessage): PersonActivity {
+  const person = reply.person;
+  if (!person) throw new Error('the X11 interrupt watcher sent no activity');
+  return {
+    keys: person.keys,
+    buttons: person.buttons,
+    moved: person.moved,
+    pointer: { x: person.pointer[0], y: person.pointer[1] },
+    left: { x: person.left[0], y: person.left[1] },
+  };
 }
 
 /** Portable key names (src/desktop/keys.ts) → X keysym names. */

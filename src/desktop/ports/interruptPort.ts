@@ -48,8 +48,11 @@ export interface WatchCapabilities {
 /** One watch, from the start of a request to its end. */
 export interface InterruptWatch {
   readonly capabilities: WatchCapabilities;
-  /** GAI is about to send input aimed at these points; what arrives until `endOwnInput` is GAI's. */
-  beginOwnInput(points: Point[]): Promise<void>;
+  /**
+   * GAI is about to send input aimed at these points; what arrives until `endOwnInput` is GAI's.
+   * Returns the person's activity since GAI's last input, up to this moment.
+   */
+  beginOwnInput(points: Point[]): Promise<PersonActivity>;
   /** GAI finished sending; returns where the pointer was left. */
   endOwnInput(): Promise<Point | undefined>;
   /** The person's activity since GAI's last input; covers everything the display had processed when asked. */
