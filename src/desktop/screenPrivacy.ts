@@ -57,7 +57,7 @@ const MAX_GROW_RIGHT = 600;
 const MAX_GROW_VERTICAL = 24;
 
 export class ScreenPrivacy {
-  private rules: readonly WindowTitleRule[];
+  private readonly rules: readonly WindowTitleRule[];
   /** Secret fields of the last window asked, keyed by the window and a hash of its pixels. */
   private treeCache?: { key: string; fields: BBox[] };
   private readonly treeless = new Map<string, number>();
@@ -67,17 +67,12 @@ export class ScreenPrivacy {
     this.rules = options.windowTitles ?? [];
   }
 
-  /** Replaces the private window rules (settings changed). */
-  setWindowTitles(rules: readonly WindowTitleRule[]): void {
-    this.rules = rules;
-  }
-
   /** The rule that makes this window private, or undefined. */
   isPrivateWindow(window: WindowInfo | undefined): WindowTitleRule | undefined {
     return privateRule(this.rules, window);
   }
 
-  /** Never throws: a lookup that fails leaves only the OCR-based detection. */
+  /** Throws only when aborted: a lookup that fails leaves the OCR-based detection alone at work. */
   async probe(image: ScreenImage, signal?: AbortSignal): Promise<PrivacyProbe> {
     const { windows, accessibility } = this.options;
     // The window is needed for private titles and to key the tree cache; without either, skip it.
