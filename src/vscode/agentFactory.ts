@@ -4,6 +4,9 @@
 import { Agent } from '../agent/agent';
 import { DEFAULT_SYSTEM_PROMPT } from '../agent/systemPrompt';
 import { createPlatformDesktop } from '../desktop/adapters/platformDesktop';
+import { createPlatformInterrupts } from '../desktop/adapters/platformInterrupts';
+import { withWatchedInput } from '../desktop/watchedInput';
+import { SafetyMonitor, type TakeoverHandler } from '../agent/safetyMonitor';
 import { createDesktopServices, type DesktopServices } from '../desktop/desktopServices';
 import { compileWindowTitles } from '../desktop/privateWindows';
 import { resolveLlmConfig, type Environment } from '../llm/llmConfig';
@@ -38,6 +41,8 @@ export interface GaiParts {
   brain: BrainProvider;
   /** Which apps the agent may act in; reset() when a new conversation starts. */
   appPermissions: AppPermissionGuard;
+  /** The stop hotkey, fail-safe corner and takeover pause: guards the agent's actions and navigations. */
+  safety: SafetyMonitor;
   dispose(): Promise<void>;
 }
 
@@ -56,12 +61,26 @@ export interface GaiPartsOptions {
   /** Where "always"/"never" answers about apps are kept (global state), and how the person is asked. */
   appPermissionStore: AppPermissionStore;
   appPrompt: AppPermissionPrompt;
+  /** "You took over: paused. Resume?"; without it a takeover stops the request. */
+  onTakeover?: TakeoverHandler;
+  /** A stop, or a safety feature that cannot work here: for the chat. */
+  onSafetyNotice?: (message: string) => void;
 }
 
 export function buildGaiParts(options: GaiPartsOptions): GaiParts {
   const { settings, logger } = options;
+  const safety = new SafetyMonitor({
+    interrupts: createPlatformInterrupts(options.env),
+    settings: settings.safety,
+    ...(options.onTakeover ? { onTakeover: options.onTakeover } : {}),
+    ...(options.onSafetyNotice ? { onWarning: options.onSafetyNotice, onStopped: options.onSafetyNotice } : {}),
+    logger,
+  });
   const desktop = createDesktopServices(
-    createPlatformDesktop({ ocrLanguage: settings.ocrLanguage, holdsSecret: (value) => options.redactor.containsKnownSecret(value), launchAllow: settings.launchAllow }),
+    withWatchedInput(
+      createPlatformDesktop({ ocrLanguage: settings.ocrLanguage, holdsSecret: (value) => options.redactor.containsKnownSecret(value), launchAllow: settings.launchAllow }),
+      safety,
+    ),
     {
       screenshotMaxWidth: settings.screenshotMaxWidth,
       redactor: options.redactor,
@@ -122,13 +141,16 @@ export function buildGaiParts(options: GaiPartsOptions): GaiParts {
     policy: new ToolPolicy({ profile: settings.toolProfile }),
     logger,
     autoApprove: settings.autoApprove,
-    requestApproval: options.requestApproval,
+    // Clicking Approve or typing an answer is not taking over.
+    requestApproval: safety.asking(options.requestApproval),
   });
+  // First: a stop ends, and a takeover pauses, every action of the agent and of navigations.
+  agentRuntime.addGuard(safety);
   // The agent (and navigation's steps, through its runtime) acts only in apps the person allowed.
   const appPermissions = new AppPermissionGuard({
     windows: desktop.desktop.windows,
     store: options.appPermissionStore,
-    prompt: options.appPrompt,
+    prompt: safety.asking(options.appPrompt),
     allow: settings.apps.allow,
     deny: settings.apps.deny,
     settingNames: { allow: 'gai.apps.allow', deny: 'gai.apps.deny' },
@@ -136,6 +158,7 @@ export function buildGaiParts(options: GaiPartsOptions): GaiParts {
   });
   agentRuntime.addGuard(appPermissions);
   const agent = llm ? new Agent(llm, agentRuntime, { maxIterations: settings.maxIterations, logger }) : undefined;
+  if (agent) safety.follow(agent);
 
   return {
     desktop,
@@ -144,6 +167,7 @@ export function buildGaiParts(options: GaiPartsOptions): GaiParts {
     ...(agentProblem ? { agentProblem } : {}),
     brain,
     appPermissions,
+    safety,
     async dispose() {
       agent?.cancel();
       await desktop.desktop.ocr.dispose();

@@ -17,6 +17,7 @@ import { ChatSession } from './chatSession';
 import type { OutputChannelLogger } from './outputLogger';
 import { buildScreenPicture, pointsOf } from './screenPictures';
 import { parseSettings, type GaiSettings } from './settings';
+import { takeoverPrompt } from './takeoverPrompt';
 import { passwordPrompt } from './passwordPrompt';
 
 /** Tools whose result is best understood next to the screen they read. */
@@ -89,6 +90,7 @@ export class GaiController implements vscode.Disposable {
     const parts = await this.getParts();
     const call = { id: `cmd-${Date.now().toString(36)}`, name, input };
     this.logger.info(`command runs ${name} ${JSON.stringify(input)}`);
+    parts.safety.clearStop(); // the person's own command: a stop of the agent does not hold it back
     const result = await parts.commandRuntime.execute(call, signal ?? new AbortController().signal);
     this.logger.info(`${name}: ${result.success ? 'ok' : result.code} (${Math.round(result.durationMs)} ms) ${result.observation}`);
     return result;
@@ -108,12 +110,20 @@ export class GaiController implements vscode.Disposable {
 
   /** Runs the navigation brain (Navigate To…); the outcome also goes to the chat. */
   async navigate(target: string, signal: AbortSignal, onProgress: (message: string) => void): Promise<NavigationReport> {
-    const brain = await (await this.getParts()).brain();
+    const parts = await this.getParts();
+    const brain = await parts.brain();
     this.logger.info(`navigate to "${target}"`);
+    // The stop hotkey, the corner and a takeover end the navigation like its Cancel button.
+    const stop = new AbortController();
+    const onCancel = (): void => stop.abort(signal.reason);
+    signal.addEventListener('abort', onCancel, { once: true });
+    const watch = parts.safety.begin(() => stop.abort());
     let report: NavigationReport;
     try {
-      report = await brain.navigateTo(target, { signal, onProgress });
+      report = await brain.navigateTo(target, { signal: stop.signal, onProgress });
     } finally {
+      signal.removeEventListener('abort', onCancel);
+      await watch.end();
       this.brainChanged.fire();
     }
     this.lastNodeKey = report.currentNode;
@@ -266,7 +276,7 @@ export class GaiController implements vscode.Disposable {
     this.redactor.setPatterns(compileRedactPatterns(settings.redact.patterns, 'gai.redact.patterns'));
     // Loaded here, not at activation: the LLM SDKs and the desktop adapters.
     const { buildGaiParts } = await import('./agentFactory');
-    const parts = buildGaiParts({ settings, apiKey, env: process.env, logger: this.logger, requestApproval: this.requestApproval, brainDir: this.brainDir, redactor: this.redactor, promptSecret: passwordPrompt, appPermissionStore: this.appPermissionStore, appPrompt: modalAppPrompt });
+    const parts = buildGaiParts({ settings, apiKey, env: process.env, logger: this.logger, requestApproval: this.requestApproval, brainDir: this.brainDir, redactor: this.redactor, promptSecret: passwordPrompt, appPermissionStore: this.appPermissionStore, appPrompt: modalAppPrompt, onTakeover: takeoverPrompt((line) => this.chat.notice(line)), onSafetyNotice: (message) => this.chat.notice(message) });
     this.logger.info(`agent and tools built in ${Math.round(performance.now() - started)} ms (provider ${settings.provider}, profile ${settings.toolProfile})`);
     return parts;
   }
