@@ -216,7 +216,7 @@ export class SafetyMonitor implements ActionGuard, OwnInputGate {
     throw new InputRefusedError(`you took over (${detail}); GAI asks whether to resume before it acts again`);
   }
 
-  async endOwnInput(_left: Point | undefined): Promise<void> {
+  async endOwnInput(): Promise<void> {
     const watch = await this.currentWatch();
     await watch?.endOwnInput().catch((error: unknown) => this.warn(`the input watcher failed: ${errorMessage(error)}`));
   }

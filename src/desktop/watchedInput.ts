@@ -12,8 +12,8 @@ export interface OwnInputGate {
   /** Aborted when the person stops GAI, while a watch runs; undefined otherwise. */
   readonly stopSignal: AbortSignal | undefined;
   beginOwnInput(points: Point[]): Promise<void>;
-  /** `left`: where GAI's last pointer target was, in case the watcher cannot tell. */
-  endOwnInput(left: Point | undefined): Promise<void>;
+  /** GAI finished sending; the watcher records where GAI left the pointer. */
+  endOwnInput(): Promise<void>;
 }
 
 export class InputRefusedError extends Error {
@@ -25,7 +25,7 @@ export class InputRefusedError extends Error {
 
 /**
  * Decorates the platform's InputPort: every call is bracketed by begin/end so the watcher
- * attributes what it sees in between to GAI, and records where GAI left the pointer. Once the
+ * attributes what it sees in between to GAI and records where GAI left the pointer. Once the
  * person stopped GAI, calls are refused and a running type_text stops between characters.
  */
 export class WatchedInput implements InputPort {
@@ -35,23 +35,23 @@ export class WatchedInput implements InputPort {
   ) {}
 
   move(to: Point): Promise<void> {
-    return this.send([to], to, () => this.inner.move(to));
+    return this.send([to], () => this.inner.move(to));
   }
 
   click(at: Point, button: MouseButton, double: boolean): Promise<void> {
-    return this.send([at], at, () => this.inner.click(at, button, double));
+    return this.send([at], () => this.inner.click(at, button, double));
   }
 
   drag(from: Point, to: Point, button: MouseButton): Promise<void> {
-    return this.send([from, to], to, () => this.inner.drag(from, to, button));
+    return this.send([from, to], () => this.inner.drag(from, to, button));
   }
 
   scroll(direction: ScrollDirection, amount: number): Promise<void> {
-    return this.send([], undefined, () => this.inner.scroll(direction, amount));
+    return this.send([], () => this.inner.scroll(direction, amount));
   }
 
   typeText(text: string, delayMs: number, signal?: AbortSignal): Promise<void> {
-    return this.send([], undefined, () => {
+    return this.send([], () => {
       const stop = this.gate.stopSignal;
       const signals = [signal, stop].filter((s): s is AbortSignal => s !== undefined);
       return this.inner.typeText(text, delayMs, signals.length > 1 ? AbortSignal.any(signals) : signals[0]);
@@ -59,21 +59,22 @@ export class WatchedInput implements InputPort {
   }
 
   pressKey(combo: KeyCombo): Promise<void> {
-    return this.send([], undefined, () => this.inner.pressKey(combo));
+    return this.send([], () => this.inner.pressKey(combo));
   }
 
   isKnownKey(name: string): boolean {
     return this.inner.isKnownKey(name);
   }
 
-  private async send(points: Point[], left: Point | undefined, action: () => Promise<void>): Promise<void> {
+  /** `points`: where this input aims, so a click GAI aims into a corner is not the fail-safe. */
+  private async send(points: Point[], action: () => Promise<void>): Promise<void> {
     this.refuseIfStopped();
     await this.gate.beginOwnInput(points);
     try {
       this.refuseIfStopped(); // the person may have stopped GAI while the watcher answered
       await action();
     } finally {
-      await this.gate.endOwnInput(left);
+      await this.gate.endOwnInput();
     }
   }
 
