@@ -203,6 +203,16 @@ export const PathMetadataSchema = Type.Object(
   { additionalProperties: false },
 );
 
+export const PathTrustSchema = Type.Object(
+  {
+    origin: Type.Literal('imported'),
+    importedAt: IsoTime,
+    /** Set when the person looked at every step and confirmed the path. */
+    confirmedAt: Type.Optional(IsoTime),
+  },
+  { additionalProperties: false },
+);
+
 export const BrainPathSchema = Type.Object(
   {
     id: Type.String({ minLength: 1, maxLength: 80, pattern: '^[A-Za-z0-9_.:-]+$' }),
@@ -212,6 +222,11 @@ export const BrainPathSchema = Type.Object(
     targets: Type.Array(Type.String({ minLength: 1, maxLength: 200 }), { maxItems: 50 }),
     actions: Type.Array(PathActionSchema, { minItems: 1, maxItems: 100 }),
     metadata: PathMetadataSchema,
+    /**
+     * Where the steps came from. Absent: learned on this machine, each step approved as it ran.
+     * Imported paths are untrusted until the person confirms them: their steps ask when replayed.
+     */
+    trust: Type.Optional(PathTrustSchema),
     /** Bumped on every change; the higher revision's actions win when documents merge. */
     revision: Type.Integer({ minimum: 1 }),
     updatedAt: IsoTime,
@@ -249,6 +264,7 @@ export type PathAction = Static<typeof PathActionSchema>;
 export type ActionTool = PathAction['tool'];
 export type Tally = Static<typeof TallySchema>;
 export type PathMetadata = Static<typeof PathMetadataSchema>;
+export type PathTrust = Static<typeof PathTrustSchema>;
 export type BrainPath = Static<typeof BrainPathSchema>;
 export type Tombstone = Static<typeof TombstoneSchema>;
 export type BrainDocument = Static<typeof BrainDocumentSchema>;
