@@ -5,7 +5,8 @@ import { errorMessage } from '../core/errors';
 import { Replanner, type RecoveryDecision } from './replanner';
 import type { AnyTool } from './toolBase';
 import { ToolPolicy } from './toolPolicy';
-import { invokeTool, notFoundResult, toOpenAiFunction, type ToolRegistry } from './toolRegistry';
+import { notFoundResult, toOpenAiFunction, type ToolRegistry } from './toolRegistry';
+import { raceAbort, runToolBounded } from './boundedRun';
 import { ToolResults } from './toolResult';
 import { previewCall, summarizeCall } from './callPreview';
 
@@ -350,33 +351,9 @@ export class ToolRuntime {
     return undefined;
   }
 
-  private async runWithTimeout(tool: AnyTool, input: unknown, signal: AbortSignal): Promise<ToolResult> {
+  private runWithTimeout(tool: AnyTool, input: unknown, signal: AbortSignal): Promise<ToolResult> {
     const timeoutMs = this.shared.timeouts[tool.name] ?? tool.timeoutMs ?? this.shared.defaultTimeoutMs;
-    const controller = new AbortController();
-    let timer: NodeJS.Timeout | undefined;
-    let onAbort = (): void => {};
-    // One listener both stops the tool and settles the race, and is removed afterwards,
-    // so a long-lived request signal collects no listeners.
-    const cancelled = new Promise<ToolResult>((resolve) => {
-      onAbort = (): void => {
-        controller.abort(signal.reason);
-        resolve(ToolResults.cancelled(tool.name));
-      };
-    });
-    if (signal.aborted) onAbort();
-    else signal.addEventListener('abort', onAbort, { once: true });
-    const timedOut = new Promise<ToolResult>((resolve) => {
-      timer = setTimeout(() => {
-        controller.abort(new Error('timeout'));
-        resolve(ToolResults.timeout(tool.name, timeoutMs));
-      }, timeoutMs);
-    });
-    try {
-      return await Promise.race([invokeTool(tool, input, { signal: controller.signal, logger: this.logger }), timedOut, cancelled]);
-    } finally {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', onAbort);
-    }
+    return runToolBounded(tool, input, { signal, timeoutMs, logger: this.logger });
   }
 }
 
@@ -402,13 +379,4 @@ interface PreparedCall {
 
 function stopReason(signal: AbortSignal, abort: string | undefined): string {
   return signal.aborted || !abort ? 'the request was cancelled' : `the request was stopped: ${abort}`;
-}
-
-function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(new Error('cancelled'));
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(new Error('cancelled'));
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
 }
