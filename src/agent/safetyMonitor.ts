@@ -73,10 +73,6 @@ export class SafetyMonitor implements ActionGuard, OwnInputGate {
     this.logger = options.logger ?? new NullLogger();
   }
 
-  get active(): boolean {
-    return this.session !== undefined;
-  }
-
   /** Why input is refused: the person's stop, until the next request or `clearStop`. */
   get refusal(): string | undefined {
     return this.stopMessage;
