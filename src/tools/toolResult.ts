@@ -101,9 +101,11 @@ export const MAX_RESULT_TEXT_CHARS = 20_000;
  */
 export function toolResultContent(result: ToolResult): Array<TextBlock | ImageBlock> {
   const safe = normalizeResult(result);
-  const payload: Record<string, unknown> = { success: safe.success, observation: safe.observation };
+  // The code first: whoever reads only the start of a failure still learns what kind it is.
+  const payload: Record<string, unknown> = safe.success
+    ? { success: true, observation: safe.observation }
+    : { success: false, code: safe.code, observation: safe.observation };
   if (!safe.success) {
-    payload.code = safe.code;
     payload.error = safe.error;
     if (safe.hint) payload.hint = safe.hint;
   }

@@ -72,6 +72,7 @@ describe('bounded results and validation of hostile input', () => {
     const { text, json } = payload(result);
     assert.ok(text.length <= MAX_RESULT_TEXT_CHARS);
     assert.equal(json.code, 'FAILED');
+    assert.ok(text.startsWith('{"success":false,"code":"FAILED",'), 'the code is at the start, whatever follows');
   });
 
   it('absurd unknown field names and many problems give a short invalid-input list', async () => {
