@@ -59,6 +59,7 @@ async function main(): Promise<void> {
         server.requests.splice(0, server.requests.length - 1);
         const memory = session === 0 ? memoryOf(childPid) : undefined;
         if (memory) samples.push({ calls: turn * CALLS_PER_TURN, ...memory });
+        if (memory && process.env.GAI_HOSTILE_TRACE) console.error(`turn ${turn}: rss ${memory.rss.toFixed(0)} MB, peak ${memory.peak.toFixed(0)} MB, body ${request.rawBody.length} chars`);
       },
     }),
   );
