@@ -119,8 +119,9 @@ export function buildGaiParts(options: GaiPartsOptions): GaiParts {
 
   // Replayed and learned steps obey the chat agent's rules (profile, approvals, guards), whether
   // the chat or the Navigate To command asked; learning gets a conversation of its own.
-  let agentRuntime: ToolRuntime | undefined;
+  const built: { agentRuntime?: ToolRuntime } = {};
   const brain = lazyBrain(async () => {
+    const agentRuntime = built.agentRuntime;
     if (!agentRuntime) throw new Error('the agent runtime is not built yet');
     const { brain: opened, warnings } = await openNavigationBrain({
       dir: options.brainDir,
@@ -137,7 +138,7 @@ export function buildGaiParts(options: GaiPartsOptions): GaiParts {
   });
   // What the person runs directly (Read Screen, Click Text, Launch App) is its own approval.
   const commandRuntime = new ToolRuntime(registry(llm), { policy: new ToolPolicy({ profile: 'full' }), logger, autoApprove: ['read', 'action', 'system'] });
-  agentRuntime = new ToolRuntime(registry(llm), {
+  const agentRuntime = new ToolRuntime(registry(llm), {
     policy: new ToolPolicy({ profile: settings.toolProfile }),
     logger,
     autoApprove: settings.autoApprove,
@@ -157,6 +158,7 @@ export function buildGaiParts(options: GaiPartsOptions): GaiParts {
     logger,
   });
   agentRuntime.addGuard(appPermissions);
+  built.agentRuntime = agentRuntime;
   const agent = llm ? new Agent(llm, agentRuntime, { maxIterations: settings.maxIterations, logger }) : undefined;
   if (agent) safety.follow(agent);
 
