@@ -56,6 +56,8 @@ export class OcrTool extends ToolBase<typeof schema> {
       const outside = regionOutside(this.name, input.region, await this.services.desktop.screen.size());
       if (outside) return outside;
       const reading = await this.services.reader.read({ region: input.region, signal: context.signal });
+      // The reader has dropped the text of secret fields already; a private window's text is not sent at all.
+      if (reading.withheld) return ToolResults.success(reading.withheld.replace('screenshot withheld', 'text withheld'), { withheld: true });
       analysis = reading.analysis;
       cache = reading.ocr;
       source = input.region ? `region ${input.region.width}x${input.region.height} at (${input.region.x}, ${input.region.y})` : 'the screen';
