@@ -3,6 +3,12 @@ import { limitToolCall, limitToolUseId } from '../core/inputLimits';
 
 export const SCREENSHOT_STUB = '[older screenshot removed to keep the conversation small]';
 
+/** About 150k tokens of text: what one request carries at most, and what a session keeps. */
+export const DEFAULT_MAX_HISTORY_CHARS = 600_000;
+
+/** Stands first in the history once its oldest messages were dropped. */
+export const TRIMMED_NOTE = '[Earlier messages of this conversation were removed to keep it within its size limit.]';
+
 /**
  * The history sent to the model. Its invariants keep every request valid for the APIs:
  * roles alternate (a second user message merges into the first), and every `tool_use` of an
@@ -11,7 +17,11 @@ export const SCREENSHOT_STUB = '[older screenshot removed to keep the conversati
 export class Conversation {
   private history: Message[] = [];
 
-  constructor(private readonly keepScreenshots = 3) {}
+  constructor(
+    private readonly keepScreenshots = 3,
+    /** The history's size in characters (text, inputs, image data) above which the oldest turns go. */
+    private readonly maxChars = DEFAULT_MAX_HISTORY_CHARS,
+  ) {}
 
   get messages(): readonly Message[] {
     return this.history;
@@ -27,6 +37,7 @@ export class Conversation {
     if (last?.role === 'user') last.content.push(...blocks);
     else this.history.push({ role: 'user', content: [...blocks] });
     this.pruneScreenshots();
+    this.trimToBudget();
   }
 
   /**
@@ -56,6 +67,7 @@ export class Conversation {
       this.history.push({ role: 'user', content: [block] });
     }
     this.pruneScreenshots();
+    this.trimToBudget();
   }
 
   /** The calls of the last assistant turn that have no result yet. */
@@ -109,6 +121,28 @@ export class Conversation {
     return problems;
   }
 
+  /**
+   * Drops the oldest messages once the history outgrows its budget, down to three quarters of
+   * it (so the prompt cache breaks once per trim, not on every turn). It cuts only before a
+   * user message and keeps the newest four messages; tool results whose calls were dropped
+   * become the note that says so, so the history stays valid for the APIs.
+   */
+  private trimToBudget(): void {
+    const sizes = this.history.map(messageSize);
+    let total = sizes.reduce((a, b) => a + b, 0);
+    if (total <= this.maxChars) return;
+    const target = this.maxChars * 0.75;
+    let cut = 0;
+    for (let k = 1; k < this.history.length - 4 && total > target; k++) {
+      total -= sizes[k - 1] ?? 0;
+      if (this.history[k]?.role === 'user') cut = k;
+    }
+    if (cut === 0) return;
+    const first = this.history[cut]!;
+    const kept = first.content.filter((b) => b.type !== 'tool_result');
+    this.history = [{ role: 'user', content: [{ type: 'text', text: TRIMMED_NOTE }, ...kept] }, ...this.history.slice(cut + 1)];
+  }
+
   /** Keeps the newest N images (in user turns and tool results); older ones become a stub. */
   private pruneScreenshots(): void {
     let seen = 0;
@@ -128,5 +162,27 @@ export class Conversation {
         }
       }
     }
+  }
+}
+
+function messageSize(message: Message): number {
+  let size = 0;
+  for (const block of message.content) size += blockSize(block);
+  return size;
+}
+
+/** Roughly what a block weighs in a request: its text, input or data, and the JSON around it. */
+function blockSize(block: ContentBlock): number {
+  const framing = 30;
+  switch (block.type) {
+    case 'text':
+      return framing + block.text.length;
+    case 'image':
+      return framing + block.source.data.length;
+    case 'tool_use':
+      // Inputs are within the input limits already, so this cannot overflow or take long.
+      return framing + block.id.length + block.name.length + (JSON.stringify(block.input)?.length ?? 0);
+    case 'tool_result':
+      return framing + block.toolUseId.length + block.content.reduce((sum, part) => sum + blockSize(part), 0);
   }
 }

@@ -13,6 +13,8 @@ export interface LlmManagerOptions {
   system?: string;
   /** Screenshots kept in the history; older ones are replaced by a text stub. */
   keepScreenshots?: number;
+  /** The history's size budget in characters; the oldest turns go beyond it. */
+  maxHistoryChars?: number;
 }
 
 export interface UsageTotals {
@@ -34,7 +36,7 @@ export class LlmManager implements ModelAccess {
     private readonly providers: ModeProviders,
     options: LlmManagerOptions = {},
   ) {
-    this.conversation = new Conversation(options.keepScreenshots ?? 3);
+    this.conversation = new Conversation(options.keepScreenshots ?? 3, options.maxHistoryChars);
     this.system = options.system;
   }
 

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import type { ContentBlock, ImageBlock, Message, TextBlock, ToolResultBlock } from '../../src/core/types';
-import { Conversation, SCREENSHOT_STUB } from '../../src/llm/conversation';
+import { Conversation, SCREENSHOT_STUB, TRIMMED_NOTE } from '../../src/llm/conversation';
 
 function shot(n: number): ImageBlock {
   return { type: 'image', source: { type: 'base64', mediaType: 'image/png', data: `png-${n}` } };
@@ -234,6 +234,49 @@ describe('Conversation', () => {
       const c = new Conversation(0);
       c.addUserMessage([text('see'), shot(1)]);
       assert.deepEqual(pictures(c.messages), ['STUB']);
+    });
+  });
+
+  describe('size budget', () => {
+    const size = (c: Conversation): number => JSON.stringify(c.messages).length;
+
+    it('keeps a long session within its budget, valid for the APIs, newest turns intact', () => {
+      const c = new Conversation(3, 20_000);
+      c.addUserMessage('click around a lot');
+      for (let i = 0; i < 2_000; i++) {
+        c.addAssistantMessage(i % 7 === 0 ? `step ${i}` : '', [{ id: `t${i}`, name: 'click', input: { text: `button ${i}` } }]);
+        c.addToolResult(`t${i}`, [text(JSON.stringify({ success: true, observation: `clicked button ${i}`.padEnd(120, '.') }))]);
+        if (i % 500 === 499) c.addUserMessage(`and now part ${i}`);
+      }
+      assert.deepEqual(c.problems(), []);
+      assert.ok(size(c) < 30_000, `history is ${size(c)} characters`);
+      const first = c.messages[0]!;
+      assert.equal(first.role, 'user');
+      assert.deepEqual(first.content[0], text(TRIMMED_NOTE));
+      assert.ok(JSON.stringify(c.messages.at(-1)).includes('clicked button 1999'), 'the newest result is kept');
+      assert.equal(c.pendingToolUses().length, 0);
+    });
+
+    it('never drops an unanswered call of the newest turn', () => {
+      const c = new Conversation(3, 2_000);
+      c.addUserMessage('go');
+      for (let i = 0; i < 50; i++) {
+        c.addAssistantMessage('', [{ id: `t${i}`, name: 'click', input: { text: 'x'.repeat(100) } }]);
+        c.addToolResult(`t${i}`, [text('ok'.repeat(50))]);
+      }
+      c.addAssistantMessage('', [{ id: 'last', name: 'click', input: {} }]);
+      assert.deepEqual(c.pendingToolUses().map((u) => u.id), ['last']);
+      assert.equal(c.answerPending('cancelled'), 1);
+      assert.deepEqual(c.problems(), []);
+    });
+
+    it('leaves a history under its budget exactly as it was', () => {
+      const c = new Conversation(3, 1_000_000);
+      c.addUserMessage('hello');
+      c.addAssistantMessage('hi', [{ id: 'a', name: 'echo', input: { message: 'x' } }]);
+      c.addToolResult('a', [text('x')]);
+      assert.equal(c.messages.length, 3);
+      assert.deepEqual(c.messages[0]?.content, [text('hello')]);
     });
   });
 });
