@@ -1,3 +1,4 @@
+import { raceAbort } from '../core/timing';
 import { errorMessage } from '../core/errors';
 import type { ToolCall, ToolResult } from '../core/types';
 import type { Point } from '../desktop/ports/inputPort';
@@ -280,13 +281,4 @@ function describe(activity: PersonActivity): string {
   if (activity.keys > 0) parts.push(`pressed ${activity.keys} key${activity.keys === 1 ? '' : 's'}`);
   if (activity.buttons > 0) parts.push(`pressed ${activity.buttons} mouse button${activity.buttons === 1 ? '' : 's'}`);
   return parts.join(', ');
-}
-
-function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(new Error('cancelled'));
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(new Error('cancelled'));
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
 }

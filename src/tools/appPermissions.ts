@@ -1,3 +1,4 @@
+import { raceAbort } from '../core/timing';
 import { errorMessage } from '../core/errors';
 import type { ToolCall, ToolResult } from '../core/types';
 import type { WindowInfo, WindowPort } from '../desktop/ports/windowPort';
@@ -169,14 +170,5 @@ function refusal(toolName: string, why: string, hint?: string): ToolResult {
   return ToolResults.failure('DENIED', `${toolName} denied: ${why}`, {
     observation: `${toolName} did NOT run: ${why}.`,
     hint: hint ?? 'Nothing happened. Work in another application, or ask the person.',
-  });
-}
-
-function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(new Error('cancelled'));
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(new Error('cancelled'));
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
   });
 }

@@ -40,13 +40,3 @@ export async function runToolBounded(tool: AnyTool, input: unknown, options: Bou
     signal.removeEventListener('abort', onAbort);
   }
 }
-
-/** The promise, or a rejection as soon as the signal fires. */
-export function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(new Error('cancelled'));
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(new Error('cancelled'));
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
-}

@@ -1,12 +1,12 @@
 import type { RiskLevel, OpenAiFunctionDefinition, ToolCall, ToolDefinition, ToolResult } from '../core/types';
-import { sleep } from '../core/timing';
+import { raceAbort, sleep } from '../core/timing';
 import { NullLogger, type Logger } from '../logging/logger';
 import { errorMessage } from '../core/errors';
 import { Replanner, type RecoveryDecision } from './replanner';
 import type { AnyTool } from './toolBase';
 import { ToolPolicy } from './toolPolicy';
 import { notFoundResult, toOpenAiFunction, type ToolRegistry } from './toolRegistry';
-import { raceAbort, runToolBounded } from './boundedRun';
+import { runToolBounded } from './boundedRun';
 import { ToolResults } from './toolResult';
 import { previewCall, summarizeCall } from './callPreview';
 
