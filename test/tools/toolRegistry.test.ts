@@ -186,7 +186,9 @@ describe('toolResultContent()', () => {
     assert.equal(parsed.observation, 'Read a lot.');
     assert.equal(parsed.data.truncated, true);
     assert.equal(parsed.data.originalLength, JSON.stringify({ text: long }).length);
-    assert.ok(JSON.stringify({ text: long }).startsWith(parsed.data.preview));
+    const whole = JSON.stringify({ text: long });
+    assert.ok(String(parsed.data.preview).startsWith(whole.slice(0, 1_000)), 'the preview is the start of the data');
+    assert.match(parsed.data.preview, /\(\d+ more characters\)$/, 'and says how much is left out');
   });
 
   it('leaves a text that fits untouched', () => {
