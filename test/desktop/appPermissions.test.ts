@@ -2,7 +2,7 @@
 // real active window (WM_CLASS through xprop), the fixture's own log says what was clicked, and
 // launch_app runs the real Linux launcher against private desktop entries and PATH.
 import * as assert from 'node:assert/strict';
-import { execFile, execFileSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
@@ -16,6 +16,7 @@ import { ToolRegistry } from '../../src/tools/toolRegistry';
 import { ToolRuntime } from '../../src/tools/toolRuntime';
 import { createDesktopRig, type DesktopRig } from './support/desktopRig';
 import { FIXTURE_PYTHON, FIXTURE_SCRIPT, FIXTURE_WM_CLASS, launchFixture, suiteDisplay, type Fixture, type SuiteDisplay } from './support/fixture';
+import { BUILT_CLI, runBuiltCli, type CliOutcome } from './support/builtCli';
 
 let counter = 0;
 
@@ -210,17 +211,12 @@ describe('launch_app safety on the desktop', function () {
 
 describe('per-app permissions in the built CLI', function () {
   this.timeout(90_000);
-  const CLI = path.resolve(__dirname, '../../dist/cli.js');
   let display: SuiteDisplay;
   let app: Fixture | undefined;
   let configHome: string;
 
-  function gai(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-    return new Promise((done) => {
-      execFile(process.execPath, [CLI, ...args], { env: { ...display.env, XDG_CONFIG_HOME: configHome }, timeout: 60_000 }, (error, stdout, stderr) => {
-        done({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
-      });
-    });
+  function gai(args: string[]): Promise<CliOutcome> {
+    return runBuiltCli(args, { ...display.env, XDG_CONFIG_HOME: configHome });
   }
 
   async function clickOk(widget: string): Promise<{ code: number; stdout: string; stderr: string }> {
@@ -231,7 +227,7 @@ describe('per-app permissions in the built CLI', function () {
 
   before(() => {
     display = suiteDisplay();
-    if (!existsSync(CLI)) throw new Error('dist/cli.js is missing: npm test builds it before the suites');
+    if (!existsSync(BUILT_CLI)) throw new Error('dist/cli.js is missing: npm test builds it before the suites');
   });
   beforeEach(async () => {
     configHome = mkdtempSync(path.join(tmpdir(), 'gai-cfg-'));

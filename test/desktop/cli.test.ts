@@ -1,21 +1,17 @@
 import { strict as assert } from 'node:assert';
-import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { launchFixture, suiteDisplay, type Fixture } from './support/fixture';
+import { BUILT_CLI, runBuiltCli, type CliOutcome } from './support/builtCli';
 
 const display = suiteDisplay();
-const CLI = resolve(__dirname, '../../dist/cli.js');
+const CLI = BUILT_CLI;
 // An empty config home: the user's own config must not change what these tests see.
 const configHome = mkdtempSync(join(tmpdir(), 'gai-cfg-'));
 
-function gai(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((done) => {
-    execFile(process.execPath, [CLI, ...args], { env: { ...display.env, XDG_CONFIG_HOME: configHome }, timeout: 60_000 }, (error, stdout, stderr) => {
-      done({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
-    });
-  });
+function gai(args: string[]): Promise<CliOutcome> {
+  return runBuiltCli(args, { ...display.env, XDG_CONFIG_HOME: configHome });
 }
 
 describe('gai desktop commands (built CLI on the suite display)', function () {

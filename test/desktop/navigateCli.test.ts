@@ -1,17 +1,17 @@
 // `gai navigate` and `gai brain show`, the built CLI on the suite display with the pages app,
 // learning through the real SDK against a scripted Messages API server that counts requests.
 import { strict as assert } from 'node:assert';
-import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { ScriptedMessagesServer } from '../support/scriptedMessagesServer';
 import { toolReply } from '../support/scriptedSteps';
 import { startPagesApp, type PagesApp } from '../support/pagesFixture';
 import { suiteDisplay } from './support/fixture';
+import { BUILT_CLI, runBuiltCli, type CliOutcome } from './support/builtCli';
 
 const display = suiteDisplay();
-const CLI = resolve(__dirname, '../../dist/cli.js');
+const CLI = BUILT_CLI;
 
 describe('gai navigate (built CLI on the suite display)', function () {
   this.timeout(90_000);
@@ -34,7 +34,7 @@ describe('gai navigate (built CLI on the suite display)', function () {
     rmSync(home, { recursive: true, force: true });
   });
 
-  function gai(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+  function gai(args: string[], env: Record<string, string> = {}): Promise<CliOutcome> {
     const childEnv = {
       ...display.env,
       XDG_CONFIG_HOME: join(home, 'config'),
@@ -43,11 +43,7 @@ describe('gai navigate (built CLI on the suite display)', function () {
       ANTHROPIC_API_KEY: 'test-key',
       ...env,
     };
-    return new Promise((done) => {
-      execFile(process.execPath, [CLI, ...args], { env: childEnv, timeout: 80_000 }, (error, stdout, stderr) => {
-        done({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
-      });
-    });
+    return runBuiltCli(args, childEnv, 80_000);
   }
 
   it('learns once, replays with zero model requests, and the brain folder defaults to the user data folder', async () => {

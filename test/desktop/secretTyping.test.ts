@@ -2,17 +2,17 @@
 // the model scripted through the real SDK): it never reaches the CLI's output or log, nor the
 // brain, and a replay with no one to enter it fails at that step, saying why.
 import { strict as assert } from 'node:assert';
-import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { ScriptedMessagesServer } from '../support/scriptedMessagesServer';
 import { toolReply } from '../support/scriptedSteps';
 import { startPagesApp, type PagesApp } from '../support/pagesFixture';
 import { suiteDisplay } from './support/fixture';
+import { BUILT_CLI, runBuiltCli, type CliOutcome } from './support/builtCli';
 
 const display = suiteDisplay();
-const CLI = resolve(__dirname, '../../dist/cli.js');
+const CLI = BUILT_CLI;
 /** GitHub-token shaped: masked by its shape alone (the model does not say it is secret). */
 const TOKEN = 'ghp_SecretTypingTest0123456789abcdefABCD';
 
@@ -34,7 +34,7 @@ describe('typed secrets on the desktop (built CLI, pages app)', function () {
     rmSync(home, { recursive: true, force: true });
   });
 
-  function gai(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+  function gai(args: string[], env: Record<string, string> = {}): Promise<CliOutcome> {
     const childEnv = {
       ...display.env,
       XDG_CONFIG_HOME: join(home, 'config'),
@@ -43,11 +43,7 @@ describe('typed secrets on the desktop (built CLI, pages app)', function () {
       ANTHROPIC_API_KEY: 'test-key-for-secret-typing',
       ...env,
     };
-    return new Promise((done) => {
-      execFile(process.execPath, [CLI, ...args], { env: childEnv, timeout: 100_000 }, (error, stdout, stderr) => {
-        done({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
-      });
-    });
+    return runBuiltCli(args, childEnv, 100_000);
   }
 
   it('learning a way that types a token keeps it out of the output, the log and the brain; the replay asks for it', async () => {
