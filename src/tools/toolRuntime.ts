@@ -347,7 +347,8 @@ export class ToolRuntime {
     }
     hooks.onApprovalResolved?.(call, decision);
     if (decision === 'deny') return ToolResults.denied(tool.name, request.summary);
-    if (decision === 'always') this.shared.alwaysAllowed.add(tool.name);
+    // "Always" on a step that must ask every time approves that step, and grants nothing more.
+    if (decision === 'always' && mode !== 'required') this.shared.alwaysAllowed.add(tool.name);
     return undefined;
   }
 

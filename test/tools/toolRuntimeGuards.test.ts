@@ -144,6 +144,22 @@ describe('tool runtime: guards, approval modes, derived runtimes, public calls',
     assert.equal(act.inputs.length, 3);
   });
 
+  it('"always" on a required step approves that step only, and grants the tool nothing more', async () => {
+    let asks = 0;
+    const act = new ProbeTool('act', { risk: 'action' });
+    const rt = runtime([act], {
+      requestApproval: async () => {
+        asks++;
+        return 'always';
+      },
+    });
+    const signal = new AbortController().signal;
+    await rt.execute(call('act'), signal, {}, { approval: 'required', approvalNote: 'consequential' });
+    await rt.execute(call('act'), signal);
+    assert.equal(asks, 2, 'the next ordinary call still asks');
+    assert.equal(act.inputs.length, 2);
+  });
+
   it('"required" with no one to ask denies and says why', async () => {
     const act = new ProbeTool('act', { risk: 'action' });
     const rt = runtime([act], { autoApprove: ['read', 'action', 'system'] });
