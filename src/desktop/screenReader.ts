@@ -60,6 +60,8 @@ export class ScreenReader {
     const started = performance.now();
     const previous = this.last;
     if (previous && !options.region && framesEqual(previous.image, image)) {
+      // A new object all the same: callers tell by identity that the screen was read (again).
+      this.last = { ...previous, given: given(previous.view) };
       return reading(previous.view, 'cached', performance.now() - started);
     }
     // The window and tree lookups run while OCR does.
@@ -90,8 +92,11 @@ export class ScreenReader {
     return reading(view, kind, performance.now() - started);
   }
 
-  /** The newest full-screen reading (protected), e.g. to show what the agent saw; undefined before the first. */
-  /** The same object until the next fresh reading, so callers can tell whether the screen was read again. */
+  /**
+   * The newest full-screen reading (protected), e.g. to show what the agent saw; undefined
+   * before the first. The same object until the next full reading (cached or not), so callers
+   * can tell whether the screen was read since.
+   */
   latest(): LatestReading | undefined {
     return this.last?.given;
   }
