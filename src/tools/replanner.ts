@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { RiskLevel, ToolCall, ToolResult } from '../core/types';
 
 // After a failed call the replanner decides (seed 002): retry with backoff, give the model
@@ -68,7 +69,8 @@ export class Replanner {
       const delayMs = Math.min(this.options.baseDelayMs * 2 ** (attempt - 1), this.options.maxDelayMs);
       return { action: 'retry', delayMs, failureClass };
     }
-    const key = `${call.name}\u0000${stableJson(call.input)}`;
+    // A digest: the input may hold a secret the person typed, and a long request keeps one per failure.
+    const key = createHash('sha256').update(`${call.name}\u0000${stableJson(call.input)}`).digest('base64');
     const count = (this.repeated.get(key) ?? 0) + 1;
     this.repeated.set(key, count);
     if (count >= this.options.maxRepeatedFailures) {

@@ -243,7 +243,8 @@ export class ToolRuntime {
         hooks.onToolFinished?.(publicCall, result);
         return { result, publicCall };
       }
-      const decision = this.replanner.decide(publicCall, result, risk, attempt);
+      // The real input tells repeats apart: two different secrets have the same masked form.
+      const decision = this.replanner.decide(call, result, risk, attempt);
       hooks.onRecovery?.(publicCall, decision);
       if (decision.action === 'retry' && !signal.aborted) {
         this.logger.info(`retrying ${call.name} in ${decision.delayMs} ms after ${result.code}`);

@@ -189,6 +189,22 @@ describe('tool runtime: guards, approval modes, derived runtimes, public calls',
     assert.match(asked[0]!.summary, /••••• \(14 characters\)/);
   });
 
+  it('calls whose masked forms are alike are still told apart: different secrets are not "the same failing input"', async () => {
+    const secret = new SecretProbe('type', { risk: 'action' });
+    const rt = runtime([secret], { autoApprove: ['read', 'action'] });
+    const signal = new AbortController().signal;
+    let aborted: string | undefined;
+    for (const tag of ['aaaa1', 'bbbb2', 'cccc3']) {
+      const outcome = await rt.executeWithRecovery(call('type', { tag, fail: 'wrong password' }), signal);
+      aborted ??= outcome.abort;
+    }
+    assert.equal(aborted, undefined, 'three different inputs with the same length are not a loop');
+    const again = await rt.executeWithRecovery(call('type', { tag: 'aaaa1', fail: 'wrong password' }), signal);
+    const last = await rt.executeWithRecovery(call('type', { tag: 'aaaa1', fail: 'wrong password' }), signal);
+    assert.equal(again.abort, undefined);
+    assert.match(last.abort ?? '', /failed 3 times with the same input/);
+  });
+
   it('a huge or deeply nested input is shown as a bounded preview, never in full', async () => {
     const act = new ProbeTool('act', { risk: 'action' });
     const rt = runtime([act], { autoApprove: ['read', 'action'] });
