@@ -6,9 +6,8 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { addAudits, auditHistory, hostilePrompt, hostileScript, type SessionAudit } from '../test/support/hostileCalls';
+import { addAudits, auditLastTurn, hostilePrompt, hostileScript, type SessionAudit } from '../test/support/hostileCalls';
 import { ScriptedMessagesServer } from '../test/support/scriptedMessagesServer';
-import type { RecordedRequest } from '../test/support/scriptedSteps';
 import type { BenchRow } from './benchReport';
 
 const ROOT = resolve(__dirname, '..');
@@ -48,14 +47,19 @@ async function main(): Promise<void> {
   let childPid: number | undefined;
   /** Calls the model had made before each request, and the CLI's memory when it arrived. */
   const samples: Array<{ calls: number; rss: number; peak: number }> = [];
-  const last = new Map<number, RecordedRequest>();
+  /** Each request's newest turn, summed per session: a long session's history is trimmed. */
+  const audits = new Map<number, SessionAudit>();
+  const leaked = new Set<number>();
   const server = await ScriptedMessagesServer.start(
     hostileScript({
       turns: (session) => (session === 0 ? LONG_TURNS : SHORT_TURNS),
       callsPerTurn: CALLS_PER_TURN,
       onRequest: (request, session, turn) => {
-        last.set(session, request);
-        // Keep only what the audits need: the newest request of each session.
+        const newest = auditLastTurn(request.body);
+        const sum = audits.get(session);
+        audits.set(session, sum ? addAudits(sum, newest) : newest);
+        if (request.rawBody.includes(KEY)) leaked.add(session);
+        // The audits are kept as sums: the requests themselves need not be.
         server.requests.splice(0, server.requests.length - 1);
         const memory = session === 0 ? memoryOf(childPid) : undefined;
         if (memory) samples.push({ calls: turn * CALLS_PER_TURN, ...memory });
@@ -100,15 +104,14 @@ async function main(): Promise<void> {
         console.error(`hostile bench: session ${session} ended with ${run.code ?? run.signal}: ${run.stderr.slice(-1_000)}`);
       }
       if (run.stdout.includes(KEY) || run.stderr.includes('[KEY LEAKED]')) leaks++;
-      const request = last.get(session);
-      const sessionAudit = request ? auditHistory(request.body) : undefined;
-      if (request?.rawBody.includes(KEY)) leaks++;
+      const sessionAudit = audits.get(session);
+      if (leaked.has(session)) leaks++;
       if (sessionAudit) {
         // Calls planned but never in the history count as unanswered too.
         sessionAudit.unanswered += Math.max(0, turns * CALLS_PER_TURN - sessionAudit.toolUses);
         audit = audit ? addAudits(audit, sessionAudit) : sessionAudit;
       }
-      last.delete(session);
+      audits.delete(session);
     };
 
     const long = await ask(0, LONG_TURNS);

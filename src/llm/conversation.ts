@@ -16,6 +16,8 @@ export const TRIMMED_NOTE = '[Earlier messages of this conversation were removed
  */
 export class Conversation {
   private history: Message[] = [];
+  /** The text that opened the conversation: kept first when older turns are trimmed. */
+  private task: TextBlock[] = [];
 
   constructor(
     private readonly keepScreenshots = 3,
@@ -33,6 +35,7 @@ export class Conversation {
 
   addUserMessage(content: string | Array<TextBlock | ImageBlock>): void {
     const blocks: ContentBlock[] = typeof content === 'string' ? [{ type: 'text', text: content }] : content;
+    if (this.history.length === 0) this.task = blocks.filter((b): b is TextBlock => b.type === 'text');
     const last = this.history.at(-1);
     if (last?.role === 'user') last.content.push(...blocks);
     else this.history.push({ role: 'user', content: [...blocks] });
@@ -95,6 +98,7 @@ export class Conversation {
 
   clear(): void {
     this.history = [];
+    this.task = [];
   }
 
   /** Problems that would make the API reject the history; empty when valid. */
@@ -124,8 +128,9 @@ export class Conversation {
   /**
    * Drops the oldest messages once the history outgrows its budget, down to three quarters of
    * it (so the prompt cache breaks once per trim, not on every turn). It cuts only before a
-   * user message and keeps the newest four messages; tool results whose calls were dropped
-   * become the note that says so, so the history stays valid for the APIs.
+   * user message and keeps the newest four messages; the opening request stays first, and tool
+   * results whose calls were dropped become the note that says so, so the history stays valid
+   * for the APIs.
    */
   private trimToBudget(): void {
     const sizes = this.history.map(messageSize);
@@ -140,7 +145,9 @@ export class Conversation {
     if (cut === 0) return;
     const first = this.history[cut]!;
     const kept = first.content.filter((b) => b.type !== 'tool_result');
-    this.history = [{ role: 'user', content: [{ type: 'text', text: TRIMMED_NOTE }, ...kept] }, ...this.history.slice(cut + 1)];
+    // The person's request stays: without it the model would carry on not knowing what for.
+    const opening: ContentBlock[] = [...this.task, { type: 'text', text: TRIMMED_NOTE }, ...kept];
+    this.history = [{ role: 'user', content: opening }, ...this.history.slice(cut + 1)];
   }
 
   /** Keeps the newest N images (in user turns and tool results); older ones become a stub. */

@@ -165,7 +165,9 @@ export function hostileScript(options: HostileScriptOptions): (request: Recorded
     const first = messages[0]?.content;
     const prompt = typeof first === 'string' ? first : JSON.stringify(first ?? '');
     const session = Number(/hostile session (\d+)/.exec(prompt)?.[1] ?? 0);
-    const turn = messages.filter((m) => m.role === 'assistant').length;
+    // The turn from the calls' own ids, not from the number of messages: a long session's
+    // history is trimmed, and counting what is left would replay earlier turns.
+    const turn = lastTurnIn(messages, session) + 1;
     options.onRequest?.(request, session, turn);
     const turns = typeof options.turns === 'number' ? options.turns : options.turns(session);
     if (turn >= turns) return textReply(`done after ${turn} turns`);
@@ -173,6 +175,25 @@ export function hostileScript(options: HostileScriptOptions): (request: Recorded
     const calls = Array.from({ length: options.callsPerTurn }, (_, i) => fuzzCall(random, turn * options.callsPerTurn + i, `toolu_fz_${session}_${turn}_${i}`));
     return toolReply(calls.map(({ id, name, input }) => ({ id, name, input })));
   };
+}
+
+function lastTurnIn(messages: Array<{ role: string; content: unknown }>, session: number): number {
+  const pattern = new RegExp(`^toolu_fz_${session}_(\\d+)_`);
+  let last = -1;
+  for (const message of messages) {
+    if (message.role !== 'assistant' || !Array.isArray(message.content)) continue;
+    for (const block of message.content as Array<{ type: string; id?: string }>) {
+      const turn = block.type === 'tool_use' ? Number(pattern.exec(block.id ?? '')?.[1] ?? -1) : -1;
+      if (turn > last) last = turn;
+    }
+  }
+  return last;
+}
+
+/** The newest turn of a request only (its last assistant message and the results after it). */
+export function auditLastTurn(body: Record<string, unknown>): SessionAudit {
+  const messages = (body.messages ?? []) as unknown[];
+  return auditHistory({ messages: messages.slice(-2) });
 }
 
 export interface SessionAudit {
