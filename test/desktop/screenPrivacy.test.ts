@@ -4,10 +4,7 @@
 // the model a stub and no picture; a GTK password entry (AT-SPI role `password text`) is black
 // in the reading. The agent, the Anthropic SDK and HTTP are real.
 import { strict as assert } from 'node:assert';
-import { execFile, spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import * as path from 'node:path';
+import { execFile } from 'node:child_process';
 import type { BBox } from '../../src/core/types';
 import { createPlatformDesktop } from '../../src/desktop/adapters/platformDesktop';
 import { SharpImages } from '../../src/desktop/adapters/sharpImages';
@@ -17,11 +14,11 @@ import { compileWindowTitles } from '../../src/desktop/privateWindows';
 import { createDesktopTools } from '../../src/tools/desktop/desktopTools';
 import { startHarness, type Harness } from '../support/agentHarness';
 import { textReply, toolReply } from '../support/scriptedSteps';
-import { FIXTURE_PYTHON, launchFixture, suiteDisplay, type Fixture } from './support/fixture';
+import { launchFixture, suiteDisplay, type Fixture } from './support/fixture';
+import { gtkFixtureMissing, startGtkPasswordApp, type GtkPasswordApp } from './support/gtkPasswordFixture';
 
 const display = suiteDisplay();
 const SECRET = 'hunter2-SECRET';
-const GTK_APP = path.resolve(__dirname, 'fixtures', 'gtkPasswordApp.py');
 
 function xdotool(args: string[]): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -139,40 +136,22 @@ describe('screen privacy on a real display', function () {
   });
 
   describe('GTK password entry (AT-SPI role "password text")', () => {
-    let gtk: ChildProcess | undefined;
-    let dir: string | undefined;
+    let gtk: GtkPasswordApp | undefined;
 
     before(function () {
-      const probe = spawnSync(FIXTURE_PYTHON, ['-c', 'import gi; gi.require_version("Gtk", "3.0"); gi.require_version("Atspi", "2.0")'], { env: display.env });
-      if (probe.status !== 0) {
-        this.test!.parent!.title += ' (skipped: python3-gi with GTK 3 and AT-SPI is not installed; apt-get install gir1.2-gtk-3.0 gir1.2-atspi-2.0)';
+      const missing = gtkFixtureMissing(display);
+      if (missing) {
+        this.test!.parent!.title += ` (skipped: ${missing})`;
         this.skip();
       }
     });
 
-    after(() => {
-      gtk?.kill('SIGTERM');
-      if (dir) rmSync(dir, { recursive: true, force: true });
-    });
+    after(() => gtk?.stop());
 
     it('is found in the tree and black in the reading, the plain entry above it is not', async function () {
-      dir = mkdtempSync(path.join(tmpdir(), 'gai-gtk-'));
-      const log = path.join(dir, 'events.jsonl');
-      writeFileSync(log, '');
-      const env: NodeJS.ProcessEnv = { ...display.env };
-      // The app must register on this display's a11y bus, not on one named for another session.
-      delete env.AT_SPI_BUS_ADDRESS;
-      delete env.NO_AT_BRIDGE;
-      gtk = spawn(FIXTURE_PYTHON, [GTK_APP, '--log', log], { env, stdio: 'ignore' });
-      const events = (): Array<Record<string, unknown>> => readFileSync(log, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
-      const waitFor = async (test: (e: Record<string, unknown>) => boolean): Promise<Record<string, unknown>> => {
-        for (const deadline = Date.now() + 20_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 100))) {
-          const found = events().find(test);
-          if (found) return found;
-        }
-        throw new Error(`the GTK fixture did not log the event; it logged: ${JSON.stringify(events())}`);
-      };
-      const ready = (await waitFor((e) => e.event === 'ready')) as { widgets: Record<string, BBox> };
+      gtk = await startGtkPasswordApp(display);
+      const { env, waitFor } = gtk;
+      const ready = { widgets: gtk.widgets };
       const field = ready.widgets.password_entry!;
       const user = ready.widgets.user_entry!;
       await typeInto(field);
