@@ -1,50 +1,33 @@
 // `gai navigate` and `gai brain show`, the built CLI on the suite display with the pages app,
 // learning through the real SDK against a scripted Messages API server that counts requests.
 import { strict as assert } from 'node:assert';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { ScriptedMessagesServer } from '../support/scriptedMessagesServer';
 import { toolReply } from '../support/scriptedSteps';
-import { startPagesApp, type PagesApp } from '../support/pagesFixture';
 import { suiteDisplay } from './support/fixture';
-import { BUILT_CLI, runBuiltCli, type CliOutcome } from './support/builtCli';
+import type { CliOutcome } from './support/builtCli';
+import type { PagesApp } from '../support/pagesFixture';
+import { startPagesCliRig, type PagesCliRig } from './support/pagesCliRig';
 
 const display = suiteDisplay();
-const CLI = BUILT_CLI;
 
 describe('gai navigate (built CLI on the suite display)', function () {
   this.timeout(90_000);
+  let rig: PagesCliRig;
   let server: ScriptedMessagesServer;
   let app: PagesApp;
   let home: string;
+  const gai = (args: string[], env: Record<string, string> = {}): Promise<CliOutcome> => rig.gai(args, env);
 
   before(async () => {
-    if (!existsSync(CLI)) throw new Error('dist/cli.js is missing: npm test builds it before the suites');
-    server = await ScriptedMessagesServer.start();
-    home = mkdtempSync(join(tmpdir(), 'gai-nav-cli-'));
     // Unattended replays (no terminal, no --yes) act only in apps the person allowed for good.
-    mkdirSync(join(home, 'config', 'gai'), { recursive: true });
-    writeFileSync(join(home, 'config', 'gai', 'config.json'), JSON.stringify({ apps: { allow: ['GaiPages'] } }));
-    app = await startPagesApp(display);
+    rig = await startPagesCliRig(display, { prefix: 'gai-nav-cli-', apiKey: 'test-key', timeoutMs: 80_000, config: { apps: { allow: ['GaiPages'] } } });
+    ({ server, app, home } = rig);
   });
   after(async () => {
-    await app?.stop();
-    await server?.close();
-    rmSync(home, { recursive: true, force: true });
+    await rig?.close();
   });
-
-  function gai(args: string[], env: Record<string, string> = {}): Promise<CliOutcome> {
-    const childEnv = {
-      ...display.env,
-      XDG_CONFIG_HOME: join(home, 'config'),
-      XDG_DATA_HOME: join(home, 'data'),
-      ANTHROPIC_BASE_URL: server.baseUrl,
-      ANTHROPIC_API_KEY: 'test-key',
-      ...env,
-    };
-    return runBuiltCli(args, childEnv, 80_000);
-  }
 
   it('learns once, replays with zero model requests, and the brain folder defaults to the user data folder', async () => {
     // Without a terminal and without --yes, learning may not click: nothing happens.

@@ -2,49 +2,34 @@
 // the model scripted through the real SDK): it never reaches the CLI's output or log, nor the
 // brain, and a replay with no one to enter it fails at that step, saying why.
 import { strict as assert } from 'node:assert';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ScriptedMessagesServer } from '../support/scriptedMessagesServer';
 import { toolReply } from '../support/scriptedSteps';
-import { startPagesApp, type PagesApp } from '../support/pagesFixture';
 import { suiteDisplay } from './support/fixture';
-import { BUILT_CLI, runBuiltCli, type CliOutcome } from './support/builtCli';
+import type { CliOutcome } from './support/builtCli';
+import type { PagesApp } from '../support/pagesFixture';
+import { startPagesCliRig, type PagesCliRig } from './support/pagesCliRig';
 
 const display = suiteDisplay();
-const CLI = BUILT_CLI;
 /** GitHub-token shaped: masked by its shape alone (the model does not say it is secret). */
 const TOKEN = 'ghp_SecretTypingTest0123456789abcdefABCD';
 
 describe('typed secrets on the desktop (built CLI, pages app)', function () {
   this.timeout(120_000);
+  let rig: PagesCliRig;
   let server: ScriptedMessagesServer;
   let app: PagesApp;
   let home: string;
+  const gai = (args: string[], env: Record<string, string> = {}): Promise<CliOutcome> => rig.gai(args, env);
 
   before(async () => {
-    if (!existsSync(CLI)) throw new Error('dist/cli.js is missing: npm test builds it before the suites');
-    server = await ScriptedMessagesServer.start();
-    home = mkdtempSync(join(tmpdir(), 'gai-secret-typing-'));
-    app = await startPagesApp(display);
+    rig = await startPagesCliRig(display, { prefix: 'gai-secret-typing-', apiKey: 'test-key-for-secret-typing', timeoutMs: 100_000 });
+    ({ server, app, home } = rig);
   });
   after(async () => {
-    await app?.stop();
-    await server?.close();
-    rmSync(home, { recursive: true, force: true });
+    await rig?.close();
   });
-
-  function gai(args: string[], env: Record<string, string> = {}): Promise<CliOutcome> {
-    const childEnv = {
-      ...display.env,
-      XDG_CONFIG_HOME: join(home, 'config'),
-      XDG_DATA_HOME: join(home, 'data'),
-      ANTHROPIC_BASE_URL: server.baseUrl,
-      ANTHROPIC_API_KEY: 'test-key-for-secret-typing',
-      ...env,
-    };
-    return runBuiltCli(args, childEnv, 100_000);
-  }
 
   it('learning a way that types a token keeps it out of the output, the log and the brain; the replay asks for it', async () => {
     server.push(
