@@ -1,23 +1,11 @@
 // The forms of a call people see: bounded in size, so a huge or deeply nested input from the
 // model never floods a prompt, a log line or a card.
+import { previewValue } from '../core/inputLimits';
 import type { ToolCall } from '../core/types';
 
 /** The call with its input bounded for showing: huge or deeply nested input becomes a short preview. */
 export function previewCall(call: ToolCall): ToolCall {
-  return { ...call, input: previewInput(call.input) };
-}
-
-const PREVIEW_CHARS = 2_000;
-
-function previewInput(input: unknown): unknown {
-  let text: string | undefined;
-  try {
-    text = JSON.stringify(input);
-  } catch {
-    return { preview: '[input too deeply nested to show]' };
-  }
-  if (text === undefined || text.length <= PREVIEW_CHARS) return input;
-  return { preview: `${text.slice(0, PREVIEW_CHARS)}…`, originalLength: text.length };
+  return { ...call, input: previewValue(call.input) };
 }
 
 /** One line for a prompt or a card, e.g. `click {"text":"Save"}`. */
