@@ -2,7 +2,6 @@
 // the focused element is read from the tree, and whatever is typed there is shown only as its
 // length, while the entry receives the real text.
 import { strict as assert } from 'node:assert';
-import { execFile } from 'node:child_process';
 import type { BBox, ToolCall } from '../../src/core/types';
 import { AtspiAccessibility } from '../../src/desktop/adapters/atspiAccessibility';
 import { createPlatformDesktop } from '../../src/desktop/adapters/platformDesktop';
@@ -13,21 +12,13 @@ import { ToolPolicy } from '../../src/tools/toolPolicy';
 import { ToolRegistry } from '../../src/tools/toolRegistry';
 import { ToolRuntime } from '../../src/tools/toolRuntime';
 import { suiteDisplay } from './support/fixture';
-import { gtkFixtureMissing, startGtkPasswordApp, type GtkPasswordApp } from './support/gtkPasswordFixture';
+import { clickCentre, gtkFixtureMissing, startGtkPasswordApp, type GtkPasswordApp } from './support/gtkPasswordFixture';
 
 const display = suiteDisplay();
 /** No key shape: only the focused field can tell it is secret. */
 const TYPED = 'plain words 42';
 
-function xdotool(args: string[]): Promise<void> {
-  return new Promise((resolve, reject) => {
-    execFile('xdotool', args, { env: display.env }, (error) => (error ? reject(error) : resolve()));
-  });
-}
-
-async function clickInto(box: BBox): Promise<void> {
-  await xdotool(['mousemove', String(box.x + Math.round(box.width / 2)), String(box.y + Math.round(box.height / 2)), 'click', '1']);
-}
+const clickInto = (box: BBox): Promise<void> => clickCentre(display, box);
 
 describe('type_text into a focused GTK password entry (AT-SPI)', function () {
   this.timeout(60_000);

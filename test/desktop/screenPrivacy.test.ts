@@ -4,7 +4,6 @@
 // the model a stub and no picture; a GTK password entry (AT-SPI role `password text`) is black
 // in the reading. The agent, the Anthropic SDK and HTTP are real.
 import { strict as assert } from 'node:assert';
-import { execFile } from 'node:child_process';
 import type { BBox } from '../../src/core/types';
 import { createPlatformDesktop } from '../../src/desktop/adapters/platformDesktop';
 import { SharpImages } from '../../src/desktop/adapters/sharpImages';
@@ -15,20 +14,14 @@ import { createDesktopTools } from '../../src/tools/desktop/desktopTools';
 import { startHarness, type Harness } from '../support/agentHarness';
 import { textReply, toolReply } from '../support/scriptedSteps';
 import { launchFixture, suiteDisplay, type Fixture } from './support/fixture';
-import { gtkFixtureMissing, startGtkPasswordApp, type GtkPasswordApp } from './support/gtkPasswordFixture';
+import { clickCentre, gtkFixtureMissing, startGtkPasswordApp, xdotool, type GtkPasswordApp } from './support/gtkPasswordFixture';
 
 const display = suiteDisplay();
 const SECRET = 'hunter2-SECRET';
 
-function xdotool(args: string[]): Promise<void> {
-  return new Promise((resolve, reject) => {
-    execFile('xdotool', args, { env: display.env }, (error) => (error ? reject(error) : resolve()));
-  });
-}
-
 async function typeInto(box: BBox): Promise<void> {
-  await xdotool(['mousemove', String(box.x + Math.round(box.width / 2)), String(box.y + Math.round(box.height / 2)), 'click', '1']);
-  await xdotool(['type', '--delay', '20', SECRET]);
+  await clickCentre(display, box);
+  await xdotool(display, ['type', '--delay', '20', SECRET]);
 }
 
 function pixel(image: ScreenImage, x: number, y: number): number[] {

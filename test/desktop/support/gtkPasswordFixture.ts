@@ -1,4 +1,4 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
@@ -54,4 +54,16 @@ export async function startGtkPasswordApp(display: SuiteDisplay, options: { titl
     stop();
     throw error;
   }
+}
+
+/** Clicks the middle of a widget with xdotool (the person's pointer, not GAI's input). */
+export function clickCentre(display: SuiteDisplay, box: BBox): Promise<void> {
+  const args = ['mousemove', String(box.x + Math.round(box.width / 2)), String(box.y + Math.round(box.height / 2)), 'click', '1'];
+  return xdotool(display, args);
+}
+
+export function xdotool(display: SuiteDisplay, args: string[]): Promise<void> {
+  return new Promise((resolve, reject) => {
+    execFile('xdotool', args, { env: display.env }, (error) => (error ? reject(error) : resolve()));
+  });
 }
