@@ -24,6 +24,9 @@ export const APT_PACKAGES = [
   'python3-xlib',
   // GTK 3 for python3-gi: the login fixture whose password entry has AT-SPI role "password text" (screen privacy test).
   'gir1.2-gtk-3.0',
+  // Real applications of three toolkits for the grounding tests and the busy-desktop bench (issue 10):
+  // a browser (DOM ground truth), a GTK editor beside galculator, a Qt app (AT-SPI ground truth).
+  'chromium', 'mousepad', 'speedcrunch',
 ];
 
 /** Runs `npm ci` when node_modules is missing or older than package-lock.json. */
