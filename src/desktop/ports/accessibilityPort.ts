@@ -16,6 +16,12 @@ export interface AccessibleElement {
   states: string[];
   /** The text inside text fields and displays (capped), when the toolkit exposes it. */
   text?: string;
+  /** The top-level window the element is in, as AT-SPI names it. */
+  window?: { name: string; role: string; active: boolean };
+  /** The application's AT-SPI name (e.g. 'galculator', 'chromium'). */
+  app?: string;
+  /** The application's process id when known. */
+  pid?: number;
 }
 
 export interface AccessibilityQueryOptions {
@@ -33,12 +39,21 @@ export interface AccessibilityPort {
   readonly name: string;
   /** Whether the tree can be read at all here; checked once and cached. */
   available(): Promise<boolean>;
-  elements(options?: AccessibilityQueryOptions): Promise<AccessibleElement[]>;
+  /**
+   * Served from a cache kept fresh by AT-SPI events where the toolkit sends them; `fresh: true`
+   * forces a re-read.
+   */
+  elements(options?: AccessibilityQueryOptions & { fresh?: boolean }): Promise<AccessibleElement[]>;
   /**
    * The element that has the keyboard focus in the active window (name, role, states; no
    * text), or undefined when nothing there has it. Lets type_text tell a password field.
    */
   focusedElement?(signal?: AbortSignal): Promise<FocusedElement | undefined>;
+  /**
+   * A short stable digest of the active window's tree (roles + names + rounded boxes), from the
+   * cache: for cheap screen signatures.
+   */
+  treeDigest?(signal?: AbortSignal): Promise<string | undefined>;
 }
 
 export type FocusedElement = Pick<AccessibleElement, 'name' | 'role' | 'states'>;

@@ -8,6 +8,11 @@ export interface WindowInfo {
   bounds: BBox;
   id?: string;
   pid?: number;
+  /**
+   * EWMH window type in lower case when known: 'normal' | 'dialog' | 'menu' | 'popup_menu' |
+   * 'dropdown_menu' | 'utility' | ... Lets a caller prefer the topmost dialog over its owner.
+   */
+  type?: string;
 }
 
 export interface WindowPort {
@@ -17,4 +22,9 @@ export interface WindowPort {
    * instead of three programs): lets a caller reuse what it knows about a window it has seen.
    */
   activeWindowId?(): Promise<string | undefined>;
+  /**
+   * Mapped top-level windows, TOPMOST FIRST (X11: _NET_CLIENT_LIST_STACKING reversed), client
+   * bounds in screen pixels. Optional: callers fall back to activeWindow().
+   */
+  listWindows?(): Promise<WindowInfo[]>;
 }
