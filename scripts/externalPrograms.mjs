@@ -30,7 +30,9 @@ export const EXTERNAL_PROGRAMS = {
   pkill: { apt: 'procps', for: 'a desktop test ends a program it started through launch_app' },
   'dbus-launch': { apt: 'dbus-x11', indirect: true, for: 'libdbus starts a session bus with it for AT-SPI on a display that has none' },
 
-  chromium: { hostApt: 'chromium', for: 'the webview tests: playwright-core drives Debian\'s /usr/bin/chromium' },
+  chromium: { apt: 'chromium', for: 'the real-app tests and busy-desktop bench show a page of ours in it; the webview tests: playwright-core drives Debian\'s /usr/bin/chromium' },
+  mousepad: { apt: 'mousepad', for: 'the real GTK editor of the real-app tests and the busy-desktop bench' },
+  speedcrunch: { apt: 'speedcrunch', for: 'the real Qt app of the real-app tests and the busy-desktop bench' },
 
   node: { node: true, for: 'child Node processes: the CLI, tsx, mocha, esbuild, npm, the VS Code server' },
   npm: { node: true, for: 'ensureDeps runs npm ci; the VS Code host installer finds npm-cli.js' },

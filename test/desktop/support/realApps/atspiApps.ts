@@ -1,0 +1,248 @@
+// Real GTK and Qt applications from Debian (mousepad with code, galculator, speedcrunch) on the
+// suite's display, each with a temp HOME/XDG config (no user settings leak in) and its
+// accessibility on. Ground truth comes from AT-SPI through our own reader (atspiTruth.py), not
+// the product's adapter, so a bug there cannot hide itself.
+import type { SpawnOptions } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import type { BBox } from '../../../../src/core/types';
+import { FIXTURE_PYTHON } from '../fixture';
+import {
+  activateWindow,
+  centre,
+  delay,
+  placeWindow,
+  run,
+  startProcess,
+  stopProcess,
+  waitForWindow,
+  type GroundTruthLabel,
+  type Placement,
+  type StartedProcess,
+} from './appWindow';
+
+export type AtspiAppKind = 'mousepad' | 'galculator' | 'speedcrunch';
+
+const TRUTH_SCRIPT = path.join(__dirname, 'atspiTruth.py');
+
+/** The code mousepad shows: a realistic editor screen, words with dots and underscores. */
+export const CODE_SAMPLE = `import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
+
+// Loads settings.toml and merges the defaults.
+export interface Settings {
+  theme: string;
+  fontSize: number;
+  autosave_delay: number;
+}
+
+const DEFAULTS: Settings = { theme: 'dark', fontSize: 14, autosave_delay: 1500 };
+
+export function loadSettings(folder: string): Settings {
+  const text = readFileSync(path.join(folder, 'settings.toml'), 'utf8');
+  const parsed = parseToml(text);
+  return { ...DEFAULTS, ...parsed };
+}
+
+function parseToml(text: string): Partial<Settings> {
+  const out: Record<string, string | number> = {};
+  for (const line of text.split('\\n')) {
+    const match = /^(\\w+)\\s*=\\s*(.+)$/.exec(line.trim());
+    if (match) out[match[1]] = Number(match[2]) || match[2];
+  }
+  return out;
+}
+`;
+
+export interface AtspiElement {
+  name: string;
+  role: string;
+  bbox: BBox;
+  /** The top-level window's name (or role) it is in. */
+  window: string;
+  states: string[];
+}
+
+interface TruthReply {
+  ok: boolean;
+  error?: string;
+  windows?: Array<{ name: string; role: string; box: [number, number, number, number] | null }>;
+  elements?: Array<{ name: string; role: string; box: [number, number, number, number]; window: string; states: string[] }>;
+}
+
+const DEFAULT_PLACEMENT: Record<AtspiAppKind, Placement> = {
+  mousepad: { x: 960, y: 0, width: 960, height: 560 },
+  galculator: { x: 960, y: 600, width: 480, height: 480 },
+  speedcrunch: { x: 1440, y: 600, width: 480, height: 480 },
+};
+
+export class AtspiApp {
+  private constructor(
+    readonly kind: AtspiAppKind,
+    private readonly process: StartedProcess,
+    private readonly home: string,
+    private readonly env: NodeJS.ProcessEnv,
+    readonly windowId: string,
+    readonly placement: Placement,
+  ) {}
+
+  get pid(): number | undefined {
+    return this.process.child.pid;
+  }
+
+  static async start(kind: AtspiAppKind, env: NodeJS.ProcessEnv, placement: Placement = DEFAULT_PLACEMENT[kind]): Promise<AtspiApp> {
+    const home = mkdtempSync(path.join(tmpdir(), `gai-${kind}-`));
+    const appEnv: NodeJS.ProcessEnv = {
+      ...env,
+      HOME: home,
+      XDG_CONFIG_HOME: path.join(home, '.config'),
+      XDG_DATA_HOME: path.join(home, '.local', 'share'),
+      XDG_CACHE_HOME: path.join(home, '.cache'),
+      // Qt joins AT-SPI only with this; GTK3 does by itself.
+      QT_LINUX_ACCESSIBILITY_ALWAYS_ON: '1',
+      GSETTINGS_BACKEND: 'memory',
+    };
+    delete appEnv.NO_AT_BRIDGE;
+    const args: string[] = [];
+    if (kind === 'mousepad') {
+      const file = path.join(home, 'settingsLoader.ts');
+      writeFileSync(file, CODE_SAMPLE);
+      args.push(file);
+    }
+    mkdirSync(path.join(home, '.config'), { recursive: true });
+    const process = startApp(kind, args, { env: appEnv, stdio: ['ignore', 'ignore', 'pipe'] });
+    try {
+      const windowId = await waitForWindow(process, appEnv, kind);
+      const placed = await placeWindow(windowId, placement, appEnv);
+      const app = new AtspiApp(kind, process, home, appEnv, windowId, placed);
+      await app.waitForTree();
+      if (kind === 'speedcrunch') await app.showSpeedCrunchKeypad();
+      return app;
+    } catch (error) {
+      await stopProcess(process.child);
+      rmSync(home, { recursive: true, force: true });
+      throw error;
+    }
+  }
+
+  /** Every showing, named element of the app's showing windows (main window, open menus, dialogs). */
+  async elements(): Promise<AtspiElement[]> {
+    const pid = this.process.child.pid;
+    const text = await run(FIXTURE_PYTHON, [TRUTH_SCRIPT, String(pid ?? 0)], this.env, 20_000);
+    const reply = JSON.parse(text) as TruthReply;
+    if (!reply.ok) throw new Error(`AT-SPI ground truth of ${this.kind} failed: ${reply.error ?? 'no reason'}`);
+    return (reply.elements ?? []).map((e) => ({ name: e.name, role: e.role, window: e.window, states: e.states, bbox: { x: e.box[0], y: e.box[1], width: e.box[2], height: e.box[3] } }));
+  }
+
+  /** The elements as labels to look for. `filter` narrows them (a menu's items, a dialog's). */
+  async groundTruth(filter: (element: AtspiElement) => boolean = () => true): Promise<GroundTruthLabel[]> {
+    return (await this.elements()).filter(filter).map((e) => ({ text: e.name, bbox: e.bbox, source: 'atspi' as const, role: e.role, where: e.window }));
+  }
+
+  /** A real click (xdotool) on the centre of the first element with this name (and role). */
+  async clickElement(name: string | RegExp, role?: string): Promise<AtspiElement> {
+    const matches = (e: AtspiElement): boolean => (typeof name === 'string' ? e.name === name : name.test(e.name)) && (role === undefined || e.role === role);
+    const element = (await this.elements()).find(matches);
+    if (!element) throw new Error(`${this.kind} shows no element ${String(name)}${role ? ` (${role})` : ''}`);
+    const point = centre(element.bbox);
+    await run('xdotool', ['mousemove', String(point.x), String(point.y), 'click', '1'], this.env);
+    return element;
+  }
+
+  async activate(): Promise<void> {
+    await activateWindow(this.windowId, this.env);
+  }
+
+  /**
+   * Opens the first menu of the menu bar and returns the labels of its items (only those: the
+   * rest of the window was read before).
+   */
+  async openFirstMenu(): Promise<GroundTruthLabel[]> {
+    await this.activate();
+    const before = new Set((await this.elements()).map(key));
+    const first = (await this.elements()).find((e) => e.role === 'menu' || e.role === 'menu item');
+    if (!first) throw new Error(`${this.kind} shows no menu bar`);
+    await this.clickElement(first.name, first.role);
+    return this.waitForNew(before, (e) => e.role.includes('menu'), `the ${first.name} menu`);
+  }
+
+  /** Opens a dialog through the app's menus and returns the labels of the dialog's window. */
+  async openDialog(): Promise<GroundTruthLabel[]> {
+    await this.activate();
+    const before = new Set((await this.elements()).map(key));
+    const [menu, item] = DIALOGS[this.kind];
+    await this.clickElement(menu);
+    await this.waitFor(async () => (await this.elements()).some((e) => item.test(e.name)), `${menu} menu`);
+    await this.clickElement(item);
+    const main = (await this.elements()).find((e) => e.window !== '')?.window;
+    return this.waitForNew(before, (e) => e.window !== main || e.window === '', `the dialog of ${String(item)}`);
+  }
+
+  /** Escape until no menu or dialog of the app is open (best effort). */
+  async closePopups(times = 3): Promise<void> {
+    for (let i = 0; i < times; i++) {
+      await run('xdotool', ['key', 'Escape'], this.env);
+      await delay(150);
+    }
+  }
+
+  async stop(): Promise<void> {
+    await stopProcess(this.process.child);
+    rmSync(this.home, { recursive: true, force: true });
+  }
+
+  private async waitForNew(before: Set<string>, wanted: (e: AtspiElement) => boolean, what: string): Promise<GroundTruthLabel[]> {
+    let fresh: AtspiElement[] = [];
+    await this.waitFor(async () => {
+      fresh = (await this.elements()).filter((e) => !before.has(key(e)) && wanted(e));
+      return fresh.length > 0;
+    }, what);
+    await delay(300); // let it finish drawing, then read once more
+    fresh = (await this.elements()).filter((e) => !before.has(key(e)) && wanted(e));
+    return fresh.map((e) => ({ text: e.name, bbox: e.bbox, source: 'atspi' as const, role: e.role, where: e.window }));
+  }
+
+  private async waitFor(check: () => Promise<boolean>, what: string, timeoutMs = 10_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (!(await check())) {
+      if (Date.now() > deadline) throw new Error(`${this.kind}: ${what} did not show within ${timeoutMs} ms`);
+      await delay(150);
+    }
+  }
+
+  private async waitForTree(): Promise<void> {
+    await this.waitFor(async () => (await this.elements().catch(() => [])).some((e) => e.role === 'menu' || e.role === 'menu item'), 'its menu bar in the AT-SPI tree', 20_000);
+  }
+
+  private async showSpeedCrunchKeypad(): Promise<void> {
+    await this.activate();
+    await this.clickElement('View', 'menu item');
+    await this.waitFor(async () => (await this.elements()).some((e) => e.name === 'Keypad'), 'its View menu');
+    await this.clickElement('Keypad');
+    await this.waitFor(async () => (await this.elements()).some((e) => e.role === 'push button' && e.name === '7'), 'its keypad');
+  }
+}
+
+/** Each program by its literal name, so the spawn scan (test/setup) sees what is started. */
+function startApp(kind: AtspiAppKind, args: string[], options: SpawnOptions): StartedProcess {
+  switch (kind) {
+    case 'mousepad':
+      return startProcess('mousepad', args, options);
+    case 'galculator':
+      return startProcess('galculator', args, options);
+    case 'speedcrunch':
+      return startProcess('speedcrunch', args, options);
+  }
+}
+
+/** The menu and item that open a dialog in each app. */
+const DIALOGS: Record<AtspiAppKind, [string, RegExp]> = {
+  mousepad: ['Search', /^Find and Replace/],
+  galculator: ['Edit', /^Preferences/],
+  speedcrunch: ['Help', /^About/],
+};
+
+function key(e: AtspiElement): string {
+  return `${e.role}|${e.name}|${e.bbox.x},${e.bbox.y}`;
+}
