@@ -56,6 +56,10 @@ function mergeNode(base: BrainNode, other: BrainNode): BrainNode {
   const thumbnail = newer.thumbnail ?? base.thumbnail ?? other.thumbnail;
   if (thumbnail) merged.thumbnail = thumbnail;
   else delete merged.thumbnail;
+  // The screen as last seen: its signature is the one that matches it now.
+  const signature = lastSeen.signature ?? base.signature ?? other.signature;
+  if (signature) merged.signature = signature;
+  else delete merged.signature;
   return merged;
 }
 

@@ -28,7 +28,7 @@ interface MigrationContext {
 type Migration = (document: Record<string, unknown>, context: MigrationContext) => Record<string, unknown>;
 
 /** MIGRATIONS[n] turns version n into n + 1. */
-const MIGRATIONS: Migration[] = [migrateV0toV1];
+const MIGRATIONS: Migration[] = [migrateV0toV1, migrateV1toV2];
 
 /** The document's version: its `version` field, 0 for the seed's shape without one, undefined if neither. */
 export function documentVersion(raw: unknown): number | undefined {
@@ -125,6 +125,14 @@ function migrateV0toV1(old: Record<string, unknown>, context: MigrationContext):
     paths.push(path);
   });
   return { version: 1, nodes: [...nodes.values()], paths, forgotten: [], updatedAt: now };
+}
+
+/**
+ * Version 2 lets a node carry a screen signature (optional): a version 1 document is a valid
+ * version 2 one as it is; its nodes get a signature the next time OCR identifies them.
+ */
+function migrateV1toV2(old: Record<string, unknown>): Record<string, unknown> {
+  return { ...old, version: 2 };
 }
 
 function convertAction(action: unknown): PathAction | undefined {

@@ -5,7 +5,7 @@ import { StringEnum } from '../tools/schema';
 // load and on import, and the static types below are derived from them.
 
 /** The version this code writes; older documents are migrated on load (brainMigrations.ts). */
-export const BRAIN_VERSION = 1;
+export const BRAIN_VERSION = 2;
 
 /**
  * The pseudo-node every node reaches (the seed's Spotlight node): paths that start by
@@ -44,6 +44,32 @@ export const ThumbnailSchema = Type.Object(
   { additionalProperties: false },
 );
 
+/** Bounds of a node's screen signature (screenSignature.ts): a coarse grid, at most a few KB. */
+export const SIGNATURE_GRID = { maxColumns: 48, maxRows: 32 } as const;
+
+/**
+ * A cheap signature of the screen state, checked before any OCR: the window's canonical title
+ * and size, a grid of its mean brightness per cell, the cells seen to change while OCR said it
+ * was still this node (a clock), and the accessibility tree's digest where there is one.
+ */
+export const ScreenSignatureSchema = Type.Object(
+  {
+    title: Type.String({ maxLength: 300 }),
+    width: Type.Integer({ minimum: 1, maximum: 100_000 }),
+    height: Type.Integer({ minimum: 1, maximum: 100_000 }),
+    columns: Type.Integer({ minimum: 1, maximum: SIGNATURE_GRID.maxColumns }),
+    rows: Type.Integer({ minimum: 1, maximum: SIGNATURE_GRID.maxRows }),
+    /** Base64, one byte (mean luminance) per cell, row by row: columns × rows bytes. */
+    cells: Type.String({ maxLength: 4 * Math.ceil((SIGNATURE_GRID.maxColumns * SIGNATURE_GRID.maxRows) / 3) }),
+    /** Base64 bit set, one bit per cell: cells that changed on a screen OCR still called this node. */
+    volatile: Type.String({ maxLength: 4 * Math.ceil((SIGNATURE_GRID.maxColumns * SIGNATURE_GRID.maxRows) / 24) }),
+    tree: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    /** Readings confirmed by OCR that went into it. */
+    seen: Count,
+  },
+  { additionalProperties: false },
+);
+
 export const BrainNodeSchema = Type.Object(
   {
     /** `${programName}::${stateHash}`. */
@@ -59,6 +85,8 @@ export const BrainNodeSchema = Type.Object(
     /** When the label or thumbnail last changed: the newer side wins when documents merge. */
     updatedAt: IsoTime,
     thumbnail: Type.Optional(ThumbnailSchema),
+    /** Lets a replay recognise the screen without OCR (version 2; older nodes get one when next read). */
+    signature: Type.Optional(ScreenSignatureSchema),
   },
   { additionalProperties: false },
 );
@@ -253,6 +281,7 @@ export const BrainDocumentSchema = Type.Object(
 
 export type Fingerprint = Static<typeof FingerprintSchema>;
 export type Thumbnail = Static<typeof ThumbnailSchema>;
+export type StoredSignature = Static<typeof ScreenSignatureSchema>;
 export type BrainNode = Static<typeof BrainNodeSchema>;
 export type ClickAction = Static<typeof ClickActionSchema>;
 export type TypeAction = Static<typeof TypeActionSchema>;

@@ -3,6 +3,7 @@ import { GaiError } from '../core/errors';
 import { compileValidator, type InputValidator } from '../tools/schema';
 import { ACTION_SCHEMAS, BrainDocumentSchema, LAUNCHER_KEY, nodeKey, type BrainDocument, type PathAction } from './brainTypes';
 import { recomputeMetadata } from './brainRecords';
+import { signatureProblem } from './screenSignature';
 
 // Checks a brain document (on load, on import, before every write) and names each bad field,
 // e.g. `paths.3.actions.0.input.text: required field is missing`.
@@ -94,6 +95,8 @@ function checkReferences(document: BrainDocument): string[] {
     if (node.key !== expected) errors.push(`nodes.${i}.key: expected ${JSON.stringify(expected)} (programName::stateHash), got ${JSON.stringify(node.key)}`);
     const earlier = nodeIndex.get(node.key);
     if (earlier !== undefined) errors.push(`nodes.${i}.key: duplicate of nodes.${earlier}`);
+    const signature = node.signature ? signatureProblem(node.signature) : undefined;
+    if (signature) errors.push(`nodes.${i}.signature.${signature}`);
     else nodeIndex.set(node.key, i);
   });
   const pathIndex = new Map<string, number>();

@@ -10,7 +10,7 @@ import { framesEqual } from '../desktop/screenDiff';
 import type { ScreenImage } from '../desktop/ports/screenPort';
 import type { BrainNode, BrainPath, PathAction } from './brainTypes';
 import { getPathsFrom, planNavigation, type Route } from './brainGraph';
-import { addPath, addTarget, createPath, findPath, markVisited, recordRun, replaceActions, upsertNode } from './brainRecords';
+import { addPath, addTarget, createPath, findNode, findPath, markVisited, recordRun, replaceActions, upsertNode } from './brainRecords';
 import type { BrainStore } from './brainStore';
 import type { NavigationLearner } from './navigationLearner';
 import type { SecretPrompt } from './pathReplayer';
@@ -18,6 +18,8 @@ import { tryMakeThumbnail } from './nodeThumbnail';
 import { replayPath, type ReplayStep, type StepVerifier, type ToolCaller } from './pathReplayer';
 import { stepApproval } from './replayApproval';
 import { observeScreen } from './screenObserver';
+import { absorbSignature, nodeBySignature, type ObservedSignature } from './screenSignature';
+import { probeSignature } from './signatureProbe';
 import { identifyState, type Identification, type NodeLabeller } from './stateIdentifier';
 
 export interface NavigationReport {
@@ -64,7 +66,18 @@ export type BrainProvider = () => Promise<NavigationBrain>;
 export interface NavigateOptions {
   signal?: AbortSignal;
   onProgress?: (message: string) => void;
+  /** Each replayed step as it ends, with where its time went (benchmarks, logs). */
+  onStep?: (step: ReplayStep) => void;
 }
+
+/** What a replayed step's settle and check share: the frame before it and the settled one after. */
+interface StepFrames {
+  before?: ScreenImage;
+  settled?: ScreenImage;
+}
+
+/** Between grabs while a replayed step settles: short, so a fast app is not waited for. */
+const REPLAY_SETTLE_INTERVAL_MS = 25;
 
 interface ReplayFailure {
   path: BrainPath;
@@ -105,9 +118,20 @@ export class NavigationBrain {
     return this.currentKey;
   }
 
-  /** Reads the screen and finds (or adds) its node; no model unless a labeller names a new one. */
+  /**
+   * Finds (or adds) the screen's node; no model unless a labeller names a new one. The window
+   * and its signature first: one known node matching it (and already pictured) is the answer
+   * without OCR; otherwise the screen is read and the node's signature learns from it.
+   */
   async identifyCurrentNode(signal?: AbortSignal): Promise<Identification> {
-    const observed = await observeScreen(this.deps.services, signal);
+    const probe = await probeSignature(this.deps.services, signal);
+    const quick = probe.observed ? nodeBySignature(this.deps.store.document.nodes, probe.observed) : undefined;
+    if (quick && (quick.node.thumbnail || this.deps.thumbnails === false)) {
+      const { result: node } = await this.deps.store.update((draft, context) => markVisited(draft, quick.node.key, context.now));
+      this.currentKey = node.key;
+      return { node, similarity: 1, isNew: false, matchedBy: 'signature' };
+    }
+    const observed = await observeScreen(this.deps.services, signal, { frame: probe.frame, window: probe.window ?? null });
     const found = await identifyState(observed.reading, this.deps.store.document.nodes, { ...(this.deps.labeller ? { labeller: this.deps.labeller } : {}) });
     // A known node without one (older brains, or pruned) gets it too: upsertNode keeps the first.
     const thumbnail = found.node.thumbnail || this.deps.thumbnails === false
@@ -121,17 +145,26 @@ export class NavigationBrain {
     const seen = thumbnail ? { ...found.node, thumbnail } : found.node;
     const { result: node } = await this.deps.store.update((draft, context) => {
       const stored = upsertNode(draft, seen);
+      if (probe.observed) stored.signature = absorbSignature(stored.signature, probe.observed);
       return found.isNew ? stored : markVisited(draft, stored.key, context.now);
     });
     this.currentKey = node.key;
     return { ...found, node };
   }
 
-  /** Which known node the screen is, without adding a new one (undefined: none matches). */
+  /** Which known node the screen is, without adding a new one (undefined: none matches); the signature first. */
   async peekCurrentNode(signal?: AbortSignal): Promise<BrainNode | undefined> {
-    const observed = await observeScreen(this.deps.services, signal);
+    return (await this.peek(signal)).node;
+  }
+
+  /** `frame`: a full-screen frame grabbed already (after settling). */
+  private async peek(signal?: AbortSignal, frame?: ScreenImage): Promise<{ node?: BrainNode; by: 'signature' | 'ocr'; observed?: ObservedSignature }> {
+    const probe = await probeSignature(this.deps.services, signal, frame);
+    const quick = probe.observed ? nodeBySignature(this.deps.store.document.nodes, probe.observed) : undefined;
+    if (quick) return { node: quick.node, by: 'signature', observed: probe.observed };
+    const observed = await observeScreen(this.deps.services, signal, { frame: probe.frame, window: probe.window ?? null });
     const found = await identifyState(observed.reading, this.deps.store.document.nodes, {});
-    return found.isNew ? undefined : found.node;
+    return { ...(found.isNew ? {} : { node: found.node }), by: 'ocr', ...(probe.observed ? { observed: probe.observed } : {}) };
   }
 
   async navigateTo(target: string, options: NavigateOptions = {}): Promise<NavigationReport> {
@@ -157,7 +190,7 @@ export class NavigationBrain {
     let failure: ReplayFailure | undefined;
     if (plan.kind === 'route') {
       progress(`Replaying ${plan.route.paths.length} learned path(s) to "${trimmed}"…`);
-      const replay = await this.replayRoute(plan.route, signal, progress);
+      const replay = await this.replayRoute(plan.route, signal, progress, options.onStep);
       steps += replay.steps;
       failure = replay.failure;
       if (!failure) {
@@ -189,19 +222,28 @@ export class NavigationBrain {
     return this.learn(trimmed, signal, progress, steps, failure, report);
   }
 
-  private async replayRoute(route: Route, signal: AbortSignal, progress: (message: string) => void): Promise<{ steps: number; durations: number[]; failure?: ReplayFailure }> {
+  private async replayRoute(
+    route: Route,
+    signal: AbortSignal,
+    progress: (message: string) => void,
+    onStep?: (step: ReplayStep) => void,
+  ): Promise<{ steps: number; durations: number[]; failure?: ReplayFailure }> {
     const durations: number[] = [];
     let steps = 0;
     for (const path of route.paths) {
+      const frames: StepFrames = {};
       const replay = await replayPath(path, {
         callTool: this.deps.callTool,
-        settle: (timeoutMs, s) => this.settle(timeoutMs, s),
+        settle: (timeoutMs, s) => this.settle(timeoutMs, s, frames),
         signal,
         settleTimeoutMs: this.deps.settleTimeoutMs,
         ...(this.deps.promptSecret ? { promptSecret: this.deps.promptSecret } : {}),
-        onStep: (step: ReplayStep) => progress(`${step.ok ? '✓' : '✗'} ${step.action}`),
+        onStep: (step: ReplayStep) => {
+          progress(`${step.ok ? '✓' : '✗'} ${step.action}`);
+          onStep?.(step);
+        },
         approvalFor: (index, action) => stepApproval(path, index, action, this.deps.consequentialLabels),
-        verifier: this.stepVerifier(),
+        verifier: this.stepVerifier(frames),
       });
       steps += replay.steps.length;
       durations.push(replay.durationMs);
@@ -274,28 +316,49 @@ export class NavigationBrain {
   /**
    * A replayed step worked when the screen changed and, where learning recorded the screen the
    * step led to, the screen is that one; else the replay stops there instead of acting on in
-   * the wrong window.
+   * the wrong window. The screen's signature answers first; OCR only when it does not match
+   * (and then teaches the node's signature what it saw).
    */
-  private stepVerifier(): StepVerifier {
+  private stepVerifier(frames: StepFrames): StepVerifier {
     const screen = this.deps.services.desktop.screen;
-    let before: ScreenImage | undefined;
     return {
       prepare: async () => {
-        before = await screen.grab();
+        frames.before = await screen.grab();
+        frames.settled = undefined;
       },
       check: async (_index, action, last, signal) => {
-        if (before && framesEqual(before, await screen.grab())) return 'the screen did not change after it';
+        const after = frames.settled ?? (await screen.grab());
+        if (frames.before && framesEqual(frames.before, after)) return 'the screen did not change after it';
         const expected = 'reaches' in action ? action.reaches : undefined;
         if (last || expected === undefined) return undefined; // the arrival is checked at the end
-        const seen = await this.peekCurrentNode(signal);
-        if (seen?.key === expected) return undefined;
+        const seen = await this.peek(signal, after);
+        if (seen.node?.key === expected) {
+          if (seen.by === 'ocr' && seen.observed) await this.teachSignature(expected, seen.observed);
+          return undefined;
+        }
         const wanted = this.deps.store.document.nodes.find((n) => n.key === expected)?.label ?? expected;
-        return `the screen is ${seen ? `"${seen.label}"` : 'one not seen before'}, not "${wanted}" that this step led to when it was learned`;
+        return `the screen is ${seen.node ? `"${seen.node.label}"` : 'one not seen before'}, not "${wanted}" that this step led to when it was learned`;
       },
     };
   }
 
-  private async settle(timeoutMs: number, signal: AbortSignal): Promise<void> {
-    await waitForSettle(this.deps.services.desktop.screen, { timeoutMs, signal });
+  /** OCR confirmed the node: its signature learns the screen (what changed becomes volatile). */
+  private async teachSignature(key: string, observed: ObservedSignature): Promise<void> {
+    await this.deps.store.update((draft) => {
+      const node = findNode(draft, key);
+      if (node) node.signature = absorbSignature(node.signature, observed);
+    });
+  }
+
+  /** After a step: until the screen changed from before it (when known) and stopped changing. */
+  private async settle(timeoutMs: number, signal: AbortSignal, frames?: StepFrames): Promise<void> {
+    const before = frames?.before;
+    const result = await waitForSettle(this.deps.services.desktop.screen, {
+      timeoutMs,
+      signal,
+      intervalMs: REPLAY_SETTLE_INTERVAL_MS,
+      ...(before ? { before } : {}),
+    });
+    if (frames) frames.settled = result.frame;
   }
 }

@@ -25,6 +25,15 @@ export interface ReplayStep {
   durationMs: number;
   /** How the step was done: its text, the learned point (to choose among matches), or a wait. */
   via: 'text' | 'point' | 'settle' | 'other';
+  /** Where the step's time went: the tool call(s), waiting for the screen to settle, checking its effect. */
+  timing: StepTiming;
+}
+
+export interface StepTiming {
+  actMs: number;
+  settleMs: number;
+  /** The verifier's prepare and check together. */
+  verifyMs: number;
 }
 
 export interface PathReplay {
@@ -68,14 +77,25 @@ export async function replayPath(path: BrainPath, options: ReplayOptions): Promi
   for (const [index, action] of path.actions.entries()) {
     options.signal.throwIfAborted();
     const stepStarted = performance.now();
+    const timing: StepTiming = { actMs: 0, settleMs: 0, verifyMs: 0 };
+    const settle = async (timeoutMs: number, signal: AbortSignal): Promise<void> => {
+      const started = performance.now();
+      await options.settle(timeoutMs, signal);
+      timing.settleMs += performance.now() - started;
+    };
     const verify = action.tool !== 'wait' ? options.verifier : undefined;
     await verify?.prepare(options.signal);
-    let done = await replayAction(action, options, settleTimeout, options.approvalFor?.(index, action) ?? {});
+    const acting = performance.now();
+    timing.verifyMs = acting - stepStarted;
+    let done = await replayAction(action, { ...options, settle }, settleTimeout, options.approvalFor?.(index, action) ?? {});
+    const checking = performance.now();
+    timing.actMs = checking - acting - timing.settleMs;
     if (done.ok && verify) {
       const problem = await verify.check(index, action, index === path.actions.length - 1, options.signal);
       if (problem) done = { ...done, ok: false, observation: `${done.observation} But ${problem}.` };
     }
-    const step: ReplayStep = { pathId: path.id, index, action: describeAction(action), ...done, durationMs: performance.now() - stepStarted };
+    timing.verifyMs += performance.now() - checking;
+    const step: ReplayStep = { pathId: path.id, index, action: describeAction(action), ...done, durationMs: performance.now() - stepStarted, timing };
     steps.push(step);
     options.onStep?.(step);
     if (!step.ok) return { ok: false, steps, failedStep: index, reason: `step ${index + 1} (${step.action}): ${step.observation}`, durationMs: performance.now() - started };

@@ -15,9 +15,16 @@ export interface ObservedScreen {
   ocrMs: number;
 }
 
-export async function observeScreen(services: DesktopServices, signal?: AbortSignal): Promise<ObservedScreen> {
-  const window = await services.desktop.windows.activeWindow().catch(() => undefined);
-  const screen = await services.reader.read({ signal });
+export interface ObserveOptions {
+  /** A full-screen frame grabbed already (after settling): read, not grabbed again; an unchanged one is served from the reader's cache. */
+  frame?: ScreenImage;
+  /** The active window looked up already for this frame (null: there was none). */
+  window?: WindowInfo | null;
+}
+
+export async function observeScreen(services: DesktopServices, signal?: AbortSignal, options: ObserveOptions = {}): Promise<ObservedScreen> {
+  const window = options.window === undefined ? await services.desktop.windows.activeWindow().catch(() => undefined) : (options.window ?? undefined);
+  const screen = await services.reader.read({ signal, ...(options.frame ? { frame: options.frame } : {}) });
   const reading = readingFromOcr(window ?? { appName: 'unknown', title: '' }, screen.analysis, window ? { bounds: window.bounds } : {});
   return { reading, ...(window ? { window } : {}), analysis: screen.analysis, image: screen.image, ocrMs: screen.ocrMs };
 }

@@ -11,7 +11,8 @@ export interface Identification {
   /** 1 for a hash match; the score of the match; for a new node, the best score seen (or 0). */
   similarity: number;
   isNew: boolean;
-  matchedBy: 'hash' | 'similarity' | 'new';
+  /** signature: the window and its pixels (or tree) matched one node's stored signature, no OCR. */
+  matchedBy: 'hash' | 'similarity' | 'new' | 'signature';
   /** The closest known node when a new one was made: helps tune the threshold from logs. */
   closest?: { key: string; similarity: number };
   /** Set when the labeller was asked and failed; the proposed label was kept. */

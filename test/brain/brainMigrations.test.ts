@@ -2,7 +2,7 @@
 import * as assert from 'node:assert/strict';
 import { isGaiError } from '../../src/core/errors';
 import { documentVersion, migrateDocument } from '../../src/brain/brainMigrations';
-import { LAUNCHER_KEY } from '../../src/brain/brainTypes';
+import { BRAIN_VERSION, LAUNCHER_KEY } from '../../src/brain/brainTypes';
 import { validateDocument } from '../../src/brain/brainValidation';
 import { documentOf, homePage, networkPage, nodeFor, pathFor, SEED_V0, T0 } from './support/brainFixtures';
 
@@ -50,7 +50,7 @@ describe('brain document validation', function () {
 
 describe('brain migrations', function () {
   it('recognises versions', function () {
-    assert.equal(documentVersion(valid()), 1);
+    assert.equal(documentVersion(valid()), BRAIN_VERSION);
     assert.equal(documentVersion(SEED_V0), 0);
     assert.equal(documentVersion({ foo: 1 }), undefined);
     assert.throws(() => migrateDocument({ ...valid(), version: 7 }, { now: T0 }), (e) => isGaiError(e, 'BRAIN_VERSION'));

@@ -9,7 +9,7 @@ import { isGaiError } from '../../src/core/errors';
 import { MemoryLogger } from '../../src/logging/logger';
 import { addPath, createPath, recordRun, upsertNode } from '../../src/brain/brainRecords';
 import { BrainStore, type BrainStoreOptions } from '../../src/brain/brainStore';
-import type { BrainDocument } from '../../src/brain/brainTypes';
+import { BRAIN_VERSION, type BrainDocument } from '../../src/brain/brainTypes';
 import { clickText, DAY, homePage, networkPage, nodeFor, SEED_V0, T0 } from './support/brainFixtures';
 
 const home = nodeFor(homePage());
@@ -117,17 +117,17 @@ describe('brain store', function () {
   it('migrates a version 0 file on load, keeping the original as brain.json.v0', async function () {
     writeFileSync(brainFile(), JSON.stringify(SEED_V0));
     const { document, warnings } = await BrainStore.open(dir, options());
-    assert.equal(document.version, 1);
+    assert.equal(document.version, BRAIN_VERSION);
     assert.deepEqual(document.paths.map((p) => p.id), ['path-1', 'path-2']);
-    assert.match(warnings[0]!, /^brain\.json migrated from version 0 to 1; the original is kept as brain\.json\.v0/);
+    assert.match(warnings[0]!, new RegExp(`^brain\\.json migrated from version 0 to ${BRAIN_VERSION}; the original is kept as brain\\.json\\.v0`));
     assert.match(warnings[1]!, /path-3.*path dropped/);
     assert.deepEqual(JSON.parse(readFileSync(`${brainFile()}.v0`, 'utf8')), SEED_V0);
-    assert.equal((JSON.parse(readFileSync(brainFile(), 'utf8')) as BrainDocument).version, 1);
+    assert.equal((JSON.parse(readFileSync(brainFile(), 'utf8')) as BrainDocument).version, BRAIN_VERSION);
     assert.deepEqual((await BrainStore.open(dir, options())).warnings, []);
   });
 
   it('leaves a file from a newer GAI alone (BRAIN_VERSION)', async function () {
-    const newer = JSON.stringify({ version: 2, nodes: [], paths: [], somethingNew: true });
+    const newer = JSON.stringify({ version: BRAIN_VERSION + 1, nodes: [], paths: [], somethingNew: true });
     writeFileSync(brainFile(), newer);
     await assert.rejects(BrainStore.open(dir, options()), (e) => isGaiError(e, 'BRAIN_VERSION'));
     assert.equal(readFileSync(brainFile(), 'utf8'), newer);

@@ -1,6 +1,6 @@
 // Small brain documents for the Show Brain tests, built by hand so the tests say exactly what
 // the picture gets.
-import { LAUNCHER_KEY, type BrainDocument, type BrainNode, type BrainPath, type PathAction } from '../../src/brain/brainTypes';
+import { BRAIN_VERSION, LAUNCHER_KEY, type BrainDocument, type BrainNode, type BrainPath, type PathAction } from '../../src/brain/brainTypes';
 
 export const T0 = '2025-03-01T10:00:00.000Z';
 
@@ -55,7 +55,7 @@ export function path(id: string, from: string, to: string, spec: PathSpec = {}):
 }
 
 export function documentOf(nodes: BrainNode[], paths: BrainPath[]): BrainDocument {
-  return { version: 1, nodes, paths, forgotten: [], updatedAt: T0 };
+  return { version: BRAIN_VERSION, nodes, paths, forgotten: [], updatedAt: T0 };
 }
 
 /**

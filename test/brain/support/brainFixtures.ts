@@ -1,7 +1,7 @@
 // Screens of a settings app and a files app as OCR reads them, and builders for nodes and
 // paths, shared by the brain tests.
 import { createPath } from '../../../src/brain/brainRecords';
-import { type BrainDocument, type BrainNode, type BrainPath, type PathAction } from '../../../src/brain/brainTypes';
+import { BRAIN_VERSION, type BrainDocument, type BrainNode, type BrainPath, type PathAction } from '../../../src/brain/brainTypes';
 import type { ScreenText } from '../../../src/brain/fingerprint';
 import { matchState } from '../../../src/brain/stateIdentifier';
 
@@ -126,7 +126,7 @@ export function pathFor(spec: PathSpec): BrainPath {
 
 /** A document of copies of the nodes and paths (tests change documents in place). */
 export function documentOf(nodes: BrainNode[], paths: BrainPath[] = [], now = T0): BrainDocument {
-  return { version: 1, nodes: structuredClone(nodes), paths: structuredClone(paths), forgotten: [], updatedAt: new Date(now).toISOString() };
+  return { version: BRAIN_VERSION, nodes: structuredClone(nodes), paths: structuredClone(paths), forgotten: [], updatedAt: new Date(now).toISOString() };
 }
 
 /** The seed's JSON storage (version 0), with one action that has no current form. */
