@@ -38,6 +38,9 @@ import { registerDoctorCommand } from './commands/doctorCommand';
 import { registerDesktopCommands } from './commands/desktopCommands';
 import { registerToolCommand } from './commands/toolCommand';
 import { registerToolsCommand } from './commands/toolsCommand';
+import { registerDaemonCommand } from './warm/daemonCommand';
+import { connectWarm } from './warm/daemonControl';
+import { PerceptionLink, warmPerception } from '../desktop/remotePerception';
 import { terminalSecretPrompt } from './secretPrompt';
 import { terminalApproval, yesApproval } from './terminalApproval';
 import { AppPermissionGuard } from '../tools/appPermissions';
@@ -49,6 +52,8 @@ import { appPermissionsFile, terminalAppPrompt } from './appPermissionPrompt';
 interface GlobalOptions {
   config?: string;
   verbose?: boolean;
+  warm?: boolean;
+  cold?: boolean;
 }
 
 export async function runCli(argv: string[], terminal: CliIo): Promise<number> {
@@ -64,6 +69,8 @@ export async function runCli(argv: string[], terminal: CliIo): Promise<number> {
     .description('GAI: a GUI agent that sees and operates the desktop')
     .option('--config <file>', 'config file (default: $XDG_CONFIG_HOME/gai/config.json)')
     .option('-v, --verbose', 'log every step to stderr')
+    .option('--warm', 'read the screen through the warm daemon (gai daemon), starting it when none runs')
+    .option('--cold', 'read the screen in this process even when a warm daemon runs')
     .exitOverride()
     .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) });
 
@@ -96,8 +103,12 @@ export async function runCli(argv: string[], terminal: CliIo): Promise<number> {
   let services: DesktopServices | undefined;
   // Built on first use; nothing touches the display until a desktop tool runs.
   const desktop = (): DesktopServices => {
+    if (services) return services;
     const settings = config().desktop ?? {};
-    services ??= createDesktopServices(withWatchedInput(createPlatformDesktop({ ocrLanguage: settings.ocrLanguage, holdsSecret: (value) => redactor.containsKnownSecret(value), launchAllow: config().launch?.allow }), safety()), {
+    // Perception goes to the warm daemon when one runs (or --warm starts one); input stays here.
+    const mode = globals().cold ? 'cold' : globals().warm ? 'warm' : 'auto';
+    const link = new PerceptionLink(() => connectWarm({ env: io.env, mode, ocrLanguage: settings.ocrLanguage ?? 'eng', logger: logger() }), logger());
+    services ??= createDesktopServices(withWatchedInput(warmPerception(createPlatformDesktop({ ocrLanguage: settings.ocrLanguage, holdsSecret: (value) => redactor.containsKnownSecret(value), launchAllow: config().launch?.allow }), link), safety()), {
       screenshotMaxWidth: settings.screenshotMaxWidth,
       redactor,
       privateWindowTitles: compileWindowTitles(config().redact?.windowTitles ?? [], 'redact.windowTitles'),
@@ -210,6 +221,13 @@ export async function runCli(argv: string[], terminal: CliIo): Promise<number> {
     begin: (cancel) => safety().begin(cancel),
   });
   registerDoctorCommand(program, io, () => config().desktop?.ocrLanguage, setExit);
+  registerDaemonCommand(program, {
+    io,
+    setExit,
+    ocrLanguage: () => config().desktop?.ocrLanguage ?? 'eng',
+    perception: (ocrLanguage) => createPlatformDesktop({ ocrLanguage, env: io.env }),
+    daemonLogger: () => new StreamLogger(globals().verbose ? 'debug' : 'info', (line) => io.stderr.write(`${new Date().toISOString()} ${line}\n`)),
+  });
   registerBrainCommands(program, { io, setExit, logger, configuredDir: () => config().brain?.dir });
 
   try {
