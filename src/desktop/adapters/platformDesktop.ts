@@ -2,8 +2,8 @@ import { GaiError } from '../../core/errors';
 import type { AppLauncher } from '../ports/appLauncherPort';
 import type { Desktop, PlatformName } from '../ports/desktop';
 import type { OcrEngine } from '../ports/ocrPort';
-import type { WindowPort } from '../ports/windowPort';
 import { AtspiAccessibility } from './atspiAccessibility';
+import { DesktopBridge } from './desktopBridge';
 import { LinuxAppLauncher, MacAppLauncher, WindowsAppLauncher } from './appLaunchers';
 import { NutInput } from './nutInput';
 import { NutScreen } from './nutScreen';
@@ -24,6 +24,8 @@ export interface PlatformDesktopOptions {
   holdsSecret?: (value: string) => boolean;
   /** Programs launch_app may start without a desktop entry / Start menu entry (gai.launch.allow, CLI launch.allow). */
   launchAllow?: readonly string[];
+  /** Told when a desktop adapter falls back to a slower path (e.g. windows read with xprop), and why. */
+  onWarning?: (message: string) => void;
 }
 
 /**
@@ -38,22 +40,19 @@ export function createPlatformDesktop(options: PlatformDesktopOptions = {}): Des
   const env = options.env ?? process.env;
   const screen = new NutScreen();
   const scale = (): Promise<number> => screen.scaleFactor();
+  // One python3 helper keeps the X connection and the accessibility tree warm for both ports.
+  const bridge = platform === 'linux' ? new DesktopBridge(env) : undefined;
   return {
     platform: platform satisfies PlatformName,
     screen,
     input: new NutInput(scale, platform),
     ocr: options.ocr ?? new LayeredOcr(new TesseractJsOcr({ language: options.ocrLanguage })),
-    windows: windowsFor(platform, env, scale),
+    windows: bridge ? new X11Windows(env, { bridge, onWarning: options.onWarning }) : new NutWindows(scale),
     launcher: launcherFor(platform, env, options.holdsSecret, options.launchAllow),
     images: new SharpImages(),
     // Finds labels OCR misses (single glyphs on buttons); checks on first use whether it works.
-    ...(platform === 'linux' ? { accessibility: new AtspiAccessibility(env) } : {}),
+    ...(bridge ? { accessibility: new AtspiAccessibility(env, {}, bridge) } : {}),
   };
-}
-
-function windowsFor(platform: PlatformName, env: NodeJS.ProcessEnv, scale: () => Promise<number>): WindowPort {
-  // Under X11 window managers nut-js reports frame-relative bounds and no app name.
-  return platform === 'linux' ? new X11Windows(env) : new NutWindows(scale);
 }
 
 function launcherFor(

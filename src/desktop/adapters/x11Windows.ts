@@ -2,25 +2,100 @@ import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import type { WindowInfo, WindowPort } from '../ports/windowPort';
+import { DesktopBridge } from './desktopBridge';
 
 const run = promisify(execFile);
+/** A window question over the helper's X connection takes a millisecond; this bounds a stuck one. */
+const BRIDGE_TIMEOUT_MS = 3_000;
+
+export interface X11WindowsOptions {
+  /** Shared with AtspiAccessibility by the composition root; by default one of its own. */
+  bridge?: DesktopBridge;
+  /** Told once why windows are read with xprop instead of the bridge. */
+  onWarning?: (message: string) => void;
+}
+
+interface BridgeWindow {
+  id: string;
+  title: string;
+  appName: string;
+  type?: string;
+  pid?: number;
+  bounds: [number, number, number, number];
+}
 
 /**
- * The active window on X11 through xprop and xwininfo (x11-utils). nut-js gives the title,
- * but under window managers such as openbox its bounds are relative to the frame and it has
- * no application name, so X11's own properties are read instead.
+ * Windows on X11 over the desktop bridge's persistent X connection (python3-xlib): title,
+ * WM_CLASS, pid, EWMH type and client bounds in root coordinates, a millisecond a question. When
+ * the helper cannot run (no python3-xlib), the active window is read with xprop and xwininfo
+ * (x11-utils) as before, ~200 ms. nut-js is not used: under window managers such as openbox its
+ * bounds are relative to the frame and it has no application name.
  */
 export class X11Windows implements WindowPort {
-  constructor(private readonly env: NodeJS.ProcessEnv = process.env) {}
+  private readonly bridge: DesktopBridge;
+  private readonly ownsBridge: boolean;
+  private bridgeProblem: string | undefined;
+
+  constructor(
+    private readonly env: NodeJS.ProcessEnv = process.env,
+    private readonly options: X11WindowsOptions = {},
+  ) {
+    this.ownsBridge = options.bridge === undefined;
+    this.bridge = options.bridge ?? new DesktopBridge(env);
+  }
+
+  /** Why the bridge is not used (the xprop path answers instead); undefined while it is. */
+  get fallbackReason(): string | undefined {
+    return this.bridgeProblem;
+  }
 
   async activeWindowId(): Promise<string | undefined> {
+    const answer = await this.viaBridge('activeId');
+    if (answer) return typeof answer.windowId === 'string' ? answer.windowId : undefined;
+    return this.xpropActiveWindowId();
+  }
+
+  async activeWindow(): Promise<WindowInfo | undefined> {
+    const answer = await this.viaBridge('active');
+    if (answer) return answer.window ? toWindowInfo(answer.window as BridgeWindow) : undefined;
+    return this.xpropActiveWindow();
+  }
+
+  async listWindows(): Promise<WindowInfo[]> {
+    const answer = await this.viaBridge('windows');
+    if (answer) return (answer.windows as BridgeWindow[]).map(toWindowInfo);
+    // Without the helper: only the active window is known.
+    const active = await this.xpropActiveWindow();
+    return active ? [active] : [];
+  }
+
+  /** Ends the helper when this adapter started it. */
+  async dispose(): Promise<void> {
+    if (this.ownsBridge) await this.bridge.dispose();
+  }
+
+  /** The helper's answer, or undefined when it cannot answer (then xprop does, and the reason is told once). */
+  private async viaBridge(cmd: string): Promise<Record<string, unknown> | undefined> {
+    try {
+      const answer = await this.bridge.request(cmd, {}, { timeoutMs: BRIDGE_TIMEOUT_MS });
+      this.bridgeProblem = undefined;
+      return answer;
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      if (message !== this.bridgeProblem) this.options.onWarning?.(`windows are read with xprop: the desktop bridge failed (${message})`);
+      this.bridgeProblem = message;
+      return undefined;
+    }
+  }
+
+  private async xpropActiveWindowId(): Promise<string | undefined> {
     const root = await this.xprop(['-root', '_NET_ACTIVE_WINDOW']);
     const id = /window id # (0x[0-9a-f]+)/i.exec(root)?.[1];
     return !id || /^0x0+$/.test(id) ? undefined : id;
   }
 
-  async activeWindow(): Promise<WindowInfo | undefined> {
-    const id = await this.activeWindowId();
+  private async xpropActiveWindow(): Promise<WindowInfo | undefined> {
+    const id = await this.xpropActiveWindowId();
     if (!id) return undefined;
     let props: string;
     let info: string;
@@ -63,6 +138,18 @@ export class X11Windows implements WindowPort {
       throw error;
     }
   }
+}
+
+function toWindowInfo(raw: BridgeWindow): WindowInfo {
+  const [x, y, width, height] = raw.bounds;
+  return {
+    id: raw.id,
+    title: raw.title,
+    appName: raw.appName,
+    bounds: { x, y, width, height },
+    ...(raw.pid !== undefined ? { pid: raw.pid } : {}),
+    ...(raw.type !== undefined ? { type: raw.type } : {}),
+  };
 }
 
 function quoted(text: string, property: string): string | undefined {
