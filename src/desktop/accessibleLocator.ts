@@ -47,11 +47,22 @@ export function locateAccessible(elements: readonly AccessibleElement[], query: 
 
 /** All elements matching at the best tier present, outermost of nested ones, in reading order. */
 export function findAccessibleCandidates(elements: readonly AccessibleElement[], query: string): TextCandidate[] {
+  return findAccessibleMatches(elements, query).map((m) => m.candidate);
+}
+
+/** An element of the tree that matches, with the candidate it makes (callers need its window). */
+export interface AccessibleMatch {
+  candidate: TextCandidate;
+  element: AccessibleElement;
+}
+
+/** Like findAccessibleCandidates, keeping each candidate's element. */
+export function findAccessibleMatches(elements: readonly AccessibleElement[], query: string): AccessibleMatch[] {
   const scored = elements.map((element) => score(element, query)).filter((s): s is Scored => s !== undefined);
   if (scored.length === 0) return [];
   const best = Math.min(...scored.map((s) => s.tier));
   const kept = outermost(scored.filter((s) => s.tier === best));
-  return kept.map(toCandidate).sort(readingOrder);
+  return kept.map((s) => ({ candidate: toCandidate(s), element: s.element })).sort((a, b) => readingOrder(a.candidate, b.candidate));
 }
 
 function score(element: AccessibleElement, query: string): Scored | undefined {

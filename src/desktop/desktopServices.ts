@@ -4,6 +4,7 @@ import type { Desktop } from './ports/desktop';
 import type { WindowTitleRule } from './privateWindows';
 import { ScreenPrivacy } from './screenPrivacy';
 import { ScreenReader } from './screenReader';
+import { TargetLocator } from './targetLocator';
 
 /** The desktop plus the shared, stateful helpers built on it (one per host). */
 export interface DesktopServices {
@@ -11,6 +12,8 @@ export interface DesktopServices {
   /** Every reading it gives out is protected: secret fields black, private windows withheld. */
   reader: ScreenReader;
   privacy: ScreenPrivacy;
+  /** Finds where to click for a label (tree first, then the pixels of the window it is in). */
+  locator: TargetLocator;
   /** Tells secrets in text apart (type_text masks what it matches). */
   redactor: SecretRedactor;
   /** Largest width of screenshots sent to a model; they are downscaled beyond it. */
@@ -32,11 +35,12 @@ export function createDesktopServices(desktop: Desktop, options: DesktopServices
     windowTitles: options.privateWindowTitles,
     logger: options.logger,
   });
-  return {
+  const services: Omit<DesktopServices, 'locator'> = {
     desktop,
     reader: new ScreenReader(desktop.screen, desktop.ocr, { privacy }),
     privacy,
     redactor: options.redactor ?? new SecretRedactor(),
     screenshotMaxWidth: options.screenshotMaxWidth ?? 1280,
   };
+  return { ...services, locator: new TargetLocator(services) };
 }

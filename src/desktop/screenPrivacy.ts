@@ -47,6 +47,11 @@ export interface ScreenPrivacyOptions {
 
 /** Roles of secret text fields: AT-SPI's `password text`, macOS's secure text field. */
 const SECRET_ROLE = /password|secure text/i;
+
+/** Whether an accessible role is a secret text field (its content must never be read out). */
+export function isSecretRole(role: string): boolean {
+  return SECRET_ROLE.test(role);
+}
 /** Black drawn past a field's edges, so anti-aliased glyph edges do not survive. */
 const PADDING = 3;
 /** An app without a tree (Tk) is asked again only this often. */
@@ -93,6 +98,18 @@ export class ScreenPrivacy {
     }
     this.lastWindow = await windows.activeWindow();
     return this.lastWindow;
+  }
+
+  /**
+   * The secret fields of one window (it need not be the active one) from the tree, for a
+   * reading of that window alone; [] where there is no tree. Throws only when aborted.
+   */
+  async windowFields(window: WindowInfo, image: ScreenImage, active: boolean, signal?: AbortSignal): Promise<BBox[]> {
+    const { accessibility } = this.options;
+    const tree = accessibility && (await accessibility.available().catch(() => false)) ? accessibility : undefined;
+    if (!tree) return [];
+    const fields = await this.treeFields(tree, image, window, signal, active);
+    return active ? fields : fields.filter((f) => intersects(f, window.bounds));
   }
 
   /** The view of `image` that may leave: `extra` adds regions known from elsewhere (screen pixels). */
@@ -154,17 +171,17 @@ export class ScreenPrivacy {
     return { elements, fullText: (lines.length ? lines : elements).map((e) => e.text).join('\n') };
   }
 
-  private async treeFields(port: AccessibilityPort, image: ScreenImage, window: WindowInfo | undefined, signal?: AbortSignal): Promise<BBox[]> {
+  private async treeFields(port: AccessibilityPort, image: ScreenImage, window: WindowInfo | undefined, signal?: AbortSignal, active = true): Promise<BBox[]> {
     try {
       const windowKey = window ? `${window.id ?? ''}|${window.appName}|${window.title}|${boxKey(window.bounds)}` : 'screen';
-      const key = `${windowKey}|${pixelHash(image, window?.bounds)}`;
+      const key = `${active ? 'active' : 'any'}|${windowKey}|${pixelHash(image, window?.bounds)}`;
       if (this.treeCache?.key === key) return this.treeCache.fields;
       // A window without a tree stays without one whatever its title says (pages, documents).
       const appKey = window ? `${window.id ?? ''}|${window.appName}` : 'screen';
       const checked = this.treeless.get(appKey);
       if (checked !== undefined && Date.now() - checked < TREELESS_RECHECK_MS) return [];
-      const elements = await port.elements({ activeWindowOnly: true, signal });
-      if (elements.length === 0) {
+      const elements = await port.elements({ activeWindowOnly: active, signal });
+      if (active && elements.length === 0) {
         if (this.treeless.size >= MAX_TREELESS) this.treeless.clear();
         this.treeless.set(appKey, Date.now());
       }

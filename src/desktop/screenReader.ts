@@ -1,6 +1,9 @@
+import { createHash } from 'node:crypto';
 import type { BBox, OcrAnalysis, OcrElement } from '../core/types';
 import type { OcrEngine } from './ports/ocrPort';
 import type { ScreenImage, ScreenPort } from './ports/screenPort';
+import type { WindowInfo } from './ports/windowPort';
+import { withheldNotice } from './privateWindows';
 import { changedRegion, crop, expand, framesEqual, intersects } from './screenDiff';
 import type { PrivacyProbe, ProtectedView, ScreenPrivacy, SecretRegion } from './screenPrivacy';
 import { union } from './textLocator';
@@ -18,6 +21,30 @@ export interface ScreenReading {
   ocrMs: number;
 }
 
+/** One window's text, read from its pixels alone (protected like a full reading). */
+export interface WindowReading {
+  window: WindowInfo;
+  /** The part of the screen that was read: the window's bounds cut to the screen. */
+  bounds: BBox;
+  analysis: OcrAnalysis;
+  secretRegions: SecretRegion[];
+  /** Set when the window is private: it was not read at all. */
+  withheld?: string;
+  /** `cached`: its pixels had not changed since it was last read; `none`: not read (private, off screen). */
+  ocr: 'cached' | 'full' | 'none';
+  ocrMs: number;
+}
+
+export interface ReadWindowOptions {
+  signal?: AbortSignal;
+  /** Where the screen is (windows are cut to it); the whole screen grab's size when not given. */
+  screen?: BBox;
+  /** Whether this is the active window (its tree is read for secret fields the cheap way). */
+  active?: boolean;
+  /** Secret fields in the window already known to the caller (screen pixels): the tree is then not asked. */
+  fields?: BBox[];
+}
+
 export interface ScreenReaderOptions {
   /** Re-read only the changed part when it covers less than this share of the frame. */
   partialLimit?: number;
@@ -25,6 +52,8 @@ export interface ScreenReaderOptions {
   margin?: number;
   /** Masks secret fields and private windows in every reading; without it readings are raw. */
   privacy?: ScreenPrivacy;
+  /** Windows whose last reading is kept (keyed by their pixels); default 12. */
+  windowCacheSize?: number;
 }
 
 export interface ReadOptions {
@@ -44,6 +73,9 @@ export class ScreenReader {
   private readonly partialLimit: number;
   private readonly margin: number;
   private readonly privacy?: ScreenPrivacy;
+  /** Per window: the hash of the pixels last read and what was read; oldest first. */
+  private readonly windows = new Map<string, { hash: string; reading: WindowReading }>();
+  private readonly windowCacheSize: number;
 
   constructor(
     private readonly screen: ScreenPort,
@@ -53,6 +85,48 @@ export class ScreenReader {
     this.partialLimit = options.partialLimit ?? 0.4;
     this.margin = options.margin ?? 24;
     this.privacy = options.privacy;
+    this.windowCacheSize = options.windowCacheSize ?? 12;
+  }
+
+  /**
+   * Reads one window's pixels. Each window's last reading is kept, keyed by a hash of its
+   * pixels: coming back to a window that has not changed costs a grab and a hash, no OCR. A
+   * private window is neither grabbed nor read.
+   */
+  async readWindow(window: WindowInfo, options: ReadWindowOptions = {}): Promise<WindowReading> {
+    const screen = options.screen ?? (await this.screenBox());
+    const bounds = clipTo(window.bounds, screen);
+    const empty: OcrAnalysis = { elements: [], fullText: '' };
+    if (this.privacy?.isPrivateWindow(window)) {
+      return { window, bounds: bounds ?? window.bounds, analysis: empty, secretRegions: [{ bbox: window.bounds, kind: 'private window' }], withheld: withheldNotice(window), ocr: 'none', ocrMs: 0 };
+    }
+    if (!bounds) return { window, bounds: window.bounds, analysis: empty, secretRegions: [], ocr: 'none', ocrMs: 0 };
+    const image = await this.screen.grab(bounds);
+    const started = performance.now();
+    const key = windowKey(window);
+    const hash = imageHash(image);
+    const known = this.windows.get(key);
+    if (known?.hash === hash) {
+      this.windows.delete(key); // most recently used last
+      this.windows.set(key, known);
+      return { ...known.reading, window, ocr: 'cached', ocrMs: performance.now() - started };
+    }
+    // The tree's secret fields are looked up while OCR runs.
+    const fields: Promise<BBox[]> =
+      options.fields || !this.privacy ? Promise.resolve(options.fields ?? []) : this.privacy.windowFields(window, image, options.active ?? false, options.signal);
+    fields.catch(() => undefined); // awaited below; an abort must not surface as unhandled
+    const analysis = await this.ocr.recognize(image, { signal: options.signal });
+    const view = this.privacy ? this.privacy.protect(image, analysis, { window, fields: await fields }) : { image, analysis, regions: [] };
+    const reading: WindowReading = { window, bounds, analysis: view.analysis, secretRegions: view.regions, ocr: 'full', ocrMs: performance.now() - started };
+    this.windows.delete(key);
+    this.windows.set(key, { hash, reading });
+    while (this.windows.size > this.windowCacheSize) this.windows.delete(this.windows.keys().next().value!);
+    return reading;
+  }
+
+  private async screenBox(): Promise<BBox> {
+    const size = await this.screen.size();
+    return { x: 0, y: 0, width: size.width, height: size.height };
   }
 
   async read(options: ReadOptions = {}): Promise<ScreenReading> {
@@ -101,9 +175,10 @@ export class ScreenReader {
     return this.last?.given;
   }
 
-  /** Forget the remembered reading (e.g. after switching displays). */
+  /** Forget the remembered readings (e.g. after switching displays). */
   reset(): void {
     this.last = undefined;
+    this.windows.clear();
   }
 
   private async protect(image: ScreenImage, analysis: OcrAnalysis, probing: Promise<PrivacyProbe> | undefined, extra?: SecretRegion[]): Promise<ProtectedView> {
@@ -158,4 +233,22 @@ function byReadingOrder(a: OcrElement, b: OcrElement): number {
 function fullText(elements: OcrElement[]): string {
   const lines = elements.filter((e) => e.level === 'line');
   return (lines.length ? lines : elements).map((e) => e.text).join('\n');
+}
+
+/** A window is the same window while its id (else its app and title) stays. */
+function windowKey(window: WindowInfo): string {
+  return window.id ?? `${window.appName}|${window.title}`;
+}
+
+/** Pixels and where they are: a window moved or resized is read again. */
+function imageHash(image: ScreenImage): string {
+  return createHash('sha1').update(`${image.origin.x},${image.origin.y},${image.width},${image.height}|`).update(image.data).digest('hex');
+}
+
+function clipTo(box: BBox, limit: BBox): BBox | undefined {
+  const x = Math.max(limit.x, Math.floor(box.x));
+  const y = Math.max(limit.y, Math.floor(box.y));
+  const right = Math.min(limit.x + limit.width, Math.ceil(box.x + box.width));
+  const bottom = Math.min(limit.y + limit.height, Math.ceil(box.y + box.height));
+  return right > x && bottom > y ? { x, y, width: right - x, height: bottom - y } : undefined;
 }

@@ -19,10 +19,11 @@ function tree(elements: AccessibleElement[], available = true): AccessibilityPor
 
 const button = (name: string, x: number, y: number): AccessibleElement => ({ name, role: 'push button', bbox: { x, y, width: 60, height: 30 }, states: ['enabled', 'showing'] });
 
-describe('click falls back to the accessibility tree', () => {
+describe('click through the accessibility tree', () => {
   it('clicks a label OCR did not read, and says where it was found', async () => {
     const fake = createFakeDesktop({ analysis: ocrWords([{ text: 'Save', x: 100, y: 40, w: 40, h: 20 }]) });
     fake.accessibility = tree([button('=', 300, 200), button('Save', 90, 35)]);
+    fake.screen.paint({ x: 320, y: 210, width: 12, height: 6 }); // the "=" glyph the tree's button shows
     const result = await runTool(new ClickTool(makeServices(fake)), { text: '=' });
     assert.equal(result.success, true, result.error);
     assert.match(result.observation, /accessibility tree/);
@@ -32,6 +33,7 @@ describe('click falls back to the accessibility tree', () => {
   it('settles OCR ambiguity only with a single exact element', async () => {
     const fake = createFakeDesktop({ analysis: ocrWords([{ text: '+', x: 100, y: 40, w: 8, h: 8 }, { text: '+', x: 200, y: 40, w: 8, h: 8 }]) });
     fake.accessibility = tree([button('+/-', 80, 30), button('+', 180, 30)]);
+    fake.screen.paint({ x: 200, y: 40, width: 8, height: 8 });
     const result = await runTool(new ClickTool(makeServices(fake)), { text: '+' });
     assert.equal(result.success, true, result.error);
     assert.deepEqual(fake.input.calls, [{ type: 'click', at: { x: 210, y: 45 }, button: 'left', double: false }]);
@@ -42,8 +44,7 @@ describe('click falls back to the accessibility tree', () => {
     const port = tree([button('Save', 500, 500)]);
     fake.accessibility = port;
     await runTool(new ClickTool(makeServices(fake)), { text: 'Save' });
-    // The OCR word is clicked, not the tree's button elsewhere (the tree may still be read, for
-    // the password fields the screen privacy pass masks).
+    // The tree's "Save" box shows nothing (a stale tree): the word the pixels show is clicked.
     assert.deepEqual(fake.input.calls, [{ type: 'click', at: { x: 120, y: 50 }, button: 'left', double: false }]);
     const missing = await runTool(new ClickTool(makeServices(fake)), { text: 'Quit' });
     assert.equal(missing.code, 'NOT_FOUND');

@@ -1,8 +1,8 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { ToolResult } from '../../core/types';
 import type { DesktopServices } from '../../desktop/desktopServices';
-import { locateAccessible } from '../../desktop/accessibleLocator';
-import { findCandidates, locateText, type LocateOptions, type LocateResult, type TextCandidate } from '../../desktop/textLocator';
+import type { TargetResult } from '../../desktop/targetLocator';
+import type { TextCandidate } from '../../desktop/textLocator';
 import { StringEnum, toolInput } from '../schema';
 import { ToolBase, type ToolContext } from '../toolBase';
 import { ToolResults } from '../toolResult';
@@ -11,7 +11,7 @@ import { ReturnScreenSchema, withScreenAfter } from './screenState';
 const schema = toolInput({
   x: Type.Optional(Type.Number({ minimum: 0, description: 'X in screen pixels (with y)' })),
   y: Type.Optional(Type.Number({ minimum: 0, description: 'Y in screen pixels (with x)' })),
-  text: Type.Optional(Type.String({ minLength: 1, description: 'Visible text to find by OCR and click, e.g. "Save" or "Open File"' })),
+  text: Type.Optional(Type.String({ minLength: 1, description: 'Visible text or accessible name to find and click, e.g. "Save" or "Open File"' })),
   button: Type.Optional(StringEnum(['left', 'right', 'middle'] as const, { description: 'Mouse button', default: 'left' })),
   doubleClick: Type.Optional(Type.Boolean({ description: 'Double-click', default: false })),
   occurrence: Type.Optional(Type.Integer({ minimum: 1, description: 'With text: which match, 1-based in reading order' })),
@@ -21,13 +21,13 @@ const schema = toolInput({
 
 type ClickInput = Static<typeof schema>;
 
-/** Clicks a point, or a text found on the screen by OCR (seed 000 §3.1). */
+/** Clicks a point, or a label found in the accessibility tree or by OCR (seed 000 §3.1); never a guess. */
 export class ClickTool extends ToolBase<typeof schema> {
   readonly name = 'click';
   readonly description =
     'Click at screen coordinates (x, y) or on visible text (text). Text matching ignores case; an exact word or phrase ' +
     'beats a partial match. When the text appears several times the result lists the candidates: call again with ' +
-    'occurrence or near. Coordinates are screen pixels (divide coordinates read off a downscaled screenshot by its scale).';
+    'occurrence or near. When the match is unsure (a doubtful reading) nothing is clicked and the result says why. Coordinates are screen pixels (divide coordinates read off a downscaled screenshot by its scale).';
   readonly inputSchema = schema;
   readonly risk = 'action' as const;
 
@@ -60,77 +60,50 @@ export class ClickTool extends ToolBase<typeof schema> {
       await this.services.desktop.input.click({ x, y }, button, double);
       result = ToolResults.success(`${what} at (${x}, ${y}).`, { mode: 'coordinates', point: { x, y }, button, doubleClick: double });
     } else {
-      const reading = await this.services.reader.read({ signal: context.signal });
-      let located = locateText(reading.analysis, input.text, { occurrence: input.occurrence, near: input.near });
-      let viaTree = false;
-      // OCR misses single glyphs ("=", "+", "7") and text on busy backgrounds, and reads "+/-" as
-      // a second "+": the toolkit knows its own labels.
-      if (located.status !== 'found' || located.match.kind === 'fuzzy') {
-        // An anchor OCR can read is used as a point; otherwise it is looked up in the tree too.
-        const near = input.near === undefined ? undefined : (findCandidates(reading.analysis, input.near)[0]?.center ?? input.near);
-        const fromTree = await this.locateInTree(input.text, { occurrence: input.occurrence, near }, context.signal);
-        if (fromTree && treeSettles(located, fromTree)) {
-          located = fromTree;
-          viaTree = true;
-        }
-      }
-      const source = viaTree ? ' in the accessibility tree' : '';
-      if (located.status === 'not_found') {
-        const also = located.suggestions.length ? ` Similar text on screen: ${located.suggestions.map((s) => `"${s}"`).join(', ')}.` : '';
-        return ToolResults.notFound(
-          located.reason ?? `Text "${input.text}" not found on screen (${reading.analysis.elements.length} text elements read).${also}`,
-          'Read the screen (ocr) to see what is there, scroll, or click by coordinates.',
-        );
-      }
-      if (located.status === 'ambiguous') {
-        return ToolResults.failure('FAILED', `Text "${input.text}" appears ${located.candidates.length} times${source}; nothing was clicked.`, {
-          observation: `Did NOT click: "${input.text}" is ambiguous (${located.candidates.length} matches).`,
-          hint: 'Call click again with occurrence (1-based, reading order) or near (another text next to the one you mean).',
-          data: { candidates: located.candidates.map(describe) },
-        });
-      }
-      const match = located.match;
-      await this.services.desktop.input.click(match.center, button, double);
-      const kind = match.kind === 'exact' ? '' : ` (${match.kind} match "${match.text}")`;
-      const how = viaTree ? ' Found through the accessibility tree (OCR could not tell where it is).' : '';
-      result = ToolResults.success(`${what} "${input.text}" at (${match.center.x}, ${match.center.y})${kind}.${how}`, {
+      const located = await this.services.locator.locate(input.text, { occurrence: input.occurrence, near: input.near, signal: context.signal });
+      if (located.status !== 'found') return notClicked(input.text, located);
+      await this.services.desktop.input.click(located.point, button, double);
+      const kind = located.kind === 'exact' ? '' : ` (${located.kind} match "${located.text}")`;
+      const via = located.source === 'accessibility' ? 'the accessibility tree' : `OCR, confidence ${located.confidence.toFixed(2)}`;
+      result = ToolResults.success(`${what} "${input.text}" at (${located.point.x}, ${located.point.y})${kind}, found through ${via}.`, {
         mode: 'text',
-        source: viaTree ? 'accessibility' : 'ocr',
+        source: located.source,
         text: input.text,
-        ...describe(match),
-        point: match.center,
+        foundText: located.text,
+        bbox: located.bbox,
+        confidence: Number(located.confidence.toFixed(2)),
+        match: located.kind,
+        point: located.point,
         button,
         doubleClick: double,
         otherMatches: located.alternatives,
-        ocr: reading.ocr,
       });
     }
     return withScreenAfter(this.services, result, input.returnScreen, context.signal);
   }
+}
 
-  /** The accessibility tree's answer; undefined where there is no tree or it cannot be read. */
-  private async locateInTree(text: string, options: LocateOptions, signal: AbortSignal): Promise<LocateResult | undefined> {
-    const tree = this.services.desktop.accessibility;
-    if (!tree || !(await tree.available())) return undefined;
-    try {
-      return locateAccessible(await tree.elements({ activeWindowOnly: true, signal }), text, options);
-    } catch (error) {
-      if (signal.aborted) throw error;
-      return undefined; // a tree that fails to answer leaves OCR's answer standing
-    }
+/** Why nothing was clicked, per contract: NOT_FOUND, or FAILED with the reason and the candidates. */
+function notClicked(text: string, located: Exclude<TargetResult, { status: 'found' }>): ToolResult {
+  if (located.status === 'not_found') {
+    const also = located.suggestions.length ? ` Similar text on screen: ${located.suggestions.map((s) => `"${s}"`).join(', ')}.` : '';
+    return ToolResults.notFound(
+      `${located.reason ?? `Text "${text}" not found on screen`}; nothing was clicked.${also}`,
+      'Read the screen (ocr) to see what is there, scroll, or click by coordinates.',
+    );
   }
-}
-
-/** Where OCR saw several exact matches, only a single exact one in the tree settles which. */
-function treeSettles(ocr: LocateResult, tree: LocateResult): boolean {
-  if (tree.status === 'not_found') return false;
-  if (ocr.status !== 'ambiguous' || onlyFuzzy(ocr)) return true;
-  return tree.status === 'found' && tree.alternatives === 0 && tree.match.kind === 'exact';
-}
-
-function onlyFuzzy(located: LocateResult): boolean {
-  if (located.status === 'found') return located.match.kind === 'fuzzy';
-  return located.status === 'ambiguous' && located.candidates.every((c) => c.kind === 'fuzzy');
+  if (located.status === 'ambiguous') {
+    return ToolResults.failure('FAILED', `Text "${text}" appears ${located.candidates.length} times; nothing was clicked.`, {
+      observation: `Did NOT click: "${text}" is ambiguous (${located.candidates.length} matches).`,
+      hint: 'Call click again with occurrence (1-based, reading order) or near (another text next to the one you mean).',
+      data: { reason: 'ambiguous', candidates: located.candidates.map(describe) },
+    });
+  }
+  return ToolResults.failure('FAILED', `Not sure where "${text}" is (${located.reason}); nothing was clicked.`, {
+    observation: `Did NOT click "${text}". ${located.reason}.`,
+    hint: 'Read the screen (ocr) or take a screenshot to check, then click by coordinates or with a more exact text.',
+    data: { reason: 'low_confidence', candidates: located.candidates.map(describe) },
+  });
 }
 
 function describe(candidate: TextCandidate): { foundText: string; bbox: TextCandidate['bbox']; confidence: number; match: string } {

@@ -1,0 +1,102 @@
+import type { LocateOptions, TextCandidate } from './textLocator';
+import { tokenize } from './textLocator';
+
+// The rules that decide whether a match may be clicked. A misclick is worse than a miss: a
+// match that could be something else (a glyph inside a longer label, a fuzzy reading of a short
+// word, a word OCR was unsure of) is reported as doubtful and never clicked.
+
+export interface TargetRuleOptions {
+  /** OCR confidence (0..1) below which an exact match is doubtful. */
+  minConfidence?: number;
+  /** The same for queries of one or two characters ("I" read from a "1"). */
+  minShortConfidence?: number;
+  /** A fuzzy match is clickable only for words at least this long, read at least this surely. */
+  minFuzzyLength?: number;
+  minFuzzyConfidence?: number;
+}
+
+export const DEFAULT_RULES: Required<TargetRuleOptions> = {
+  minConfidence: 0.4,
+  minShortConfidence: 0.6,
+  minFuzzyLength: 6,
+  minFuzzyConfidence: 0.75,
+};
+
+/** Queries this short (without spaces) match inside almost any label: only whole labels count. */
+export const SHORT_QUERY_CHARS = 2;
+
+/** OCR candidates split into those that may be clicked and those that are only a hint. */
+export interface Judged {
+  sure: TextCandidate[];
+  doubtful: TextCandidate[];
+}
+
+export function isShortQuery(query: string): boolean {
+  return [...query.normalize('NFKC').replace(/\s+/g, '')].length <= SHORT_QUERY_CHARS;
+}
+
+/**
+ * Sorts OCR candidates into sure and doubtful ones. A short query that matches only inside a
+ * longer label is dropped altogether: "-" inside "<-" is not a "-" anywhere.
+ */
+export function judgeOcr(query: string, candidates: readonly TextCandidate[], options: TargetRuleOptions = {}): Judged {
+  const rules = { ...DEFAULT_RULES, ...options };
+  const short = isShortQuery(query);
+  const tokens = tokenize(query);
+  const sure: TextCandidate[] = [];
+  const doubtful: TextCandidate[] = [];
+  for (const candidate of candidates) {
+    if (short && (candidate.kind !== 'exact' || !candidate.whole)) continue;
+    if (candidate.kind === 'exact') {
+      (candidate.confidence >= (short ? rules.minShortConfidence : rules.minConfidence) ? sure : doubtful).push(candidate);
+    } else if (candidate.kind === 'fuzzy') {
+      const long = tokens.every((t) => [...t].length >= rules.minFuzzyLength);
+      (long && candidate.confidence >= rules.minFuzzyConfidence ? sure : doubtful).push(candidate);
+    } else {
+      (substringCovers(tokens, candidate.text) && candidate.confidence >= rules.minConfidence ? sure : doubtful).push(candidate);
+    }
+  }
+  return { sure, doubtful };
+}
+
+/**
+ * A substring is the label when it is most of the words it was found in ("Preferences" in
+ * "Preferences…" is, "save" in "Autosave" is not).
+ */
+function substringCovers(tokens: readonly string[], found: string): boolean {
+  const query = tokens.join('').length;
+  const label = tokenize(found).join('').length;
+  return query >= 4 && label > 0 && query / label >= 0.75;
+}
+
+/** Applies occurrence / near to candidates in reading order; undefined when neither was given. */
+export function pick(
+  candidates: readonly TextCandidate[],
+  options: LocateOptions,
+  anchor: { x: number; y: number } | undefined,
+): { match?: TextCandidate; reason?: string } | undefined {
+  if (options.occurrence !== undefined) {
+    const match = candidates[options.occurrence - 1];
+    return match ? { match } : { reason: `it appears ${candidates.length} time(s); occurrence ${options.occurrence} does not exist` };
+  }
+  if (options.near !== undefined) {
+    if (!anchor) return { reason: `the anchor "${typeof options.near === 'string' ? options.near : `${options.near.x},${options.near.y}`}" was not found` };
+    const sorted = [...candidates].sort((a, b) => distance(a.center, anchor) - distance(b.center, anchor));
+    return { match: sorted[0]! };
+  }
+  return undefined;
+}
+
+/** Best first: sure exact matches first, then by confidence. */
+export function byStrength(a: TextCandidate, b: TextCandidate): number {
+  const rank = { exact: 0, substring: 1, fuzzy: 2 } as const;
+  return rank[a.kind] - rank[b.kind] || b.confidence - a.confidence;
+}
+
+export function describeCandidate(c: TextCandidate): string {
+  return `'${c.text}' (${c.kind === 'exact' ? '' : `${c.kind}, `}confidence ${c.confidence.toFixed(2)})`;
+}
+
+function distance(a: { x: number; y: number }, b: { x: number; y: number }): number {
+  return Math.hypot(a.x - b.x, a.y - b.y);
+}
