@@ -1,0 +1,221 @@
+import { strict as assert } from 'node:assert';
+import type { BBox } from '../../src/core/types';
+import { createDesktopServices } from '../../src/desktop/desktopServices';
+import type { AccessibilityPort, AccessibilityQueryOptions, AccessibleElement } from '../../src/desktop/ports/accessibilityPort';
+import type { WindowInfo, WindowPort } from '../../src/desktop/ports/windowPort';
+import { compileWindowTitles } from '../../src/desktop/privateWindows';
+import { judgeOcr } from '../../src/desktop/targetRules';
+import { TargetLocator, type TargetResult } from '../../src/desktop/targetLocator';
+import type { TextCandidate } from '../../src/desktop/textLocator';
+import { ClickTool } from '../../src/tools/desktop/clickTool';
+import { createFakeDesktop, ocrWords, runTool, type FakeDesktop, type WordSpec } from '../support/fakeDesktop';
+
+// The decision layer of click by text: tree first (no OCR), then the active window's pixels,
+// then the others; duplicates prefer the focused window and the dialog; doubtful matches and
+// short queries inside longer labels are never clicked.
+
+/** Windows with a stacking list (topmost first), like the X11 bridge. */
+class StackedWindows implements WindowPort {
+  constructor(
+    public windows: WindowInfo[],
+    public active: WindowInfo | undefined,
+  ) {}
+  async activeWindow(): Promise<WindowInfo | undefined> {
+    return this.active;
+  }
+  async listWindows(): Promise<WindowInfo[]> {
+    return this.windows;
+  }
+}
+
+/** A tree that answers per window: elements carry the window they are in. */
+class FakeTree implements AccessibilityPort {
+  readonly name = 'fake-tree';
+  readonly queries: Array<AccessibilityQueryOptions & { fresh?: boolean }> = [];
+  constructor(public all: AccessibleElement[]) {}
+  async available(): Promise<boolean> {
+    return true;
+  }
+  async elements(options: AccessibilityQueryOptions & { fresh?: boolean } = {}): Promise<AccessibleElement[]> {
+    this.queries.push(options);
+    return options.activeWindowOnly === false ? this.all : this.all.filter((e) => e.window?.active);
+  }
+}
+
+const MAIN: WindowInfo = { id: '0x1', title: 'Editor', appName: 'editor', pid: 10, bounds: { x: 0, y: 0, width: 500, height: 600 }, type: 'normal' };
+const DIALOG: WindowInfo = { id: '0x2', title: 'Save changes?', appName: 'editor', pid: 10, bounds: { x: 150, y: 200, width: 300, height: 150 }, type: 'dialog' };
+const OTHER: WindowInfo = { id: '0x3', title: 'Calculator', appName: 'calc', pid: 20, bounds: { x: 500, y: 0, width: 300, height: 600 }, type: 'normal' };
+
+function el(name: string, bbox: BBox, window: WindowInfo, active: boolean, role = 'push button'): AccessibleElement {
+  return { name, role, bbox, states: ['enabled', 'showing'], window: { name: window.title, role: window.type === 'dialog' ? 'dialog' : 'frame', active }, pid: window.pid, app: window.appName };
+}
+
+function setUp(options: { windows?: WindowInfo[]; active?: WindowInfo; words?: WordSpec[]; tree?: AccessibleElement[]; privateTitles?: string[] } = {}): {
+  fake: FakeDesktop;
+  locator: TargetLocator;
+  tree?: FakeTree;
+  services: ReturnType<typeof createDesktopServices>;
+} {
+  const fake = createFakeDesktop({ analysis: ocrWords(options.words ?? []) });
+  const windows = options.windows ?? [MAIN];
+  (fake as { windows: unknown }).windows = new StackedWindows(windows, options.active ?? windows[0]);
+  const tree = options.tree ? new FakeTree(options.tree) : undefined;
+  if (tree) fake.accessibility = tree;
+  // Every label is drawn: a dark mark inside each box, so no box counts as blank.
+  for (const w of options.words ?? []) fake.screen.paint({ x: w.x + 1, y: w.y + 1, width: Math.max(1, w.w - 2), height: Math.max(1, w.h - 2) });
+  for (const e of options.tree ?? []) fake.screen.paint({ x: e.bbox.x + 4, y: e.bbox.y + 4, width: 6, height: 4 });
+  const services = createDesktopServices(fake, { privateWindowTitles: compileWindowTitles(options.privateTitles ?? [], 'test') });
+  return { fake, locator: services.locator, tree, services };
+}
+
+function found(result: TargetResult): Extract<TargetResult, { status: 'found' }> {
+  assert.equal(result.status, 'found', JSON.stringify(result));
+  return result as Extract<TargetResult, { status: 'found' }>;
+}
+
+describe('TargetLocator', () => {
+  it('answers from the tree without any OCR when the active window has the label exactly', async () => {
+    const { fake, locator } = setUp({ tree: [el('Bold', { x: 40, y: 40, width: 30, height: 30 }, MAIN, true)], words: [{ text: 'Bold', x: 300, y: 500, w: 40, h: 14 }] });
+    const hit = found(await locator.locate('bold'));
+    assert.equal(hit.source, 'accessibility');
+    assert.deepEqual(hit.point, { x: 55, y: 55 });
+    assert.equal(fake.ocr.calls, 0);
+    assert.deepEqual(locator.lastTrace?.steps, ['tree-active']);
+  });
+
+  it('does not trust a tree box where nothing is drawn: asks the tree afresh, then reads the pixels', async () => {
+    const { fake, locator, tree } = setUp({ words: [{ text: 'Open', x: 300, y: 500, w: 40, h: 14 }] });
+    const stale = new FakeTree([el('Open', { x: 40, y: 40, width: 60, height: 30 }, MAIN, true)]);
+    fake.accessibility = stale;
+    assert.equal(tree, undefined);
+    const hit = found(await locator.locate('Open'));
+    assert.equal(hit.source, 'ocr');
+    assert.deepEqual(hit.point, { x: 320, y: 507 });
+    assert.ok(stale.queries.some((q) => q.fresh === true), 'the tree was asked again, fresh');
+  });
+
+  it('reads the active window first and only it when the label is there', async () => {
+    const { fake, locator } = setUp({
+      windows: [MAIN, OTHER],
+      words: [{ text: 'Cancel', x: 100, y: 100, w: 50, h: 14 }, { text: 'Cancel', x: 600, y: 100, w: 50, h: 14 }],
+    });
+    const hit = found(await locator.locate('Cancel'));
+    assert.deepEqual(hit.point, { x: 125, y: 107 });
+    assert.equal(fake.ocr.calls, 1);
+    assert.deepEqual(fake.ocr.images[0]!.origin, { x: 0, y: 0 });
+    assert.equal(fake.ocr.images[0]!.width, 500, 'only the active window was read');
+  });
+
+  it('looks in the other windows when the active one lacks the label', async () => {
+    const { fake, locator } = setUp({ windows: [MAIN, OTHER], words: [{ text: 'Clear', x: 600, y: 100, w: 50, h: 14 }] });
+    const hit = found(await locator.locate('Clear'));
+    assert.deepEqual(hit.point, { x: 625, y: 107 });
+    assert.equal(fake.ocr.calls, 2);
+    assert.deepEqual(locator.lastTrace?.steps, ['ocr-active', 'ocr-window']);
+  });
+
+  it('keeps each window reading keyed by its pixels: switching back to an unchanged window is no OCR', async () => {
+    const { fake, locator } = setUp({ windows: [MAIN, OTHER], words: [{ text: 'Undo', x: 100, y: 100, w: 40, h: 14 }, { text: 'Clear', x: 600, y: 100, w: 50, h: 14 }] });
+    const windows = fake.windows as unknown as StackedWindows;
+    found(await locator.locate('Undo'));
+    windows.active = OTHER;
+    found(await locator.locate('Clear'));
+    windows.active = MAIN;
+    found(await locator.locate('Undo'));
+    assert.equal(fake.ocr.calls, 2, 'each window was read once');
+    fake.screen.paint({ x: 200, y: 300, width: 20, height: 20 });
+    found(await locator.locate('Undo'));
+    assert.equal(fake.ocr.calls, 3, 'a changed window is read again');
+  });
+
+  it('never clicks a one- or two-character query found only inside a longer label, and lets the tree answer', async () => {
+    const words = [{ text: '<-', x: 100, y: 100, w: 16, h: 14 }, { text: '+/-', x: 200, y: 100, w: 24, h: 14 }];
+    const alone = setUp({ words });
+    assert.equal((await alone.locator.locate('-')).status, 'not_found');
+    assert.equal((await alone.locator.locate('+')).status, 'not_found');
+    const withTree = setUp({ words, tree: [el('<-', { x: 95, y: 95, width: 26, height: 24 }, MAIN, true), el('-', { x: 300, y: 95, width: 26, height: 24 }, MAIN, true)] });
+    const hit = found(await withTree.locator.locate('-'));
+    assert.equal(hit.source, 'accessibility');
+    assert.deepEqual(hit.point, { x: 313, y: 107 });
+    // Inside the tree too: "+" is not the button "+/-".
+    const treeOnly = setUp({ tree: [el('+/-', { x: 95, y: 95, width: 26, height: 24 }, MAIN, true)] });
+    assert.equal((await treeOnly.locator.locate('+')).status, 'not_found');
+  });
+
+  it('prefers the focused dialog when a label is in it and in the window below', async () => {
+    const { locator } = setUp({
+      windows: [DIALOG, MAIN],
+      active: DIALOG,
+      tree: [el('Save', { x: 10, y: 10, width: 40, height: 24 }, MAIN, false), el('Save', { x: 350, y: 300, width: 60, height: 24 }, DIALOG, true)],
+    });
+    const hit = found(await locator.locate('Save'));
+    assert.deepEqual(hit.point, { x: 380, y: 312 });
+    assert.equal(hit.source, 'accessibility');
+  });
+
+  it('prefers the dialog among other windows that show a label, and asks when none is a dialog', async () => {
+    const words = [{ text: 'Save', x: 20, y: 20, w: 40, h: 14 }, { text: 'Save', x: 360, y: 300, w: 40, h: 14 }];
+    const focusElsewhere = setUp({ windows: [DIALOG, MAIN, OTHER], active: OTHER, words });
+    assert.deepEqual(found(await focusElsewhere.locator.locate('Save')).point, { x: 380, y: 307 });
+    const twoNormal = setUp({ windows: [MAIN, OTHER], active: undefined, words: [{ text: 'Edit', x: 20, y: 20, w: 40, h: 14 }, { text: 'Edit', x: 620, y: 20, w: 40, h: 14 }] });
+    (twoNormal.fake.windows as unknown as StackedWindows).active = { ...DIALOG, id: '0x9', title: 'Elsewhere', bounds: { x: 0, y: 590, width: 10, height: 10 } };
+    assert.equal((await twoNormal.locator.locate('Edit')).status, 'ambiguous');
+  });
+
+  it('ignores tree elements under another window and in private windows', async () => {
+    const covered = setUp({ windows: [DIALOG, MAIN], active: DIALOG, tree: [el('Apply', { x: 200, y: 250, width: 60, height: 24 }, MAIN, false)] });
+    assert.notEqual((await covered.locator.locate('Apply')).status, 'found');
+    const secret = setUp({ windows: [MAIN, OTHER], active: OTHER, privateTitles: ['Editor'], tree: [el('Reveal', { x: 20, y: 20, width: 60, height: 24 }, MAIN, false)], words: [{ text: 'Reveal', x: 20, y: 60, w: 50, h: 14 }] });
+    const result = await secret.locator.locate('Reveal');
+    assert.equal(result.status, 'not_found');
+    assert.match((result as { reason?: string }).reason ?? '', /private windows are not read \("Editor"\)/);
+    assert.ok(secret.fake.ocr.images.every((i) => i.origin.x >= 500), 'the private window was never read');
+  });
+
+  it('answers low_confidence for an unsure reading and a fuzzy short word, and clicks a surely read long one', async () => {
+    const unsure = setUp({ words: [{ text: 'Apply', x: 20, y: 20, w: 50, h: 14, confidence: 0.3 }] });
+    const low = await unsure.locator.locate('Apply');
+    assert.equal(low.status, 'low_confidence');
+    assert.match((low as { reason: string }).reason, /Not sure: best match 'Apply' \(confidence 0\.30\)/);
+    const fuzzy = setUp({ words: [{ text: 'Saue', x: 20, y: 20, w: 40, h: 14, confidence: 0.9 }] });
+    assert.equal((await fuzzy.locator.locate('Save')).status, 'low_confidence');
+    const long = setUp({ words: [{ text: 'Setlings', x: 20, y: 20, w: 70, h: 14, confidence: 0.9 }] });
+    const hit = found(await long.locator.locate('Settings'));
+    assert.equal(hit.kind, 'fuzzy');
+  });
+
+  it('lets an exact tree answer in another window beat an inexact reading of the active one', async () => {
+    const { locator } = setUp({
+      windows: [MAIN, OTHER],
+      words: [{ text: 'Setlings', x: 20, y: 20, w: 70, h: 14, confidence: 0.9 }],
+      tree: [el('Settings', { x: 600, y: 40, width: 80, height: 24 }, OTHER, false)],
+    });
+    const hit = found(await locator.locate('Settings'));
+    assert.equal(hit.source, 'accessibility');
+    assert.deepEqual(hit.point, { x: 640, y: 52 });
+  });
+
+  it('sorts OCR candidates by the rules (short glyphs whole only, substrings only when most of the word)', () => {
+    const c = (text: string, kind: TextCandidate['kind'], whole: boolean, confidence = 0.9): TextCandidate => ({
+      text,
+      kind,
+      whole,
+      confidence,
+      bbox: { x: 0, y: 0, width: 10, height: 10 },
+      center: { x: 5, y: 5 },
+    });
+    assert.deepEqual(judgeOcr('x', [c('x', 'exact', false)]), { sure: [], doubtful: [] });
+    assert.equal(judgeOcr('I', [c('I', 'exact', true, 0.5)]).doubtful.length, 1);
+    assert.equal(judgeOcr('save', [c('Autosave', 'substring', false)]).doubtful.length, 1);
+    assert.equal(judgeOcr('preferences', [c('Preferences…', 'substring', false)]).sure.length, 1);
+  });
+
+  it('the click tool clicks nothing when unsure, and says why', async () => {
+    const { fake, services } = setUp({ words: [{ text: 'Saue', x: 20, y: 20, w: 40, h: 14, confidence: 0.41 }] });
+    const result = await runTool(new ClickTool(services), { text: 'Save' });
+    assert.equal(result.code, 'FAILED');
+    assert.equal((result.data as { reason: string }).reason, 'low_confidence');
+    assert.match(result.observation, /Not sure: best match 'Saue' \(fuzzy, confidence 0\.41\)/);
+    assert.deepEqual(fake.input.calls, []);
+  });
+});
