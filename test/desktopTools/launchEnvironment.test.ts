@@ -3,6 +3,7 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, wr
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SecretRedactor } from '../../src/core/redact';
+import { accessibleAppArgs } from '../../src/desktop/adapters/accessibleLaunch';
 import { LinuxAppLauncher } from '../../src/desktop/adapters/appLaunchers';
 
 // An app started through a desktop entry (as launch_app does) gets our environment without the
@@ -63,5 +64,38 @@ describe('launched apps\' environment (Linux launcher)', function () {
     }
     assert.ok(!seen.includes(KEY) && !seen.includes(FLAG_KEY), seen);
     assert.ok(seen.includes('GAI_KEEP_ME=kept'), 'the rest of the environment is passed on');
+  });
+  it('turns on the toolkits\' accessibility: GTK bridge not disabled, Qt and Chromium switches set', async () => {
+    const out = join(dir, 'env.txt');
+    // Named like Chromium's executable: it gets the renderer accessibility switch first.
+    const script = join(dir, 'chromium');
+    writeFileSync(script, `#!/bin/sh\n{ env; echo "GAI_ARGS=$*"; echo GAI_ENV_DUMP_DONE=1; } > "${out}.tmp" && mv "${out}.tmp" "${out}"\n`);
+    chmodSync(script, 0o755);
+    mkdirSync(join(dir, 'share', 'applications'), { recursive: true });
+    writeFileSync(join(dir, 'share', 'applications', 'gai-browser.desktop'), `[Desktop Entry]\nType=Application\nName=Gai Browser\nExec=${script} --new-window %U\n`);
+    const env: NodeJS.ProcessEnv = {
+      PATH: process.env.PATH,
+      XDG_DATA_HOME: join(dir, 'nothing'),
+      XDG_DATA_DIRS: join(dir, 'share'),
+      NO_AT_BRIDGE: '1',
+      // Another session's a11y bus (no session bus named here): the app must not register there.
+      AT_SPI_BUS_ADDRESS: 'unix:path=/nonexistent/other-session-bus',
+    };
+    await new LinuxAppLauncher(env).launch('Gai Browser');
+    const seen = await waitForFile(out);
+    const lines = seen.split('\n');
+    assert.ok(lines.includes('ACCESSIBILITY_ENABLED=1'), seen);
+    assert.ok(lines.includes('QT_LINUX_ACCESSIBILITY_ALWAYS_ON=1'), seen);
+    assert.ok(!lines.some((line) => line.startsWith('NO_AT_BRIDGE=')), seen);
+    assert.ok(!lines.some((line) => line.startsWith('AT_SPI_BUS_ADDRESS=')), seen);
+    assert.ok(lines.includes('GAI_ARGS=--force-renderer-accessibility --new-window'), seen);
+  });
+
+  it('gives the renderer switch to Chromium and Electron executables only, once', () => {
+    assert.deepEqual(accessibleAppArgs('/usr/bin/chromium', ['%U']), ['--force-renderer-accessibility', '%U']);
+    assert.deepEqual(accessibleAppArgs('/usr/share/code/code', []), ['--force-renderer-accessibility']);
+    assert.deepEqual(accessibleAppArgs('google-chrome-stable', ['--force-renderer-accessibility']), ['--force-renderer-accessibility']);
+    assert.deepEqual(accessibleAppArgs('/usr/bin/mousepad', ['a.txt']), ['a.txt']);
+    assert.deepEqual(accessibleAppArgs('/usr/bin/chromiumish', []), []);
   });
 });

@@ -5,6 +5,7 @@ import { withoutSecretEnv } from '../../core/secretEnv';
 import { applicationDirs, execToArgv, findDesktopEntry, readDesktopEntries } from '../desktopEntries';
 import { assertAppName, isLaunchAllowed, LaunchNotAllowedError } from '../launchNames';
 import type { AppLauncher, LaunchResult } from '../ports/appLauncherPort';
+import { accessibleAppArgs, accessibleAppEnv } from './accessibleLaunch';
 
 /**
  * Linux: desktop entries by name (as a launcher menu would); an executable on PATH only when
@@ -23,18 +24,21 @@ export class LinuxAppLauncher implements AppLauncher {
     const entry = findDesktopEntry(await readDesktopEntries(applicationDirs(this.env)), appName);
     if (entry) {
       const [command, ...args] = execToArgv(entry.exec);
-      if (command) return { method: `desktop entry ${entry.file} (${entry.name})`, pid: await start(command, args, this.appEnv()) };
+      if (command) return { method: `desktop entry ${entry.file} (${entry.name})`, pid: await start(command, accessibleAppArgs(command, args), this.appEnv()) };
     }
     const executable = await findExecutable(appName, this.env);
     // `rm`, `curl` or `reboot` are on PATH too: a program runs only when the person named it.
     if (executable && !isLaunchAllowed(this.allowPrograms, appName, basename(executable))) throw new LaunchNotAllowedError(appName, executable);
-    if (executable) return { method: `executable ${executable}`, pid: await start(executable, [], this.appEnv()) };
+    if (executable) return { method: `executable ${executable}`, pid: await start(executable, accessibleAppArgs(executable, []), this.appEnv()) };
     throw new Error(`no application called "${appName}": no desktop entry matches and no such program is on PATH`);
   }
 
-  /** Our environment without the model providers' keys: the app has no use for them. */
+  /**
+   * Our environment without the model providers' keys (the app has no use for them), with the
+   * toolkits' accessibility switches on so its labels can be read from the tree.
+   */
   private appEnv(): NodeJS.ProcessEnv {
-    return withoutSecretEnv(this.env, this.holdsSecret);
+    return accessibleAppEnv(withoutSecretEnv(this.env, this.holdsSecret));
   }
 }
 
