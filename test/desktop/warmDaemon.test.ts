@@ -1,11 +1,12 @@
 import { strict as assert } from 'node:assert';
 import { appendFileSync, copyFileSync, existsSync, mkdtempSync, rmSync, statSync, symlinkSync, utimesSync } from 'node:fs';
+import { execFile } from 'node:child_process';
 import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { encodeFrame, FrameReader, type DaemonStatus } from '../../src/desktop/remoteProtocol';
 import { launchFixture, suiteDisplay, type Fixture } from './support/fixture';
-import { BUILT_CLI, runBuiltCli, type CliOutcome } from './support/builtCli';
+import { BUILT_CLI, type CliOutcome } from './support/builtCli';
 
 // The warm perception daemon (gai daemon) on the suite display, driven through the built CLI.
 
@@ -16,19 +17,27 @@ const runtimeDir = mkdtempSync(join(tmpdir(), 'gai-run-'));
 const env = { ...display.env, XDG_CONFIG_HOME: configHome, XDG_RUNTIME_DIR: runtimeDir };
 const socketPath = join(runtimeDir, 'gai', `daemon-${display.display.replace(/[^A-Za-z0-9]/g, '_')}.sock`);
 
-function gai(args: string[], cli = BUILT_CLI): Promise<CliOutcome> {
-  return cli === BUILT_CLI ? runBuiltCli(args, env, 120_000) : runBuiltCliAt(cli, args);
+/**
+ * A private copy of the built CLI (beside a link to node_modules): other builds of dist/cli.js
+ * while this suite runs are other builds to the daemon, which would rightly restart it.
+ */
+function copyCli(extraLine = ''): { cli: string; dir: string } {
+  const dir = mkdtempSync(join(tmpdir(), 'gai-cli-'));
+  const cli = join(dir, 'cli.js');
+  copyFileSync(BUILT_CLI, cli);
+  if (extraLine) appendFileSync(cli, `\n${extraLine}\n`);
+  symlinkSync(resolve(BUILT_CLI, '..', '..', 'node_modules'), join(dir, 'node_modules'));
+  return { cli, dir };
 }
 
-function runBuiltCliAt(cli: string, args: string[]): Promise<CliOutcome> {
-  return import('node:child_process').then(
-    ({ execFile }) =>
-      new Promise((done) => {
-        execFile(process.execPath, [cli, ...args], { env, timeout: 120_000 }, (error, stdout, stderr) => {
-          done({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
-        });
-      }),
-  );
+let ownCli: { cli: string; dir: string } | undefined;
+
+function gai(args: string[], cli = ownCli?.cli ?? BUILT_CLI): Promise<CliOutcome> {
+  return new Promise((done) => {
+    execFile(process.execPath, [cli, ...args], { env, timeout: 120_000 }, (error, stdout, stderr) => {
+      done({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
+    });
+  });
 }
 
 async function status(): Promise<DaemonStatus & { running: boolean }> {
@@ -69,6 +78,7 @@ describe('gai daemon: warm perception between CLI commands (built CLI on the sui
 
   before(async function () {
     if (!existsSync(BUILT_CLI)) throw new Error('dist/cli.js is missing: npm test builds it before the suites');
+    ownCli = copyCli();
     app = await launchFixture(display);
   });
   after(async () => {
@@ -76,6 +86,7 @@ describe('gai daemon: warm perception between CLI commands (built CLI on the sui
     await app?.close();
     rmSync(configHome, { recursive: true, force: true });
     rmSync(runtimeDir, { recursive: true, force: true });
+    if (ownCli) rmSync(ownCli.dir, { recursive: true, force: true });
   });
 
   it('starts on a 0600 socket in a 0700 folder, and the next commands are served by it', async () => {
@@ -195,13 +206,9 @@ describe('gai daemon: warm perception between CLI commands (built CLI on the sui
   });
 
   it('a daemon of another build is stopped and started again by the current CLI', async () => {
-    // Another build: the bundle with one more line, at another path with another time.
-    const dir = mkdtempSync(join(tmpdir(), 'gai-oldcli-'));
-    const oldCli = join(dir, 'cli.js');
-    copyFileSync(BUILT_CLI, oldCli);
-    appendFileSync(oldCli, '\n// an older build\n');
+    // Another build: the bundle with one more line, from another time.
+    const { cli: oldCli, dir } = copyCli('// an older build');
     utimesSync(oldCli, new Date(2020, 0, 1), new Date(2020, 0, 1));
-    symlinkSync(resolve(BUILT_CLI, '..', '..', 'node_modules'), join(dir, 'node_modules'));
     try {
       await gai(['daemon', 'stop']);
       const old = await gai(['daemon', 'start', '--json'], oldCli);

@@ -121,10 +121,16 @@ export class PerceptionDaemon {
       clearTimeout(this.idleTimer);
       clearInterval(this.displayTimer);
       const server = this.server;
+      // Ended, not destroyed: an answer still being written (to "stop" itself) arrives whole.
+      for (const socket of this.sockets) socket.end();
+      const stragglers = setTimeout(() => {
+        for (const socket of this.sockets) socket.destroy();
+      }, 2_000);
       if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
-      for (const socket of this.sockets) socket.destroy();
+      clearTimeout(stragglers);
       // Node removes its socket file on close; make sure of it (a killed daemon leaves one, see listen()).
-      if (process.platform !== 'win32') {
+      // Only a daemon that listened owns the socket (one that lost the start race must not remove it).
+      if (server && process.platform !== 'win32') {
         try {
           unlinkSync(this.options.socketPath);
         } catch {
