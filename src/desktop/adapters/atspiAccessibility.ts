@@ -48,6 +48,7 @@ export class AtspiAccessibility implements AccessibilityPort {
   private availability: Promise<boolean> | undefined;
   private lastProblem: string | undefined;
   private status: string | undefined;
+  private lastStats: { windows: number; cached: number; visited: number } | undefined;
 
   /** `bridge`: shared with X11Windows by the composition root; by default one of its own. */
   constructor(
@@ -62,6 +63,11 @@ export class AtspiAccessibility implements AccessibilityPort {
   /** Why available() said no, for messages; undefined when it said yes or has not run. */
   get unavailableReason(): string | undefined {
     return this.lastProblem;
+  }
+
+  /** The last elements() read: windows read, how many of them came from the cache, nodes walked. */
+  get lastRead(): { windows: number; cached: number; visited: number } | undefined {
+    return this.lastStats;
   }
 
   /** Whether the helper could turn on org.a11y.Status IsEnabled ('enabled' or why not), after available(). */
@@ -86,6 +92,7 @@ export class AtspiAccessibility implements AccessibilityPort {
   async elements(options: AccessibilityQueryOptions & { fresh?: boolean } = {}): Promise<AccessibleElement[]> {
     const answer = await this.ask('elements', { active: options.activeWindowOnly !== false, fresh: options.fresh === true }, options.signal);
     const windows = (answer.windows ?? []) as ScriptWindow[];
+    this.lastStats = { windows: windows.length, cached: Number(answer.cached ?? 0), visited: Number(answer.visited ?? 0) };
     return windows.flatMap((w) => w.elements.map((raw) => toElement(raw, w))).sort(readingOrder);
   }
 

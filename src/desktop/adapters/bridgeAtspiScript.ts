@@ -114,18 +114,35 @@ class Tree:
         return result
 
     def roots(self, active_only):
-        ACTIVE = self.Atspi.StateType.ACTIVE
-        pairs = []
-        for app in self.apps():
-            tops = self.toplevels(app)
-            if not active_only:
-                pairs.extend((app, t) for t in tops)
+        """(app, window, extents) to read. One round trip to each application first: the events
+        it sent before answering (a new window, a state, a label) are then dispatched, so neither
+        the choice of windows nor the cache checks miss them."""
+        Atspi = self.Atspi
+        ACTIVE = Atspi.StateType.ACTIVE
+        apps = self.apps()
+        for app in apps:
+            try:
+                if app.get_child_count() > 0:
+                    app.get_child_at_index(0).get_extents(Atspi.CoordType.SCREEN)
+            except Exception:
+                pass  # gone, or not answering
+        self.drain()
+        found = []
+        for app in apps:
+            for top in self.toplevels(app):
+                try:
+                    e = top.get_extents(Atspi.CoordType.SCREEN)
+                    found.append((app, top, (e.x, e.y, e.width, e.height)))
+                except Exception:
+                    pass
+        if not active_only:
+            return found
+        for app, top, _ in found:
+            if not showing(top, ACTIVE):
                 continue
-            active = [t for t in tops if t.get_state_set().contains(ACTIVE)]
-            if active:
-                # Its open popups (combo lists, context menus) are separate toplevels of the app.
-                return [(app, t) for t in active[:1] + [t for t in tops if t not in active and t.get_role_name() in POPUPS]]
-        return pairs
+            # Its open popups (combo lists, context menus) are separate toplevels of the app.
+            return [f for f in found if f[1] is top] + [f for f in found if f[0] is app and f[1] is not top and f[1].get_role_name() in POPUPS]
+        return []
 
     def pid(self, app):
         bus = app.app.bus_name if app.app is not None else None
@@ -142,14 +159,10 @@ class Tree:
         self.drain()
         deadline = time.monotonic() + budget
         windows, visited, truncated, cached = [], 0, False, 0
-        for app, root in self.roots(active_only):
+        for app, root, extents in self.roots(active_only):
             try:
                 bus = root.app.bus_name
                 key = (bus, root.path)
-                # A round trip to the application: events it sent before answering arrive first.
-                ext = root.get_extents(Atspi.CoordType.SCREEN)
-                extents = (ext.x, ext.y, ext.width, ext.height)
-                self.drain()
                 stamp = (self.app_gen.get(bus, 0), self.any_gen, extents, max_depth)
                 entry = None if fresh else self.cache.get(key)
                 if entry is not None and entry['stamp'] == stamp and entry['visited'] <= max_nodes - visited:
@@ -174,6 +187,12 @@ class Tree:
         return {'windows': windows, 'visited': visited, 'truncated': truncated, 'cached': cached}
 
 TREE = Tree()
+
+def showing(node, state):
+    try:
+        return node.get_state_set().contains(state)
+    except Exception:
+        return False
 
 def find_bus_problem(Gio, GLib):
     if os.environ.get('AT_SPI_BUS_ADDRESS'):
