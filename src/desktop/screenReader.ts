@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { BBox, OcrAnalysis, OcrElement } from '../core/types';
 import type { OcrEngine } from './ports/ocrPort';
 import type { ScreenImage, ScreenPort } from './ports/screenPort';
@@ -30,8 +29,11 @@ export interface WindowReading {
   secretRegions: SecretRegion[];
   /** Set when the window is private: it was not read at all. */
   withheld?: string;
-  /** `cached`: its pixels had not changed since it was last read; `none`: not read (private, off screen). */
-  ocr: 'cached' | 'full' | 'none';
+  /**
+   * `cached`: its pixels had not changed since it was last read; `partial`: only what changed
+   * was read; `none`: not read (private, off screen).
+   */
+  ocr: 'cached' | 'partial' | 'full' | 'none';
   ocrMs: number;
 }
 
@@ -52,7 +54,7 @@ export interface ScreenReaderOptions {
   margin?: number;
   /** Masks secret fields and private windows in every reading; without it readings are raw. */
   privacy?: ScreenPrivacy;
-  /** Windows whose last reading is kept (keyed by their pixels); default 12. */
+  /** Windows whose last reading (and pixels) are kept; default 8. */
   windowCacheSize?: number;
 }
 
@@ -73,8 +75,8 @@ export class ScreenReader {
   private readonly partialLimit: number;
   private readonly margin: number;
   private readonly privacy?: ScreenPrivacy;
-  /** Per window: the hash of the pixels last read and what was read; oldest first. */
-  private readonly windows = new Map<string, { hash: string; reading: WindowReading }>();
+  /** Per window: the pixels last read, their raw OCR and the protected reading; oldest first. */
+  private readonly windows = new Map<string, { image: ScreenImage; analysis: OcrAnalysis; reading: WindowReading }>();
   private readonly windowCacheSize: number;
 
   constructor(
@@ -85,13 +87,13 @@ export class ScreenReader {
     this.partialLimit = options.partialLimit ?? 0.4;
     this.margin = options.margin ?? 24;
     this.privacy = options.privacy;
-    this.windowCacheSize = options.windowCacheSize ?? 12;
+    this.windowCacheSize = options.windowCacheSize ?? 8;
   }
 
   /**
-   * Reads one window's pixels. Each window's last reading is kept, keyed by a hash of its
-   * pixels: coming back to a window that has not changed costs a grab and a hash, no OCR. A
-   * private window is neither grabbed nor read.
+   * Reads one window's pixels. Each window's last reading is kept with its pixels: coming back
+   * to a window that has not changed costs a grab and a compare, no OCR; where a part of it
+   * changed, only that part is read. A private window is neither grabbed nor read.
    */
   async readWindow(window: WindowInfo, options: ReadWindowOptions = {}): Promise<WindowReading> {
     const screen = options.screen ?? (await this.screenBox());
@@ -104,10 +106,9 @@ export class ScreenReader {
     const image = await this.screen.grab(bounds);
     const started = performance.now();
     const key = windowKey(window);
-    const hash = imageHash(image);
     const known = this.windows.get(key);
-    if (known?.hash === hash) {
-      this.windows.delete(key); // most recently used last
+    this.windows.delete(key); // most recently used last
+    if (known && sameOrigin(known.image, image) && framesEqual(known.image, image)) {
       this.windows.set(key, known);
       return { ...known.reading, window, ocr: 'cached', ocrMs: performance.now() - started };
     }
@@ -115,13 +116,33 @@ export class ScreenReader {
     const fields: Promise<BBox[]> =
       options.fields || !this.privacy ? Promise.resolve(options.fields ?? []) : this.privacy.windowFields(window, image, options.active ?? false, options.signal);
     fields.catch(() => undefined); // awaited below; an abort must not surface as unhandled
-    const analysis = await this.ocr.recognize(image, { signal: options.signal });
+    const { analysis, kind } = await this.recognizeChanges(known && sameOrigin(known.image, image) ? known : undefined, image, options.signal);
     const view = this.privacy ? this.privacy.protect(image, analysis, { window, fields: await fields }) : { image, analysis, regions: [] };
-    const reading: WindowReading = { window, bounds, analysis: view.analysis, secretRegions: view.regions, ocr: 'full', ocrMs: performance.now() - started };
-    this.windows.delete(key);
-    this.windows.set(key, { hash, reading });
+    const reading: WindowReading = { window, bounds, analysis: view.analysis, secretRegions: view.regions, ocr: kind, ocrMs: performance.now() - started };
+    this.windows.set(key, { image, analysis, reading });
     while (this.windows.size > this.windowCacheSize) this.windows.delete(this.windows.keys().next().value!);
     return reading;
+  }
+
+  /**
+   * OCR of what changed since `previous` (same place and size): the changed part and the lines
+   * it touches when that is small, else the whole image.
+   */
+  private async recognizeChanges(
+    previous: { image: ScreenImage; analysis: OcrAnalysis } | undefined,
+    image: ScreenImage,
+    signal: AbortSignal | undefined,
+  ): Promise<{ analysis: OcrAnalysis; kind: 'partial' | 'full' }> {
+    const changed = previous ? changedRegion(previous.image, image) : undefined;
+    const frame = { x: image.origin.x, y: image.origin.y, width: image.width, height: image.height };
+    // Whole lines touched by the change are read again, so their unchanged words stay in them.
+    const touched = changed ? previous!.analysis.elements.filter((e) => intersects(e.bbox, changed)).map((e) => e.bbox) : [];
+    const dirty = changed ? expand(union([changed, ...touched]), this.margin, frame) : undefined;
+    if (previous && changed && dirty && dirty.width * dirty.height < this.partialLimit * image.width * image.height) {
+      const fresh = await this.ocr.recognize(crop(image, dirty), { signal });
+      return { analysis: merge(previous.analysis, fresh, changed, dirty, frame), kind: 'partial' };
+    }
+    return { analysis: await this.ocr.recognize(image, { signal }), kind: 'full' };
   }
 
   private async screenBox(): Promise<BBox> {
@@ -147,20 +168,7 @@ export class ScreenReader {
       const view = await this.protect(image, analysis, probing, previous?.view.regions);
       return reading(view, 'full', performance.now() - started);
     }
-    let analysis: OcrAnalysis;
-    let kind: ScreenReading['ocr'] = 'full';
-    const changed = previous ? changedRegion(previous.image, image) : undefined;
-    const frame = { x: image.origin.x, y: image.origin.y, width: image.width, height: image.height };
-    // Whole lines touched by the change are read again, so their unchanged words stay in them.
-    const touched = changed ? previous!.analysis.elements.filter((e) => intersects(e.bbox, changed)).map((e) => e.bbox) : [];
-    const dirty = changed ? expand(union([changed, ...touched]), this.margin, frame) : undefined;
-    if (previous && dirty && dirty.width * dirty.height < this.partialLimit * image.width * image.height) {
-      const fresh = await this.ocr.recognize(crop(image, dirty), { signal: options.signal });
-      analysis = merge(previous.analysis, fresh, changed!, dirty, frame);
-      kind = 'partial';
-    } else {
-      analysis = await this.ocr.recognize(image, { signal: options.signal });
-    }
+    const { analysis, kind } = await this.recognizeChanges(previous, image, options.signal);
     const view = await this.protect(image, analysis, probing);
     this.last = { image, analysis, view, given: given(view) };
     return reading(view, kind, performance.now() - started);
@@ -240,9 +248,9 @@ function windowKey(window: WindowInfo): string {
   return window.id ?? `${window.appName}|${window.title}`;
 }
 
-/** Pixels and where they are: a window moved or resized is read again. */
-function imageHash(image: ScreenImage): string {
-  return createHash('sha1').update(`${image.origin.x},${image.origin.y},${image.width},${image.height}|`).update(image.data).digest('hex');
+/** A window moved is read again whole (its old reading's boxes are elsewhere). */
+function sameOrigin(a: ScreenImage, b: ScreenImage): boolean {
+  return a.origin.x === b.origin.x && a.origin.y === b.origin.y && a.width === b.width && a.height === b.height;
 }
 
 function clipTo(box: BBox, limit: BBox): BBox | undefined {

@@ -236,7 +236,7 @@ export class TargetLocator {
       // The tree already read tells the secret fields: it is not asked again.
       ...(search.elements.length > 0 ? { fields: search.elements.filter((e) => isSecretRole(e.role) && contains(window.bounds, centreOf(e.bbox))).map((e) => e.bbox) } : {}),
     });
-    if (reading.ocr === 'full') search.trace.ocrRuns++;
+    if (reading.ocr === 'full' || reading.ocr === 'partial') search.trace.ocrRuns++;
     if (reading.withheld) search.privateWindows.add(window.title);
     return reading;
   }
