@@ -2,6 +2,7 @@ import { arch, cpus, platform } from 'node:os';
 import { join } from 'node:path';
 import { runAgentBench } from './agentBench';
 import { printTable, writeJson, type BenchRow } from './benchReport';
+import { runBridgeBench } from './bridgeBench';
 import { runClickBench } from './clickBench';
 import { runExtensionBench } from './extensionBench';
 import { runHostileBench } from './hostileBench';
@@ -23,6 +24,7 @@ const BENCHES: Array<{ name: string; run: () => Promise<BenchRow[]> }> = [
   { name: 'stop', run: runStopBench },
   { name: 'hostile', run: runHostileBench },
   { name: 'privacy', run: runPrivacyBench },
+  { name: 'bridge', run: runBridgeBench },
 ];
 
 async function main(): Promise<void> {
