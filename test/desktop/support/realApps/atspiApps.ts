@@ -132,7 +132,10 @@ export class AtspiApp {
     const text = await run(FIXTURE_PYTHON, [TRUTH_SCRIPT, String(pid ?? 0)], this.env, 20_000);
     const reply = JSON.parse(text) as TruthReply;
     if (!reply.ok) throw new Error(`AT-SPI ground truth of ${this.kind} failed: ${reply.error ?? 'no reason'}`);
-    return (reply.elements ?? []).map((e) => ({ name: e.name, role: e.role, window: e.window, states: e.states, bbox: { x: e.box[0], y: e.box[1], width: e.box[2], height: e.box[3] } }));
+    const screen = await this.screenSize();
+    return (reply.elements ?? [])
+      .map((e) => ({ name: e.name, role: e.role, window: e.window, states: e.states, bbox: { x: e.box[0], y: e.box[1], width: e.box[2], height: e.box[3] } }))
+      .filter((e) => onScreen(e.bbox, screen));
   }
 
   /** The elements as labels to look for. `filter` narrows them (a menu's items, a dialog's). */
@@ -148,6 +151,17 @@ export class AtspiApp {
     const point = centre(element.bbox);
     await run('xdotool', ['mousemove', String(point.x), String(point.y), 'click', '1'], this.env);
     return element;
+  }
+
+  private screen: { width: number; height: number } | undefined;
+
+  private async screenSize(): Promise<{ width: number; height: number }> {
+    if (!this.screen) {
+      const info = await run('xwininfo', ['-root'], this.env);
+      const size = (label: string): number => Number(new RegExp(`${label}:\\s+(\\d+)`).exec(info)?.[1] ?? NaN);
+      this.screen = { width: size('Width'), height: size('Height') };
+    }
+    return this.screen;
   }
 
   async activate(): Promise<void> {
@@ -221,6 +235,8 @@ export class AtspiApp {
     await this.waitFor(async () => (await this.elements()).some((e) => e.name === 'Keypad'), 'its View menu');
     await this.clickElement('Keypad');
     await this.waitFor(async () => (await this.elements()).some((e) => e.role === 'push button' && e.name === '7'), 'its keypad');
+    // Off the keypad (its tooltip would cover a key): onto the window's title bar.
+    await run('xdotool', ['mousemove', String(this.placement.x + 40), String(this.placement.y - 8)], this.env);
   }
 }
 
@@ -242,6 +258,11 @@ const DIALOGS: Record<AtspiAppKind, [string, RegExp]> = {
   galculator: ['Edit', /^Preferences/],
   speedcrunch: ['Help', /^About/],
 };
+
+/** Wholly on the screen: a window wider than its place leaves part of its widgets off the edge. */
+function onScreen(box: BBox, screen: { width: number; height: number }): boolean {
+  return box.x >= 0 && box.y >= 0 && box.x + box.width <= screen.width && box.y + box.height <= screen.height;
+}
 
 function key(e: AtspiElement): string {
   return `${e.role}|${e.name}|${e.bbox.x},${e.bbox.y}`;

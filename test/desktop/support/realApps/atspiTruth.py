@@ -14,11 +14,12 @@ CONTAINERS = {'application', 'frame', 'window', 'dialog', 'alert', 'file chooser
     'scroll pane', 'viewport', 'layered pane', 'root pane', 'split pane', 'glass pane', 'internal frame',
     'desktop frame', 'option pane', 'page tab list', 'menu bar', 'tool bar', 'status bar', 'scroll bar',
     'separator', 'table', 'tree table', 'list', 'list box', 'tree', 'document frame', 'document web',
-    'section', 'form', 'grouping', 'redundant object', 'unknown', 'invalid', 'popup menu', 'tool tip'}
+    'section', 'form', 'grouping', 'redundant object', 'unknown', 'invalid', 'popup menu', 'tool tip',
+    'animation'}  # a spinner draws nothing while idle
 MAX_NODES = 6000
 MAX_TEXT = 4000
-# Identifiers, numbers and string contents of code: what a person would point at by name.
-WORD = re.compile(r'[A-Za-z_][A-Za-z0-9_.]*[A-Za-z0-9_]|[A-Za-z_]|[0-9]+')
+# Identifiers and numbers of code, two characters or more: what a person would point at by name
+WORD = re.compile(r'[A-Za-z_][A-Za-z0-9_.]*[A-Za-z0-9_]|[0-9]{2,}')
 
 
 def main():

@@ -13,9 +13,11 @@ export interface BusyScene {
 
 export const SCENE_LAYOUT = {
   chromium: { x: 0, y: 0, width: 960, height: 1080 },
-  mousepad: { x: 960, y: 0, width: 960, height: 560 },
-  galculator: { x: 960, y: 600, width: 480, height: 460 },
-  speedcrunch: { x: 1440, y: 600, width: 480, height: 460 },
+  // Client areas: openbox adds a 20 px title bar above each (chromium draws its own frame).
+  mousepad: { x: 960, y: 0, width: 960, height: 500 },
+  // speedcrunch's keypad needs about 620 px; galculator fits in 330.
+  galculator: { x: 960, y: 545, width: 330, height: 510 },
+  speedcrunch: { x: 1296, y: 545, width: 622, height: 510 },
 } as const;
 
 /** Starts the four apps one after the other (each placed before the next opens); stops them all on failure. */

@@ -9,6 +9,9 @@ import * as path from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { delay, placeWindow, run, startProcess, stopProcess, waitForWindow, type GroundTruthLabel, type Placement, type StartedProcess } from './appWindow';
 
+/** Symbols of Unicode's "other symbol" class only (☰, ⚙): icons, not text. */
+const PICTOGRAPH = /^\p{So}+$/u;
+
 export const PAGES_DIR = path.resolve(__dirname, '..', '..', 'fixtures', 'pages');
 
 export interface ChromiumOptions {
@@ -116,6 +119,7 @@ export class ChromiumApp {
     const page = 'file://' + path.join(PAGES_DIR, options.page ?? 'workspace.html');
     const args = [
       '--no-sandbox', // we run as root in the test machines
+      '--test-type', // no infobar warning about --no-sandbox above the page
       `--user-data-dir=${path.join(profileDir, 'profile')}`,
       '--no-first-run',
       '--no-default-browser-check',
@@ -174,7 +178,8 @@ export class ChromiumApp {
     const labels = await this.domLabels();
     const out: GroundTruthLabel[] = [];
     for (const label of labels) {
-      if (label.text) out.push({ text: label.text, bbox: label.bbox, source: 'dom', role: label.tag, where: label.id });
+      // A pictograph (☰) has no text a person would type: its aria-label is asked for instead.
+      if (label.text && !(PICTOGRAPH.test(label.text) && label.ariaLabel)) out.push({ text: label.text, bbox: label.bbox, source: 'dom', role: label.tag, where: label.id });
       if (label.ariaLabel && label.ariaLabel !== label.text) out.push({ text: label.ariaLabel, bbox: label.bbox, source: 'dom', role: label.tag, where: label.id });
     }
     return out;
@@ -183,6 +188,23 @@ export class ChromiumApp {
   /** Ids of the elements clicked since the last call (the page's own record). */
   async takeClicks(): Promise<string[]> {
     return this.evaluate<string[]>('window.gaiClicks.splice(0)');
+  }
+
+  /**
+   * The clicks recorded once at least one arrived (X input reaches the page a little after the
+   * click tool returns), or none after `timeoutMs`.
+   */
+  async waitForClicks(timeoutMs = 1500): Promise<string[]> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const count = await this.evaluate<number>('window.gaiClicks.length');
+      if (count > 0) {
+        await delay(50); // a double delivery would show now
+        return this.takeClicks();
+      }
+      if (Date.now() > deadline) return [];
+      await delay(25);
+    }
   }
 
   async stop(): Promise<void> {
