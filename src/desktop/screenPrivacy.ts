@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { errorMessage } from '../core/errors';
 import type { BBox, OcrAnalysis, OcrElement } from '../core/types';
 import type { Logger } from '../logging/logger';
@@ -63,8 +62,11 @@ const MAX_GROW_VERTICAL = 24;
 
 export class ScreenPrivacy {
   private readonly rules: readonly WindowTitleRule[];
-  /** Secret fields of the last window asked, keyed by the window and a hash of its pixels. */
-  private treeCache?: { key: string; fields: BBox[] };
+  /**
+   * Secret fields of the last window asked, with the image they were found in: the same
+   * window with the same pixels (compared, not hashed: a memcmp per row) has the same fields.
+   */
+  private treeCache?: { key: string; image: ScreenImage; region: BBox | undefined; fields: BBox[] };
   private readonly treeless = new Map<string, number>();
   private lastWindow?: WindowInfo;
 
@@ -174,8 +176,10 @@ export class ScreenPrivacy {
   private async treeFields(port: AccessibilityPort, image: ScreenImage, window: WindowInfo | undefined, signal?: AbortSignal, active = true): Promise<BBox[]> {
     try {
       const windowKey = window ? `${window.id ?? ''}|${window.appName}|${window.title}|${boxKey(window.bounds)}` : 'screen';
-      const key = `${active ? 'active' : 'any'}|${windowKey}|${pixelHash(image, window?.bounds)}`;
-      if (this.treeCache?.key === key) return this.treeCache.fields;
+      const key = `${active ? 'active' : 'any'}|${windowKey}`;
+      const region = window ? clip(window.bounds, image) : undefined;
+      const cached = this.treeCache;
+      if (cached?.key === key && sameRegion(cached.region, region) && pixelsEqual(cached.image, image, region)) return cached.fields;
       // A window without a tree stays without one whatever its title says (pages, documents).
       const appKey = window ? `${window.id ?? ''}|${window.appName}` : 'screen';
       const checked = this.treeless.get(appKey);
@@ -186,7 +190,7 @@ export class ScreenPrivacy {
         this.treeless.set(appKey, Date.now());
       }
       const fields = elements.filter((e) => SECRET_ROLE.test(e.role)).map((e) => e.bbox);
-      this.treeCache = { key, fields };
+      this.treeCache = { key, image, region, fields };
       return fields;
     } catch (error) {
       if (signal?.aborted) throw error;
@@ -219,17 +223,22 @@ function boxKey(box: BBox): string {
   return `${box.x},${box.y},${box.width},${box.height}`;
 }
 
-/** Hash of the pixels inside `bounds` (the whole image without bounds): a few ms for a window. */
-function pixelHash(image: ScreenImage, bounds: BBox | undefined): string {
-  const region = bounds ? clip(bounds, image) : clip({ ...image.origin, width: image.width, height: image.height }, image);
-  if (!region) return 'off-image';
-  const hash = createHash('sha1');
-  const x0 = region.x - image.origin.x;
-  for (let y = region.y - image.origin.y; y < region.y - image.origin.y + region.height; y++) {
-    const row = (y * image.width + x0) * 4;
-    hash.update(image.data.subarray(row, row + region.width * 4));
+function sameRegion(a: BBox | undefined, b: BBox | undefined): boolean {
+  return a === b || (a !== undefined && b !== undefined && boxKey(a) === boxKey(b));
+}
+
+/** Whether two images show the same pixels inside `region` (both whole images without one). */
+function pixelsEqual(a: ScreenImage, b: ScreenImage, region: BBox | undefined): boolean {
+  const box = region ?? { ...b.origin, width: b.width, height: b.height };
+  const inA = clip(box, a);
+  const inB = clip(box, b);
+  if (!inA || !inB || boxKey(inA) !== boxKey(box) || boxKey(inB) !== boxKey(box)) return false;
+  for (let y = box.y; y < box.y + box.height; y++) {
+    const rowA = ((y - a.origin.y) * a.width + (box.x - a.origin.x)) * 4;
+    const rowB = ((y - b.origin.y) * b.width + (box.x - b.origin.x)) * 4;
+    if (a.data.compare(b.data, rowB, rowB + box.width * 4, rowA, rowA + box.width * 4) !== 0) return false;
   }
-  return hash.digest('hex');
+  return true;
 }
 
 /**
