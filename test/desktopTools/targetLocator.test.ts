@@ -114,7 +114,7 @@ describe('TargetLocator', () => {
     assert.deepEqual(locator.lastTrace?.steps, ['ocr-active', 'ocr-window']);
   });
 
-  it('keeps each window reading keyed by its pixels: switching back to an unchanged window is no OCR', async () => {
+  it('keeps each window reading with its pixels: switching back to an unchanged window is no OCR, a change only its part', async () => {
     const { fake, locator } = setUp({ windows: [MAIN, OTHER], words: [{ text: 'Undo', x: 100, y: 100, w: 40, h: 14 }, { text: 'Clear', x: 600, y: 100, w: 50, h: 14 }] });
     const windows = fake.windows as unknown as StackedWindows;
     found(await locator.locate('Undo'));
@@ -126,6 +126,8 @@ describe('TargetLocator', () => {
     fake.screen.paint({ x: 200, y: 300, width: 20, height: 20 });
     found(await locator.locate('Undo'));
     assert.equal(fake.ocr.calls, 3, 'a changed window is read again');
+    const partial = fake.ocr.images[2]!;
+    assert.ok(partial.width < 100 && partial.height < 100, `only the changed part is read (${partial.width}x${partial.height})`);
   });
 
   it('never clicks a one- or two-character query found only inside a longer label, and lets the tree answer', async () => {
