@@ -121,7 +121,16 @@ export class DesktopBridge {
       this.stderr = (this.stderr + chunk).slice(-2_000);
     });
     child.on('error', (error) => this.ended(child, `could not start ${this.python}: ${error.message}`));
-    child.on('exit', (code, signal) => this.ended(child, `exited (${signal ?? `code ${code}`})`));
+    child.on('exit', (code, signal) => {
+      // What it printed last (a traceback) may still be in the pipe: wait for it, briefly.
+      const done = (): void => this.ended(child, `exited (${signal ?? `code ${code}`})`);
+      if (child.stderr?.readableEnded !== false) return done();
+      const timer = setTimeout(done, 200);
+      child.stderr.once('end', () => {
+        clearTimeout(timer);
+        done();
+      });
+    });
     createInterface({ input: child.stdout! }).on('line', (line) => this.onLine(line));
     return child;
   }

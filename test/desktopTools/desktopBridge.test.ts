@@ -1,0 +1,87 @@
+import { strict as assert } from 'node:assert';
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DesktopBridge } from '../../src/desktop/adapters/desktopBridge';
+import { X11Windows } from '../../src/desktop/adapters/x11Windows';
+
+// The bridge's process handling with stand-in interpreters (no display needed): a helper that
+// never answers costs a bounded wait and is replaced, one that crashes is restarted once and then
+// fails clearly with what it printed, a cancelled question returns at once.
+
+describe('desktop bridge helper process (stand-in interpreters)', function () {
+  this.timeout(20_000);
+  let dir: string;
+  const bridges: DesktopBridge[] = [];
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'gai-bridge-'));
+  });
+  afterEach(async () => {
+    for (const bridge of bridges.splice(0)) await bridge.dispose();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  function interpreter(body: string): string {
+    const path = join(dir, `python-${Math.random().toString(36).slice(2)}`);
+    writeFileSync(path, `#!/bin/sh\n${body}\n`);
+    chmodSync(path, 0o755);
+    return path;
+  }
+
+  function bridgeWith(python: string): DesktopBridge {
+    const bridge = new DesktopBridge({ PATH: process.env.PATH }, { python });
+    bridges.push(bridge);
+    return bridge;
+  }
+
+  it('a helper that never answers: the question fails after its timeout and the next one starts a new helper', async () => {
+    const bridge = bridgeWith(interpreter('exec sleep 60'));
+    await assert.rejects(bridge.request('active', {}, { timeoutMs: 300 }), /gave no answer to "active" within 300 ms/);
+    await assert.rejects(bridge.request('active', {}, { timeoutMs: 300 }), /gave no answer/);
+    assert.equal(bridge.startCount, 2, 'the hung helper was replaced once');
+    // Twice in a row without an answer: no third start, a clear failure at once.
+    await assert.rejects(bridge.request('active', {}, { timeoutMs: 300 }), /failed twice in a row; last: .*did not answer "active" within 300 ms/);
+    assert.equal(bridge.startCount, 2);
+  });
+
+  it('a helper that crashes: restarted once, then the call fails with what it printed', async () => {
+    const bridge = bridgeWith(interpreter('echo "ImportError: no module named gi" >&2; exit 3'));
+    await assert.rejects(bridge.request('probe'), /desktop bridge helper exited \(code 3\): ImportError: no module named gi/);
+    await assert.rejects(bridge.request('probe'), /exited \(code 3\)/);
+    await assert.rejects(bridge.request('probe'), /failed twice in a row/);
+    assert.equal(bridge.startCount, 2);
+  });
+
+  it('answers by id, whatever the order, and a cancelled question returns at once without ending the helper', async () => {
+    // Answers each question after the one that follows it: ids, not order, pair them up.
+    const script = join(dir, 'answer.js');
+    writeFileSync(
+      script,
+      `const rl = require('readline').createInterface({ input: process.stdin }); let held;
+rl.on('line', (l) => { const q = JSON.parse(l); if (q.cmd === 'hold') return; const a = JSON.stringify({ id: q.id, ok: true, echo: q.cmd });
+  if (held) { console.log(a); console.log(held); held = undefined; } else held = a; });
+rl.on('close', () => process.exit(0));`,
+    );
+    const bridge = bridgeWith(interpreter(`exec "${process.execPath}" "${script}"`));
+    const first = bridge.request('one');
+    const second = bridge.request('two');
+    assert.deepEqual([(await first).echo, (await second).echo], ['one', 'two']);
+    const controller = new AbortController();
+    const held = bridge.request('hold', {}, { signal: controller.signal, timeoutMs: 10_000 });
+    const pid = bridge.pid;
+    controller.abort();
+    await assert.rejects(held, /cancelled/);
+    assert.equal(bridge.pid, pid, 'the helper still runs');
+  });
+
+  it('X11Windows reads windows with xprop when the helper cannot start, and says why once', async () => {
+    const warnings: string[] = [];
+    const windows = new X11Windows({ PATH: process.env.PATH, DISPLAY: ':9999' }, { bridge: bridgeWith(join(dir, 'no-such-python')), onWarning: (m) => warnings.push(m) });
+    // No X server on :9999: xprop fails too, but it was xprop that tried.
+    await assert.rejects(windows.activeWindow(), (error: Error) => !/desktop bridge/.test(error.message));
+    assert.match(windows.fallbackReason ?? '', /could not start .*no-such-python/);
+    await assert.rejects(windows.activeWindow());
+    assert.equal(warnings.length, 1, JSON.stringify(warnings));
+    assert.match(warnings[0]!, /windows are read with xprop/);
+  });
+});
