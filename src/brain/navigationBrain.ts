@@ -5,8 +5,7 @@ import { GaiError } from '../core/errors';
 import type { DesktopServices } from '../desktop/desktopServices';
 import type { Logger } from '../logging/logger';
 import { NullLogger } from '../logging/logger';
-import { waitForSettle } from '../desktop/settle';
-import { framesEqual } from '../desktop/screenDiff';
+import type { WindowInfo } from '../desktop/ports/windowPort';
 import type { ScreenImage } from '../desktop/ports/screenPort';
 import type { BrainNode, BrainPath, PathAction } from './brainTypes';
 import { getPathsFrom, planNavigation, type Route } from './brainGraph';
@@ -15,11 +14,12 @@ import type { BrainStore } from './brainStore';
 import type { NavigationLearner } from './navigationLearner';
 import type { SecretPrompt } from './pathReplayer';
 import { tryMakeThumbnail } from './nodeThumbnail';
-import { replayPath, type ReplayStep, type StepVerifier, type ToolCaller } from './pathReplayer';
+import { replayPath, type ReplayStep, type ToolCaller } from './pathReplayer';
+import { ReplayWatch, type PeekResult } from './replayWatch';
 import { stepApproval } from './replayApproval';
 import { observeScreen } from './screenObserver';
 import { absorbSignature, nodeBySignature, type ObservedSignature } from './screenSignature';
-import { probeSignature } from './signatureProbe';
+import { probeSignature, type SignatureProbe } from './signatureProbe';
 import { identifyState, type Identification, type NodeLabeller } from './stateIdentifier';
 
 export interface NavigationReport {
@@ -70,14 +70,7 @@ export interface NavigateOptions {
   onStep?: (step: ReplayStep) => void;
 }
 
-/** What a replayed step's settle and check share: the frame before it and the settled one after. */
-interface StepFrames {
-  before?: ScreenImage;
-  settled?: ScreenImage;
-}
 
-/** Between grabs while a replayed step settles: short, so a fast app is not waited for. */
-const REPLAY_SETTLE_INTERVAL_MS = 25;
 
 interface ReplayFailure {
   path: BrainPath;
@@ -90,6 +83,8 @@ interface ReplayFailure {
 
 export class NavigationBrain {
   private currentKey?: string;
+  /** The active window as the last look at the screen saw it. */
+  private lastWindow?: WindowInfo;
   private readonly logger: Logger;
 
   constructor(private readonly deps: NavigationBrainDeps) {
@@ -124,7 +119,7 @@ export class NavigationBrain {
    * without OCR; otherwise the screen is read and the node's signature learns from it.
    */
   async identifyCurrentNode(signal?: AbortSignal): Promise<Identification> {
-    const probe = await probeSignature(this.deps.services, signal);
+    const probe = await this.probe(signal);
     const quick = probe.observed ? nodeBySignature(this.deps.store.document.nodes, probe.observed) : undefined;
     if (quick && (quick.node.thumbnail || this.deps.thumbnails === false)) {
       const { result: node } = await this.deps.store.update((draft, context) => markVisited(draft, quick.node.key, context.now));
@@ -158,8 +153,8 @@ export class NavigationBrain {
   }
 
   /** `frame`: a full-screen frame grabbed already (after settling). */
-  private async peek(signal?: AbortSignal, frame?: ScreenImage): Promise<{ node?: BrainNode; by: 'signature' | 'ocr'; observed?: ObservedSignature }> {
-    const probe = await probeSignature(this.deps.services, signal, frame);
+  private async peek(signal?: AbortSignal, frame?: ScreenImage): Promise<PeekResult> {
+    const probe = await this.probe(signal, frame);
     const quick = probe.observed ? nodeBySignature(this.deps.store.document.nodes, probe.observed) : undefined;
     if (quick) return { node: quick.node, by: 'signature', observed: probe.observed };
     const observed = await observeScreen(this.deps.services, signal, { frame: probe.frame, window: probe.window ?? null });
@@ -231,10 +226,16 @@ export class NavigationBrain {
     const durations: number[] = [];
     let steps = 0;
     for (const path of route.paths) {
-      const frames: StepFrames = {};
+      const watch = new ReplayWatch({
+        screen: this.deps.services.desktop.screen,
+        lastWindow: () => this.lastWindow,
+        peek: (signal, frame) => this.peek(signal, frame),
+        teach: (key, observed) => this.teachSignature(key, observed),
+        labelOf: (key) => this.deps.store.document.nodes.find((n) => n.key === key)?.label ?? key,
+      });
       const replay = await replayPath(path, {
         callTool: this.deps.callTool,
-        settle: (timeoutMs, s) => this.settle(timeoutMs, s, frames),
+        settle: (timeoutMs, s) => watch.settle(timeoutMs, s),
         signal,
         settleTimeoutMs: this.deps.settleTimeoutMs,
         ...(this.deps.promptSecret ? { promptSecret: this.deps.promptSecret } : {}),
@@ -243,7 +244,7 @@ export class NavigationBrain {
           onStep?.(step);
         },
         approvalFor: (index, action) => stepApproval(path, index, action, this.deps.consequentialLabels),
-        verifier: this.stepVerifier(frames),
+        verifier: watch.verifier(),
       });
       steps += replay.steps.length;
       durations.push(replay.durationMs);
@@ -313,33 +314,10 @@ export class NavigationBrain {
     );
   }
 
-  /**
-   * A replayed step worked when the screen changed and, where learning recorded the screen the
-   * step led to, the screen is that one; else the replay stops there instead of acting on in
-   * the wrong window. The screen's signature answers first; OCR only when it does not match
-   * (and then teaches the node's signature what it saw).
-   */
-  private stepVerifier(frames: StepFrames): StepVerifier {
-    const screen = this.deps.services.desktop.screen;
-    return {
-      prepare: async () => {
-        frames.before = await screen.grab();
-        frames.settled = undefined;
-      },
-      check: async (_index, action, last, signal) => {
-        const after = frames.settled ?? (await screen.grab());
-        if (frames.before && framesEqual(frames.before, after)) return 'the screen did not change after it';
-        const expected = 'reaches' in action ? action.reaches : undefined;
-        if (last || expected === undefined) return undefined; // the arrival is checked at the end
-        const seen = await this.peek(signal, after);
-        if (seen.node?.key === expected) {
-          if (seen.by === 'ocr' && seen.observed) await this.teachSignature(expected, seen.observed);
-          return undefined;
-        }
-        const wanted = this.deps.store.document.nodes.find((n) => n.key === expected)?.label ?? expected;
-        return `the screen is ${seen.node ? `"${seen.node.label}"` : 'one not seen before'}, not "${wanted}" that this step led to when it was learned`;
-      },
-    };
+  private async probe(signal?: AbortSignal, frame?: ScreenImage): Promise<SignatureProbe> {
+    const probe = await probeSignature(this.deps.services, signal, frame);
+    this.lastWindow = probe.window;
+    return probe;
   }
 
   /** OCR confirmed the node: its signature learns the screen (what changed becomes volatile). */
@@ -348,17 +326,5 @@ export class NavigationBrain {
       const node = findNode(draft, key);
       if (node) node.signature = absorbSignature(node.signature, observed);
     });
-  }
-
-  /** After a step: until the screen changed from before it (when known) and stopped changing. */
-  private async settle(timeoutMs: number, signal: AbortSignal, frames?: StepFrames): Promise<void> {
-    const before = frames?.before;
-    const result = await waitForSettle(this.deps.services.desktop.screen, {
-      timeoutMs,
-      signal,
-      intervalMs: REPLAY_SETTLE_INTERVAL_MS,
-      ...(before ? { before } : {}),
-    });
-    if (frames) frames.settled = result.frame;
   }
 }
