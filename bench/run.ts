@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { runAgentBench } from './agentBench';
 import { printTable, writeJson, type BenchRow } from './benchReport';
 import { runBridgeBench } from './bridgeBench';
+import { runBusyDesktopBench } from './busyDesktopBench';
 import { runClickBench } from './clickBench';
 import { runExtensionBench } from './extensionBench';
 import { runHostileBench } from './hostileBench';
@@ -11,6 +12,7 @@ import { runStopBench } from './stopBench';
 import { runOcrBench } from './ocrBench';
 import { runPackageBench } from './packageBench';
 import { runPrivacyBench } from './privacyBench';
+import { runWarmBench } from './warmBench';
 
 // `npm run bench`: every benchmark, a table on stdout and JSON in .bench/results.json.
 
@@ -24,6 +26,8 @@ const BENCHES: Array<{ name: string; run: () => Promise<BenchRow[]> }> = [
   { name: 'stop', run: runStopBench },
   { name: 'hostile', run: runHostileBench },
   { name: 'privacy', run: runPrivacyBench },
+  { name: 'warm', run: runWarmBench },
+  { name: 'busy', run: runBusyDesktopBench },
   { name: 'bridge', run: runBridgeBench },
 ];
 
