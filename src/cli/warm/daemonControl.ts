@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { closeSync, existsSync, openSync, readFileSync, unlinkSync } from 'node:fs';
 import { sleep } from '../../core/timing';
 import { errorMessage } from '../../core/errors';
+import { withoutSecretEnv } from '../../core/secretEnv';
 import type { Logger } from '../../logging/logger';
 import { PerceptionClient } from '../../desktop/remoteClient';
 import { PROTOCOL_VERSION, type DaemonStatus } from '../../desktop/remoteProtocol';
@@ -90,7 +91,8 @@ export async function startDaemon(place: DaemonPlace, request: Pick<WarmRequest,
   ensureDaemonDir(place.dir);
   const log = openSync(place.logPath, 'a', 0o600);
   const args = [cliEntry(), 'daemon', 'run', '--ocr-language', request.ocrLanguage, ...(request.idleMinutes !== undefined ? ['--idle', String(request.idleMinutes)] : [])];
-  const child = spawn(process.execPath, args, { detached: true, stdio: ['ignore', log, log], env: request.env });
+  // It reads the screen only: model keys from this command's environment stay out of it.
+  const child = spawn(process.execPath, args, { detached: true, stdio: ['ignore', log, log], env: withoutSecretEnv(request.env) });
   closeSync(log);
   let exited: number | null | undefined;
   child.once('exit', (code) => (exited = code));
