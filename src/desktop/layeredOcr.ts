@@ -3,6 +3,7 @@
 // padded with its own background, upscaled and read with a layout that fits it.
 import type { BBox, OcrAnalysis, OcrElement } from '../core/types';
 import { parallelismOf, recognizeInBands } from './ocrBands';
+import { inkOnWhite } from './ocrContrast';
 import { abortError, readingOrderText } from './ocrHelpers';
 import type { OcrEngine, OcrOptions } from './ports/ocrPort';
 import type { ScreenImage } from './ports/screenPort';
@@ -48,7 +49,7 @@ export interface LayeredOcrStats {
   pass2Ms: number;
 }
 
-const DEFAULTS = { coverConfidence: 0.85, minRegionConfidence: 0.5, maxRegions: 40, targetTextHeight: 30, cacheSize: 500, bandMargin: 40 };
+const DEFAULTS = { coverConfidence: 0.85, minRegionConfidence: 0.5, maxRegions: 80, targetTextHeight: 30, cacheSize: 500, bandMargin: 40 };
 const MAX_REGION_SCALE = 3;
 const SMALL_IMAGE_PIXELS = 250_000;
 /** Below this many engine pixels, bands and trimming cost more than they save. */
@@ -173,6 +174,10 @@ export class LayeredOcr implements OcrEngine {
     if (region.layout === 'char' && width <= 4 && height <= 4 && Math.abs(width - height) <= 1) {
       return { words: [{ text: '.', confidence: 0.6, bbox: region.bbox, level: 'word' }], attempts: 0 };
     }
+    // Three dots in a row (an overflow button's "…") are as baseline-less as one.
+    if (region.glyphs === 3 && height <= 4 && width <= 8 * height) {
+      return { words: [{ text: '...', confidence: 0.6, bbox: region.bbox, level: 'word' }], attempts: 0 };
+    }
     const natural = Math.min(MAX_REGION_SCALE, Math.max(1, Math.round(this.settings.targetTextHeight / region.bbox.height)));
     const scales = region.layout === 'char' ? [2, 1, 3] : [natural, natural >= MAX_REGION_SCALE ? natural - 1 : natural + 1];
     const accept = region.layout === 'char' ? 0.8 : 0.75;
@@ -180,7 +185,9 @@ export class LayeredOcr implements OcrEngine {
     let attempts = 0;
     for (const scale of scales) {
       attempts++;
-      const result = await this.engine.recognize(crop, { layout: region.layout, scale, signal });
+      // One word is read as a line: tesseract's single-word mode (PSM 8) gave "Delete" 0.47 and
+      // "Publish." 0.47 where the line mode (PSM 7) read the same crops at 0.96.
+      const result = await this.engine.recognize(crop, { layout: region.layout === 'word' ? 'line' : region.layout, scale, signal });
       let words = result.elements.filter((e) => e.level === 'word' && centreInside(e.bbox, crop));
       if (region.layout === 'char') words = singleGlyph(words);
       const score = words.length === 0 ? 0 : Math.min(...words.map((w) => w.confidence));
@@ -274,7 +281,10 @@ function lineOf(words: OcrElement[]): OcrElement {
   return { text: sorted.map((w) => w.text).join(' '), confidence, bbox: { x: x0, y: y0, width: x1 - x0, height: y1 - y0 }, level: 'line' };
 }
 
-/** The region's box, padded by about half its height with the background colour around it. */
+/**
+ * The region's box, padded by about half its height with the background colour around it, as
+ * dark ink on white along its own colours (light-on-dark and coloured labels, see ocrContrast).
+ */
 export function cropRegion(image: ScreenImage, region: TextRegion, padding = 0.6): ScreenImage {
   const { bbox } = region;
   const pad = Math.max(4, Math.round(bbox.height * padding));
@@ -294,7 +304,7 @@ export function cropRegion(image: ScreenImage, region: TextRegion, padding = 0.6
     if (x1 <= x0) continue;
     image.data.copy(data, ((pad + y) * width + pad + (x0 - left)) * 4, (sy * image.width + x0) * 4, (sy * image.width + x1) * 4);
   }
-  return { width, height, data, origin: { x: bbox.x - pad, y: bbox.y - pad } };
+  return inkOnWhite({ width, height, data, origin: { x: bbox.x - pad, y: bbox.y - pad } }, background, { x: pad, y: pad, width: bbox.width, height: bbox.height });
 }
 
 /** The most common colour on the 1-pixel ring around a box (as a little-endian RGBA word). */

@@ -100,9 +100,14 @@ const WINDOW_RADIUS = 10;
 /** Ink deviates from the window mean by more than this many standard deviations. */
 const SPREAD_FACTOR = 0.7;
 
+/** Mask values: ink darker than its surroundings, and ink lighter (light text on a dark fill). */
+export const DARK_INK = 1;
+export const LIGHT_INK = 2;
+
 /**
- * 1 where a pixel differs from the mean of its (2r+1)^2 window by more than `minContrast` and
- * by more than 0.7 of the window's standard deviation. The second test keeps the background
+ * DARK_INK or LIGHT_INK where a pixel differs from the mean of its (2r+1)^2 window by more than
+ * `minContrast` and by more than 0.7 of the window's standard deviation, by the sign of the
+ * difference. The second test keeps the background
  * around bold glyphs out: there the mean is pulled towards the ink, but the ink deviates more.
  */
 export function foregroundMask(grey: GreyImage, minContrast: number): Uint8Array {
@@ -168,14 +173,14 @@ export function foregroundMask(grey: GreyImage, minContrast: number): Uint8Array
       const mean = total / count;
       const variance = winSq[x]! / count - mean * mean;
       const magnitude = deviation / count;
-      if (magnitude * magnitude > spread2 * variance) mask[row + x] = 1;
+      if (magnitude * magnitude > spread2 * variance) mask[row + x] = deviation < 0 ? DARK_INK : LIGHT_INK;
     }
   }
   return mask;
 }
 
-/** 8-connected components, found over horizontal runs (text masks are sparse). */
-export function connectedComponents(mask: Uint8Array, width: number, height: number): PixelBox[] {
+/** 8-connected components of the pixels equal to `value`, found over horizontal runs (text masks are sparse). */
+export function connectedComponents(mask: Uint8Array, width: number, height: number, value = 1): PixelBox[] {
   const runY: number[] = [];
   const runX0: number[] = [];
   const runX1: number[] = [];
@@ -196,12 +201,12 @@ export function connectedComponents(mask: Uint8Array, width: number, height: num
     // Runs come left to right in both rows, so the scan of the previous row only moves on.
     let scan = prevStart;
     while (x < width) {
-      if (mask[row + x] === 0) {
+      if (mask[row + x] !== value) {
         x++;
         continue;
       }
       const start = x;
-      while (x < width && mask[row + x] === 1) x++;
+      while (x < width && mask[row + x] === value) x++;
       const id = runY.length;
       runY.push(y);
       runX0.push(start);

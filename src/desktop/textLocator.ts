@@ -68,10 +68,16 @@ export function findCandidates(analysis: OcrAnalysis, query: string): TextCandid
       if (runWords.every((w, k) => w === tokens[k])) exact.push(candidate(run, 'exact', whole));
       else if (runWords.every((w, k) => similar(w, tokens[k]!))) fuzzy.push(candidate(run, 'fuzzy', whole));
     }
+    compactMatches(line, query, exact, fuzzy, (run) => run.length === line.length && !inLongerLine(ocrLines, ocrWords, run));
     // Substrings: the query inside a word, or spanning words of the line.
     const joined = words.join(' ');
     let from = joined.indexOf(needle);
     while (from >= 0) {
+      // Only from the start of a word: "Save" in "Saved", never "Pro" in the middle of "Approve".
+      if (from > 0 && joined[from - 1] !== ' ') {
+        from = joined.indexOf(needle, from + 1);
+        continue;
+      }
       const covered = wordsCovering(words, from, from + needle.length);
       const run = line.slice(covered.first, covered.last + 1);
       if (!exact.some((e) => sameBox(e.bbox, union(run.map((w) => w.bbox))))) substring.push(candidate(run, 'substring', false));
@@ -127,12 +133,20 @@ export function wordLines(analysis: OcrAnalysis): OcrElement[][] {
   return lines.flatMap((l) => splitByGaps(l.sort((a, b) => a.bbox.x - b.bbox.x)));
 }
 
-/** Two words belong to one line when their vertical spans overlap by more than half. */
+/**
+ * Two words belong to one line when their vertical spans overlap by more than half, measured
+ * against the line's median-height word: a tall neighbour (an icon read as a glyph, a junk
+ * word over a whole button) spans two rows of text and must not pull them into one line.
+ * Words of very different heights are separate lines, except punctuation within the line.
+ */
 function sameLine(line: OcrElement[], word: OcrElement): boolean {
-  const ref = line[0]!.bbox;
+  const ref = [...line].sort((a, b) => a.bbox.height - b.bbox.height)[line.length >> 1]!.bbox;
+  const small = Math.min(ref.height, word.bbox.height);
+  const big = Math.max(ref.height, word.bbox.height);
   const top = Math.max(ref.y, word.bbox.y);
   const bottom = Math.min(ref.y + ref.height, word.bbox.y + word.bbox.height);
-  return bottom - top > Math.min(ref.height, word.bbox.height) / 2;
+  if (big > 2.5 * small && small > 3) return false;
+  return bottom - top > small / 2;
 }
 
 /**
@@ -141,10 +155,13 @@ function sameLine(line: OcrElement[], word: OcrElement): boolean {
  */
 function splitByGaps(row: OcrElement[]): OcrElement[][] {
   const segments: OcrElement[][] = [];
+  const heights = row.map((w) => w.bbox.height).sort((a, b) => a - b);
+  // A tall neighbour must not stretch the gap allowed between the words of a label.
+  const cap = 2 * heights[heights.length >> 1]!;
   for (const word of row) {
     const segment = segments.at(-1);
     const previous = segment?.at(-1);
-    const height = Math.max(word.bbox.height, previous?.bbox.height ?? 0);
+    const height = Math.min(cap, Math.max(word.bbox.height, previous?.bbox.height ?? 0));
     if (segment && previous && word.bbox.x - (previous.bbox.x + previous.bbox.width) <= height * 1.2) segment.push(word);
     else segments.push([word]);
   }
@@ -171,17 +188,82 @@ export function tokenize(text: string): string[] {
   return text.normalize('NFKC').trim().split(/\s+/).map(normalizeWord).filter(Boolean);
 }
 
-/** Lower case, without the punctuation around a word ("Name:" → "name"), unless it is all punctuation. */
+/**
+ * Glyphs that look alike on screen and that OCR cannot tell apart: the dashes and minus (−, –,
+ * —, ‐ read as -), the multiplication sign and x, angle quotes and angle brackets. Folded in both
+ * the query and what was read, so such a match is exact.
+ */
+const GLYPH_FOLDS: ReadonlyArray<[RegExp, string]> = [
+  [/[\u2010-\u2015\u2212\u2012\u2043\ufe63\uff0d]/gu, '-'],
+  [/[×✕✖⨯]/gu, 'x'],
+  [/[‹〈⟨]/gu, '<'],
+  [/[›〉⟩]/gu, '>'],
+  [/[‘’‚′]/gu, "'"],
+  [/[“”„″]/gu, '"'],
+];
+
+export function foldGlyphs(text: string): string {
+  let out = text.normalize('NFKC');
+  for (const [pattern, replacement] of GLYPH_FOLDS) out = out.replace(pattern, replacement);
+  return out;
+}
+
+/** Lower case, without the punctuation around a word ("Name:" → "name"), unless it is all punctuation; glyphs folded. */
 export function normalizeWord(word: string): string {
-  const lower = word.normalize('NFKC').toLowerCase().trim();
+  const lower = foldGlyphs(word).toLowerCase().trim();
   const stripped = lower.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '');
   return stripped || lower;
 }
 
+/**
+ * Read and asked differ only by letters OCR confuses (I/l/1/|/!, O/0, S/5, B/8: "I agree" read
+ * as "1 agree"), or by one edit in a word of four letters or more. Only ever a fuzzy match.
+ */
 function similar(a: string, b: string): boolean {
   if (a === b) return true;
+  // A lone punctuation query ("!", "|") is a glyph, not a letter misread.
+  if (a.length === b.length && /[\p{L}\p{N}]/u.test(a) && /[\p{L}\p{N}]/u.test(b) && skeleton(a) === skeleton(b)) return true;
   if (Math.min(a.length, b.length) < 4) return false;
   return editDistance(a, b) <= 1;
+}
+
+const CONFUSABLE: Readonly<Record<string, string>> = { '1': 'l', i: 'l', '|': 'l', '!': 'l', '0': 'o', '5': 's', '8': 'b' };
+
+function skeleton(word: string): string {
+  return [...word].map((c) => CONFUSABLE[c] ?? c).join('');
+}
+
+/**
+ * A query with punctuation inside (a file name, a path, a version) may be read split at it:
+ * "settings. toml", "README . md", "src/ index.ts". Runs of up to four words whose letters, with
+ * the spaces taken out, are the query's are exact; one edit off (a lost dot) is fuzzy.
+ */
+function compactMatches(line: OcrElement[], query: string, exact: TextCandidate[], fuzzy: TextCandidate[], isWhole: (run: OcrElement[]) => boolean): void {
+  const wanted = compact(query);
+  if (!/[^\p{L}\p{N}]/u.test(wanted) || wanted.length < 3) return;
+  const words = line.map((w) => compact(w.text));
+  for (let i = 0; i < line.length; i++) {
+    let joined = '';
+    for (let k = i; k < Math.min(line.length, i + 4); k++) {
+      joined += words[k]!;
+      if (joined.length > wanted.length + 1) break;
+      const run = line.slice(i, k + 1);
+      // A run starting or ending in a word of only punctuation has junk at its edge (an icon read as "[[").
+      if (!/[\p{L}\p{N}]/u.test(words[i]!) || !/[\p{L}\p{N}]/u.test(words[k]!)) continue;
+      const box = union(run.map((w) => w.bbox));
+      if (exact.some((c) => sameBox(c.bbox, box))) continue;
+      // Punctuation around the run (a trailing comma or colon) is not part of the label.
+      const trimmed = joined.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '');
+      const core = wanted.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '');
+      if (core === '') return;
+      if (trimmed === core) exact.push(candidate(run, 'exact', isWhole(run)));
+      else if (core.length >= 6 && editDistance(trimmed, core) <= 1) fuzzy.push(candidate(run, 'fuzzy', isWhole(run)));
+    }
+  }
+}
+
+function compact(text: string): string {
+  return foldGlyphs(text).toLowerCase().replace(/\s+/g, '');
 }
 
 function editDistance(a: string, b: string): number {

@@ -7,8 +7,10 @@
 // pieces of one glyph (`=`, `:`, `i`) are joined; glyphs are grouped into lines by proximity.
 // At the end: the same glyph geometry settles the letter case of OCR words (`cancel` -> `Cancel`).
 import type { BBox } from '../core/types';
-import { connectedComponents, cropGrey, foregroundMask, toGrey, type EngineLine, type EngineWord, type GreyImage, type PixelBox as Box } from './ocrHelpers';
+import { connectedComponents, cropGrey, DARK_INK, foregroundMask, LIGHT_INK, toGrey, type EngineLine, type EngineWord, type GreyImage, type PixelBox as Box } from './ocrHelpers';
 import type { OcrLayout } from './ports/ocrPort';
+import { splitPlates } from './textPlates';
+import { isBar, isBorderPiece, isEdge } from './uiEdges';
 import type { ScreenImage } from './ports/screenPort';
 
 export interface TextRegion {
@@ -63,13 +65,18 @@ export function findTextRegionsInGrey(grey: GreyImage, origin: { x: number; y: n
     return findTextRegionsInGrey(cropGrey(grey, local), { x: origin.x + local.x, y: origin.y + local.y }, rest);
   }
   const mask = foregroundMask(grey, minContrast);
-  const pieces = dropFrames(connectedComponents(mask, grey.width, grey.height).filter((c) => mayBeGlyphPiece(c, maxGlyphHeight)));
-  const glyphs = joinGlyphPieces(pieces, maxGlyphHeight);
-  const lines = groupLines(glyphs.filter((g) => mayBeGlyph(g, maxGlyphHeight)), maxGlyphHeight);
+  // Dark and light ink apart: white text on a blue button is light ink, the button's edge
+  // against the page dark ink; joined, the label vanished into the button (and the gaps
+  // between neighbouring buttons, light against their mean, joined whole toolbars into one).
+  const components = [...connectedComponents(mask, grey.width, grey.height, DARK_INK), ...connectedComponents(mask, grey.width, grey.height, LIGHT_INK)];
+  const plates = splitPlates(grey, components.filter((c) => mayBeGlyphPiece(c, maxGlyphHeight)), minContrast);
+  const pieces = dropFrames(plates.pieces);
+  const glyphs = joinGlyphPieces(pieces, maxGlyphHeight, plates.plateOf);
+  const lines = groupLines(glyphs.filter((g) => mayBeGlyph(g, maxGlyphHeight)), maxGlyphHeight, plates.plateOf);
   const regions: TextRegion[] = [];
   const minFlatness = options.minFlatness ?? DEFAULTS.minFlatness;
   for (const line of lines) {
-    if (line.length === 1 && isBar(line[0]!)) continue;
+    if (line.length === 1 && (isBar(line[0]!) || isBorderPiece(grey, line[0]!))) continue;
     const box = union(line);
     const flatness = ringFlatness(grey, box);
     if (flatness < minFlatness) continue;
@@ -164,16 +171,10 @@ function ringFlatness(grey: GreyImage, box: Box): number {
   return values.filter((v) => Math.abs(v - middle) <= 10).length / values.length;
 }
 
-/** A lone bar wider than a dash: the end of a frame edge or a scrollbar groove, not text. */
-function isBar(c: Box): boolean {
-  const w = c.x1 - c.x0 + 1;
-  const h = c.y1 - c.y0 + 1;
-  return h <= 3 && w > 12;
-}
-
 /** Joins vertically stacked pieces of one glyph: the bars of `=`, the dots of `:` and `i`. */
-function joinGlyphPieces(pieces: Box[], maxGlyphHeight: number): Box[] {
+function joinGlyphPieces(pieces: Box[], maxGlyphHeight: number, plateOf: Map<Box, number>): Box[] {
   const joinable = (a: Box, b: Box): boolean => {
+    if (plateOf.get(a) !== plateOf.get(b)) return false;
     const ha = a.y1 - a.y0 + 1;
     const hb = b.y1 - b.y0 + 1;
     const wa = a.x1 - a.x0 + 1;
@@ -185,12 +186,23 @@ function joinGlyphPieces(pieces: Box[], maxGlyphHeight: number): Box[] {
     const small = Math.min(ha, hb) <= Math.max(3, 0.4 * Math.max(ha, hb));
     return small && gap <= Math.min(maxGlyphHeight, Math.max(4, 0.6 * Math.max(ha, hb), 0.7 * Math.min(wa, wb)));
   };
-  return clusterBoxes(pieces, maxGlyphHeight, joinable).map(union);
+  // Joining is pairwise, so chains can grow: a glyph above a plate above a paragraph became one
+  // 86-px "glyph". A cluster far taller than its tallest piece is pieces of several things.
+  return clusterBoxes(pieces, maxGlyphHeight, joinable).flatMap((cluster) => {
+    const box = union(cluster);
+    const tallest = Math.max(...cluster.map((c) => c.y1 - c.y0 + 1));
+    const height = box.y1 - box.y0 + 1;
+    if (cluster.length > 1 && (height > maxGlyphHeight || height > 2.2 * tallest + 4)) return cluster;
+    const plate = plateOf.get(cluster[0]!);
+    if (plate !== undefined) plateOf.set(box, plate);
+    return [box];
+  });
 }
 
 /** Glyphs on one row, at most about a glyph height apart, form a line. */
-function groupLines(glyphs: Box[], maxGlyphHeight: number): Box[][] {
+function groupLines(glyphs: Box[], maxGlyphHeight: number, plateOf: Map<Box, number>): Box[][] {
   const sameLine = (a: Box, b: Box): boolean => {
+    if (plateOf.get(a) !== plateOf.get(b)) return false;
     const ha = a.y1 - a.y0 + 1;
     const hb = b.y1 - b.y0 + 1;
     const overlapY = Math.min(a.y1, b.y1) - Math.max(a.y0, b.y0) + 1;
@@ -199,6 +211,8 @@ function groupLines(glyphs: Box[], maxGlyphHeight: number): Box[][] {
     // Punctuation (`.`, `-`, `,`) only needs to sit inside the taller glyph's rows.
     const aligned = overlapY >= 0.5 * Math.min(ha, hb) || (Math.min(ha, hb) <= 3 && centre >= big.y0 && centre <= big.y1 + 2);
     if (!aligned) return false;
+    // A tall thin bar is a button's edge or a separator: labels do not run through it.
+    if (isEdge(a) !== isEdge(b)) return false;
     // Glyphs of very different sizes side by side are an icon next to text, or two widgets.
     if (Math.max(ha, hb) > 2.5 * Math.min(ha, hb) && Math.min(ha, hb) > 3) return false;
     const gap = Math.max(a.x0, b.x0) - Math.min(a.x1, b.x1) - 1;

@@ -192,4 +192,116 @@ describe('locateText', () => {
       assert.equal(locateText(ocrWords([{ text: 'Cut', x: 10, y: 10, w: 30, h: 16 }]), 'Cat').status, 'not_found');
     });
   });
+  describe('glyphs OCR cannot tell apart (issue 10)', () => {
+    it('a minus sign U+2212 is found where OCR read a hyphen or an em dash, as an exact match', () => {
+      for (const read of ['-', '—', '–']) {
+        const match = found(locateText(ocrWords([{ text: read, x: 10, y: 10, w: 10, h: 2 }]), '\u2212'));
+        assert.equal(match.kind, 'exact', read);
+      }
+    });
+
+    it('"×" is found where OCR read "x", and "‹ ›" where it read "< >"', () => {
+      const analysis = ocrWords([
+        { text: 'x', x: 10, y: 10, w: 8, h: 8 },
+        { text: '<', x: 100, y: 10, w: 4, h: 7 },
+        { text: '>', x: 200, y: 10, w: 4, h: 7 },
+      ]);
+      assert.deepEqual(found(locateText(analysis, '×')).bbox, { x: 10, y: 10, width: 8, height: 8 });
+      assert.equal(found(locateText(analysis, '‹')).bbox.x, 100);
+      assert.equal(found(locateText(analysis, '›')).bbox.x, 200);
+    });
+
+    it('"…" is found where OCR read three dots', () => {
+      assert.equal(found(locateText(ocrWords([{ text: '...', x: 10, y: 10, w: 12, h: 2 }]), '…')).kind, 'exact');
+    });
+
+    it('a lone "!" is not taken for an "I" or a "1" (a glyph is not a misread letter)', () => {
+      const analysis = ocrWords([
+        { text: 'I', x: 10, y: 10, w: 3, h: 12 },
+        { text: '1', x: 100, y: 10, w: 6, h: 12 },
+      ]);
+      assert.equal(locateText(analysis, '!').status, 'not_found');
+    });
+  });
+
+  describe('letters OCR confuses', () => {
+    it('"I agree" read as "1 agree" is a fuzzy match, never an exact one', () => {
+      const analysis = ocrWords([
+        { text: '1', x: 10, y: 10, w: 6, h: 12 },
+        { text: 'agree', x: 20, y: 12, w: 40, h: 10 },
+      ]);
+      const match = found(locateText(analysis, 'I agree'));
+      assert.equal(match.kind, 'fuzzy');
+      assert.deepEqual(match.bbox, { x: 10, y: 10, width: 50, height: 12 });
+    });
+
+    it('an exact reading elsewhere beats the confusable one', () => {
+      const analysis = ocrWords([
+        { text: 'Step', x: 10, y: 10, w: 35, h: 12 },
+        { text: 'l', x: 50, y: 10, w: 3, h: 12 },
+        { text: 'Step', x: 10, y: 80, w: 35, h: 12 },
+        { text: '1', x: 50, y: 80, w: 6, h: 12 },
+      ]);
+      const candidates = findCandidates(analysis, 'Step 1');
+      assert.deepEqual(candidates.map((c) => [c.bbox.y, c.kind]), [[80, 'exact']]);
+    });
+  });
+
+  describe('names with dots and slashes', () => {
+    it('"settings.toml" read split at its dot ("settings." "toml") is an exact match over both words', () => {
+      const analysis = ocrWords([
+        { text: 'settings.', x: 10, y: 10, w: 64, h: 13 },
+        { text: 'toml', x: 80, y: 10, w: 30, h: 13 },
+      ]);
+      const match = found(locateText(analysis, 'settings.toml'));
+      assert.equal(match.kind, 'exact');
+      assert.deepEqual(match.bbox, { x: 10, y: 10, width: 100, height: 13 });
+    });
+
+    it('"README.md" read as "README" "." "md" is exact; "package json" with its dot lost is only fuzzy', () => {
+      const analysis = ocrWords([
+        { text: 'README', x: 10, y: 10, w: 47, h: 11 },
+        { text: '.', x: 59, y: 18, w: 2, h: 2 },
+        { text: 'md', x: 63, y: 10, w: 15, h: 11 },
+        { text: 'package', x: 10, y: 60, w: 53, h: 13 },
+        { text: 'json', x: 70, y: 60, w: 31, h: 13 },
+      ]);
+      assert.equal(found(locateText(analysis, 'README.md')).kind, 'exact');
+      assert.equal(found(locateText(analysis, 'package.json')).kind, 'fuzzy');
+    });
+
+    it('junk read off an icon beside the name ("[[") does not make a second candidate', () => {
+      const analysis = ocrWords([
+        { text: 'settings.', x: 10, y: 10, w: 64, h: 13 },
+        { text: 'toml', x: 80, y: 10, w: 30, h: 13 },
+        { text: '[[', x: 118, y: 6, w: 18, h: 22 },
+      ]);
+      assert.equal(findCandidates(analysis, 'settings.toml').length, 1);
+    });
+  });
+
+  describe('substrings', () => {
+    it('a query is a substring only from the start of a word: "Pro" is not found inside "Approve"', () => {
+      const analysis = ocrWords([{ text: 'Approve', x: 10, y: 10, w: 60, h: 12 }]);
+      assert.equal(locateText(analysis, 'Pro').status, 'not_found');
+      assert.equal(found(locateText(analysis, 'Appro')).kind, 'substring');
+    });
+  });
+
+  describe('lines beside a tall neighbour', () => {
+    it('a tall junk word spanning two rows does not merge them: both two-word labels are found', () => {
+      const analysis = {
+        fullText: '',
+        elements: [
+          { text: 'soo', confidence: 0.3, bbox: { x: 200, y: 0, width: 60, height: 50 }, level: 'word' as const },
+          { text: 'Privacy', confidence: 0.95, bbox: { x: 10, y: 10, width: 31, height: 9 }, level: 'word' as const },
+          { text: 'policy', confidence: 0.95, bbox: { x: 46, y: 10, width: 25, height: 9 }, level: 'word' as const },
+          { text: 'Last', confidence: 0.95, bbox: { x: 12, y: 30, width: 20, height: 8 }, level: 'word' as const },
+          { text: 'edited', confidence: 0.95, bbox: { x: 36, y: 30, width: 30, height: 8 }, level: 'word' as const },
+        ],
+      };
+      assert.deepEqual(found(locateText(analysis, 'Privacy policy')).bbox, { x: 10, y: 10, width: 61, height: 9 });
+      assert.deepEqual(found(locateText(analysis, 'Last edited')).bbox, { x: 12, y: 30, width: 54, height: 8 });
+    });
+  });
 });
