@@ -108,7 +108,7 @@ export async function runCli(argv: string[], terminal: CliIo): Promise<number> {
     // Perception goes to the warm daemon when one runs (or --warm starts one); input stays here.
     const mode = globals().cold ? 'cold' : globals().warm ? 'warm' : 'auto';
     const link = new PerceptionLink(() => connectWarm({ env: io.env, mode, ocrLanguage: settings.ocrLanguage ?? 'eng', logger: logger() }), logger());
-    services ??= createDesktopServices(withWatchedInput(warmPerception(createPlatformDesktop({ ocrLanguage: settings.ocrLanguage, holdsSecret: (value) => redactor.containsKnownSecret(value), launchAllow: config().launch?.allow }), link), safety()), {
+    services ??= createDesktopServices(withWatchedInput(warmPerception(createPlatformDesktop({ ocrLanguage: settings.ocrLanguage, holdsSecret: (value) => redactor.containsKnownSecret(value), launchAllow: config().launch?.allow, onWarning: (message) => logger().warn(message) }), link), safety()), {
       screenshotMaxWidth: settings.screenshotMaxWidth,
       redactor,
       privateWindowTitles: compileWindowTitles(config().redact?.windowTitles ?? [], 'redact.windowTitles'),

@@ -78,7 +78,7 @@ export function buildGaiParts(options: GaiPartsOptions): GaiParts {
   });
   const desktop = createDesktopServices(
     withWatchedInput(
-      createPlatformDesktop({ ocrLanguage: settings.ocrLanguage, holdsSecret: (value) => options.redactor.containsKnownSecret(value), launchAllow: settings.launchAllow }),
+      createPlatformDesktop({ ocrLanguage: settings.ocrLanguage, holdsSecret: (value) => options.redactor.containsKnownSecret(value), launchAllow: settings.launchAllow, onWarning: (message) => logger.warn(message) }),
       safety,
     ),
     {
