@@ -74,6 +74,28 @@ rl.on('close', () => process.exit(0));`,
     assert.equal(bridge.pid, pid, 'the helper still runs');
   });
 
+  it('an idle helper ends by itself and the next question starts a new one, no crash counted', async () => {
+    const script = join(dir, 'echo.js');
+    writeFileSync(script, `require('readline').createInterface({ input: process.stdin }).on('line', (l) => console.log(JSON.stringify({ id: JSON.parse(l).id, ok: true }))).on('close', () => process.exit(0));`);
+    const bridge = new DesktopBridge({ PATH: process.env.PATH }, { python: interpreter(`exec "${process.execPath}" "${script}"`), idleMs: 100 });
+    bridges.push(bridge);
+    for (let round = 1; round <= 3; round++) {
+      await bridge.request('ping');
+      assert.equal(bridge.startCount, round);
+      const pid = bridge.pid!;
+      await new Promise<void>((resolve) => {
+        const poll = setInterval(() => {
+          try {
+            process.kill(pid, 0);
+          } catch {
+            clearInterval(poll);
+            resolve();
+          }
+        }, 20);
+      });
+    }
+  });
+
   it('X11Windows reads windows with xprop when the helper cannot start, and says why once', async () => {
     const warnings: string[] = [];
     const windows = new X11Windows({ PATH: process.env.PATH, DISPLAY: ':9999' }, { bridge: bridgeWith(join(dir, 'no-such-python')), onWarning: (m) => warnings.push(m) });

@@ -11,10 +11,17 @@ import { DESKTOP_BRIDGE_SCRIPT } from './desktopBridgeScript';
 const DEFAULT_TIMEOUT_MS = 5_000;
 /** A helper that crashed twice in a row is not started again for this long: calls fail clearly. */
 const GIVE_UP_MS = 30_000;
+/**
+ * An idle helper ends after this long (~30 MB each): warm across the actions of a task, not
+ * forever; the next question starts a new one (a few hundred ms).
+ */
+const DEFAULT_IDLE_MS = 120_000;
 
 export interface DesktopBridgeOptions {
   /** Default /usr/bin/python3 when present (python3-gi and python3-xlib are installed for Debian's interpreter). */
   python?: string;
+  /** Ends the helper after this long without a question; default 2 minutes. */
+  idleMs?: number;
 }
 
 export interface BridgeRequestOptions {
@@ -42,8 +49,12 @@ export class DesktopBridge {
   private lastCrash: { at: number; reason: string } | undefined;
   private disposed = false;
   private starts = 0;
+  private idleTimer: NodeJS.Timeout | undefined;
 
-  constructor(env: NodeJS.ProcessEnv = process.env, options: DesktopBridgeOptions = {}) {
+  constructor(
+    env: NodeJS.ProcessEnv = process.env,
+    private readonly options: DesktopBridgeOptions = {},
+  ) {
     this.env = atspiEnv(env);
     this.python = options.python ?? (existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3');
   }
@@ -69,6 +80,7 @@ export class DesktopBridge {
     }
     const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     const id = this.nextId++;
+    clearTimeout(this.idleTimer);
     return new Promise<BridgeAnswer>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.settle(id)?.reject(new Error(`the desktop bridge gave no answer to "${cmd}" within ${timeoutMs} ms`));
@@ -92,6 +104,7 @@ export class DesktopBridge {
   /** Ends the helper for good: later requests fail. */
   async dispose(): Promise<void> {
     this.disposed = true;
+    clearTimeout(this.idleTimer);
     const child = this.child;
     this.child = undefined;
     if (!child || child.exitCode !== null || child.signalCode !== null) return;
@@ -155,7 +168,20 @@ export class DesktopBridge {
     if (!waiter) return undefined;
     this.pending.delete(id);
     waiter.cleanup();
+    if (this.pending.size === 0) this.armIdle();
     return waiter;
+  }
+
+  private armIdle(): void {
+    clearTimeout(this.idleTimer);
+    const child = this.child;
+    if (!child) return;
+    this.idleTimer = setTimeout(() => {
+      if (this.child !== child || this.pending.size > 0) return;
+      this.child = undefined; // so its exit counts as no crash
+      child.stdin?.end(); // it exits when its stdin closes
+    }, this.options.idleMs ?? DEFAULT_IDLE_MS);
+    this.idleTimer.unref();
   }
 
   private kill(child: ChildProcess, reason: string): void {
