@@ -61,8 +61,25 @@ export function findAccessibleMatches(elements: readonly AccessibleElement[], qu
   const scored = elements.map((element) => score(element, query)).filter((s): s is Scored => s !== undefined);
   if (scored.length === 0) return [];
   const best = Math.min(...scored.map((s) => s.tier));
-  const kept = outermost(scored.filter((s) => s.tier === best));
-  return kept.map((s) => ({ candidate: toCandidate(s), element: s.element })).sort((a, b) => readingOrder(a.candidate, b.candidate));
+  const tier = scored.filter((s) => s.tier === best);
+  const kept = outermost(tier);
+  return kept
+    .map((s) => ({ candidate: { ...toCandidate(s), center: innermostCentre(s, tier) }, element: s.element }))
+    .sort((a, b) => readingOrder(a.candidate, b.candidate));
+}
+
+/**
+ * Where to click in an outer match: the centre of the smallest match nested in it (the text
+ * itself). A table cell or list row is often far wider than its left-aligned text; a point on
+ * the text is inside both.
+ */
+function innermostCentre(outer: Scored, matches: Scored[]): { x: number; y: number } {
+  let inner = outer;
+  for (const m of matches) {
+    if (m !== outer && inside(m.element.bbox, outer.element.bbox) && area(m.element.bbox) < area(inner.element.bbox) && area(m.element.bbox) > 0) inner = m;
+  }
+  const b = inner.element.bbox;
+  return { x: Math.round(b.x + b.width / 2), y: Math.round(b.y + b.height / 2) };
 }
 
 function score(element: AccessibleElement, query: string): Scored | undefined {

@@ -141,12 +141,13 @@ export class TargetLocator {
       return undefined;
     }
     if (drawn.length === 0) return undefined;
-    return decide(
+    const answer = decide(
       drawn.map((m) => m.candidate),
       search.query,
       anchor,
       'accessibility',
     );
+    return activeOnly ? answer : onlyElsewhere(search, answer, drawn[0]?.owner ?? drawn[0]?.element.window?.name);
   }
 
   /** Showing elements not under another window nor in a private one; secret fields lose their text. */
@@ -225,7 +226,7 @@ export class TargetLocator {
     const dialogs = pool.filter((f) => isDialogWindow(f.window));
     const chosen = pool.length > 1 && dialogs.length === 1 ? dialogs : pool;
     const candidates = chosen.flatMap((f) => f.sure).sort(byStrength);
-    return decide(candidates, search.query, chosen[0]?.anchor, 'ocr');
+    return onlyElsewhere(search, decide(candidates, search.query, chosen[0]?.anchor, 'ocr'), chosen[0]?.window);
   }
 
   private async readWindow(search: Search, window: WindowInfo, active: boolean): Promise<WindowReading> {
@@ -288,6 +289,20 @@ function decide(candidates: TextCandidate[], query: LocateOptions, anchor: { x: 
   const match = picked?.match ?? (candidates.length === 1 ? candidates[0] : undefined);
   if (!match) return { status: 'ambiguous', candidates };
   return { status: 'found', point: match.center, bbox: match.bbox, source, confidence: match.confidence, kind: match.kind, text: match.text, alternatives: candidates.length - 1 };
+}
+
+/**
+ * One or two characters found only in a window other than the active one: the active window
+ * may well show them where they could not be read (a glyph OCR misses, a digit inside a longer
+ * word), so that is no place to click without asking.
+ */
+function onlyElsewhere(search: Search, answer: TargetResult, where: WindowInfo | string | undefined): TargetResult {
+  if (answer.status !== 'found' || !search.scene.active || !isShortQuery(search.text)) return answer;
+  if (typeof where === 'object' && isActive(search.scene, where)) return answer;
+  const candidate: TextCandidate = { text: answer.text, bbox: answer.bbox, center: answer.point, confidence: answer.confidence, kind: answer.kind, whole: true };
+  const title = typeof where === 'object' ? where.title : where;
+  const window = title ? `"${title}"` : 'another window';
+  return { status: 'low_confidence', candidates: [candidate], reason: `"${search.text}" was found only in ${window}, not in the active window "${search.scene.active.title}"; activate that window first or click by coordinates` };
 }
 
 function treeAnchor(elements: AccessibleElement[], near: string): { x: number; y: number } | undefined {

@@ -37,7 +37,9 @@ export function isShortQuery(query: string): boolean {
 
 /**
  * Sorts OCR candidates into sure and doubtful ones. A short query that matches only inside a
- * longer label is dropped altogether: "-" inside "<-" is not a "-" anywhere.
+ * longer label is dropped altogether: "-" inside "<-" is not a "-" anywhere. A query that is a
+ * part of a word between punctuation ("Partial" in "Partial<Settings>", "fs" in "'node:fs';")
+ * is sure, and its box is narrowed to that part so the click lands on it.
  */
 export function judgeOcr(query: string, candidates: readonly TextCandidate[], options: TargetRuleOptions = {}): Judged {
   const rules = { ...DEFAULT_RULES, ...options };
@@ -45,18 +47,53 @@ export function judgeOcr(query: string, candidates: readonly TextCandidate[], op
   const tokens = tokenize(query);
   const sure: TextCandidate[] = [];
   const doubtful: TextCandidate[] = [];
+  // A lone glyph ("-", "+", "×") read beside other glyphs is likely a piece of a longer one ("<-", "+/-").
+  const glyph = !/[\p{L}\p{N}]/u.test(query);
   for (const candidate of candidates) {
-    if (short && (candidate.kind !== 'exact' || !candidate.whole)) continue;
+    if (short && glyph && (candidate.kind !== 'exact' || !candidate.whole)) continue;
     if (candidate.kind === 'exact') {
-      (candidate.confidence >= (short ? rules.minShortConfidence : rules.minConfidence) ? sure : doubtful).push(candidate);
+      // A phrase read exactly is evidence itself: one odd glyph beside it ("(" for a check box) lowers the reading's confidence.
+      const floor = short ? rules.minShortConfidence : tokens.length >= 2 && tokens.join('').length >= 8 ? Math.min(rules.minConfidence, 0.25) : rules.minConfidence;
+      (candidate.confidence >= floor ? sure : doubtful).push(candidate);
     } else if (candidate.kind === 'fuzzy') {
+      if (short) continue;
       const long = tokens.every((t) => [...t].length >= rules.minFuzzyLength);
       (long && candidate.confidence >= rules.minFuzzyConfidence ? sure : doubtful).push(candidate);
     } else {
-      (substringCovers(tokens, candidate.text) && candidate.confidence >= rules.minConfidence ? sure : doubtful).push(candidate);
+      const part = subwordPart(query, candidate);
+      if (part && candidate.confidence >= (short ? rules.minShortConfidence : rules.minConfidence)) sure.push(part);
+      else if (short) continue;
+      else (substringCovers(tokens, candidate.text) && candidate.confidence >= rules.minConfidence ? sure : doubtful).push(candidate);
     }
   }
   return { sure, doubtful };
+}
+
+/**
+ * The query as a whole part of the found text between punctuation (or its ends): the candidate
+ * narrowed to where that part is, assuming evenly wide characters. Undefined when the query is
+ * not such a part or is mostly punctuation itself.
+ */
+export function subwordPart(query: string, candidate: TextCandidate): TextCandidate | undefined {
+  const needle = query.normalize('NFKC').trim().toLowerCase();
+  const text = candidate.text.normalize('NFKC').toLowerCase();
+  if (!/[\p{L}\p{N}]/u.test(needle)) return undefined;
+  const chars = [...text];
+  const isWordChar = (c: string | undefined): boolean => c !== undefined && /[\p{L}\p{N}]/u.test(c);
+  for (let from = text.indexOf(needle); from >= 0; from = text.indexOf(needle, from + 1)) {
+    const start = [...text.slice(0, from)].length;
+    const length = [...needle].length;
+    const before = chars[start - 1];
+    const after = chars[start + length];
+    // Bounded on both sides by punctuation, space or the ends, and more than that punctuation.
+    if (isWordChar(before) || isWordChar(after)) continue;
+    const { bbox } = candidate;
+    const x = bbox.x + (bbox.width * start) / chars.length;
+    const width = Math.max(1, (bbox.width * length) / chars.length);
+    const part = { x: Math.round(x), y: bbox.y, width: Math.round(width), height: bbox.height };
+    return { ...candidate, text: candidate.text.slice(from, from + needle.length), bbox: part, center: { x: Math.round(x + width / 2), y: Math.round(bbox.y + bbox.height / 2) } };
+  }
+  return undefined;
 }
 
 /**

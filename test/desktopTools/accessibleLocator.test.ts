@@ -105,6 +105,8 @@ describe('locateAccessible', () => {
     const elements = [el('General', 10, 10, 100, 30, 'page tab'), el('General', 20, 15, 60, 20, 'label')];
     const match = found(locateAccessible(elements, 'General'));
     assert.deepEqual(match.bbox, { x: 10, y: 10, width: 100, height: 30 });
+    // Clicked on the text itself: inside the tab and the label alike (a wide cell, a left-aligned text).
+    assert.deepEqual(match.center, { x: 50, y: 25 });
   });
 
   it('suggests close names when nothing matches, and rejects an empty query', () => {

@@ -206,10 +206,37 @@ describe('TargetLocator', () => {
       bbox: { x: 0, y: 0, width: 10, height: 10 },
       center: { x: 5, y: 5 },
     });
-    assert.deepEqual(judgeOcr('x', [c('x', 'exact', false)]), { sure: [], doubtful: [] });
+    assert.deepEqual(judgeOcr('-', [c('-', 'exact', false), c('<-', 'substring', false)]), { sure: [], doubtful: [] });
+    assert.equal(judgeOcr('if', [c('if', 'exact', false)]).sure.length, 1, 'a short word inside a line of code is a word');
     assert.equal(judgeOcr('I', [c('I', 'exact', true, 0.5)]).doubtful.length, 1);
     assert.equal(judgeOcr('save', [c('Autosave', 'substring', false)]).doubtful.length, 1);
     assert.equal(judgeOcr('preferences', [c('Preferences…', 'substring', false)]).sure.length, 1);
+    assert.equal(judgeOcr('send me product updates', [c('(send me product updates', 'exact', true, 0.33)]).sure.length, 1, 'a phrase read exactly');
+    // A part between punctuation: sure, and narrowed to where it is.
+    const word = { ...c('Partial<Settings>', 'substring', false), bbox: { x: 100, y: 10, width: 170, height: 18 } };
+    const [part] = judgeOcr('Partial', [word]).sure;
+    assert.deepEqual(part?.bbox, { x: 100, y: 10, width: 70, height: 18 });
+    assert.deepEqual(part?.center, { x: 135, y: 19 });
+    assert.equal(judgeOcr('fs', [{ ...c("'node:fs';", 'substring', false), bbox: { x: 0, y: 0, width: 100, height: 18 } }]).sure[0]?.center.x, 70);
+  });
+
+  it('takes a label over the field it names, and clicks a wide cell on its text', async () => {
+    const label = el('Billing cycle', { x: 30, y: 290, width: 200, height: 15 }, MAIN, true, 'label');
+    const field = el('Billing cycle', { x: 30, y: 310, width: 300, height: 28 }, MAIN, true, 'combo box');
+    const cell = el('Active', { x: 20, y: 400, width: 200, height: 24 }, MAIN, true, 'table cell');
+    const text = el('Active', { x: 24, y: 404, width: 50, height: 16 }, MAIN, true, 'static');
+    const { locator } = setUp({ tree: [label, field, cell, text] });
+    assert.deepEqual(found(await locator.locate('Billing cycle')).point, { x: 130, y: 298 });
+    assert.deepEqual(found(await locator.locate('Active')).point, { x: 49, y: 412 });
+  });
+
+  it('does not click a glyph found only in a window other than the active one', async () => {
+    const { locator, fake } = setUp({ windows: [MAIN, OTHER], tree: [el('−', { x: 600, y: 500, width: 40, height: 30 }, OTHER, false)] });
+    const result = await locator.locate('−');
+    assert.equal(result.status, 'low_confidence');
+    assert.match((result as { reason: string }).reason, /found only in "Calculator", not in the active window "Editor"/);
+    (fake.windows as unknown as StackedWindows).active = OTHER;
+    assert.equal((await locator.locate('−')).status, 'found', 'with its window active it is clicked');
   });
 
   it('the click tool clicks nothing when unsure, and says why', async () => {
