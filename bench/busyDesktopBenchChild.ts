@@ -14,6 +14,7 @@ import { createDesktopTools } from '../src/tools/desktop/desktopTools';
 import { ToolRegistry } from '../src/tools/toolRegistry';
 import { ToolRuntime } from '../src/tools/toolRuntime';
 import type { GroundTruthLabel } from '../test/desktop/support/realApps/appWindow';
+import { CODE_SAMPLE } from '../test/desktop/support/realApps/atspiApps';
 import { startBusyScene, type BusyScene } from '../test/desktop/support/realApps/busyScene';
 import { foldLabel, inside } from '../test/desktop/support/realApps/labelScore';
 import { median, percentile, type BenchRow } from './benchReport';
@@ -154,9 +155,14 @@ async function harmlessTargets(scene: BusyScene): Promise<Target[]> {
   const galculator = await scene.galculator.groundTruth((e) => e.role === 'toggle button');
   const speedcrunch = await scene.speedcrunch.groundTruth((e) => e.role === 'push button');
   const everything = [...page, ...(await scene.mousepad.groundTruth()), ...(await scene.galculator.groundTruth()), ...(await scene.speedcrunch.groundTruth())];
-  const counts = new Map<string, number>();
-  for (const label of everything) counts.set(foldLabel(label.text), (counts.get(foldLabel(label.text)) ?? 0) + 1);
-  const unique = (labels: GroundTruthLabel[]): GroundTruthLabel[] => labels.filter((l) => counts.get(foldLabel(l.text)) === 1);
+  // Unique on the whole screen: in no other label, not even inside a longer one or the code
+  // ("and" in "Billing and plans", "/" in a regex): a speed bench, not a test of ambiguity.
+  const texts = [...everything.map((l) => foldLabel(l.text)), foldLabel(CODE_SAMPLE)];
+  const unique = (labels: GroundTruthLabel[]): GroundTruthLabel[] =>
+    labels.filter((l) => {
+      const text = foldLabel(l.text);
+      return texts.filter((t) => t.includes(text)).length === (l.role === 'word' ? 2 : 1); // a code word is in the code too
+    });
   const lists: Array<[string, GroundTruthLabel[]]> = [
     ['chromium', spread(unique(page), PER_APP)],
     ['mousepad', spread(unique(code), PER_APP)],

@@ -4,6 +4,7 @@
 // is rightly answered "ambiguous" (counted as landed: the locator did the right thing).
 import type { BBox } from '../../../../src/core/types';
 import type { TargetResult } from '../../../../src/desktop/targetLocator';
+import { foldGlyphs } from '../../../../src/desktop/textLocator';
 import type { GroundTruthLabel } from './appWindow';
 
 export type Outcome = 'landed' | 'missed' | 'misclicked';
@@ -29,9 +30,9 @@ export interface Tally {
   failures: LabelTry[];
 }
 
-/** Case and spacing folded, as the locator compares texts. */
+/** Case, spacing and look-alike glyphs (− and -, × and x) folded, as the locator compares texts. */
 export function foldLabel(text: string): string {
-  return text.replace(/\s+/g, ' ').trim().toLowerCase();
+  return foldGlyphs(text).replace(/\s+/g, ' ').trim().toLowerCase();
 }
 
 export function inside(point: { x: number; y: number }, box: BBox): boolean {
