@@ -143,6 +143,26 @@ describe('desktop bridge: warm windows and accessibility tree (Xvfb + openbox, G
     assert.ok(added.every((e) => e.window?.name === 'Bridge Second'));
   });
 
+  it('switching back to an unchanged window reads it from the cache', async () => {
+    const activeRead = async (title: string): Promise<void> => {
+      const deadline = Date.now() + 10_000;
+      for (;;) {
+        const elements = await tree.elements();
+        if (elements.length > 0 && elements.every((e) => e.window?.name === title && e.window.active)) return;
+        if (Date.now() > deadline) throw new Error(`the tree never showed "${title}" as the active window: ${JSON.stringify(elements.map((e) => e.window))}`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    };
+    await app!.command('raise main');
+    await activeRead('Bridge Main');
+    await app!.command('raise second');
+    await activeRead('Bridge Second');
+    await app!.command('raise main');
+    await activeRead('Bridge Main');
+    // Focus and activation moved, nothing in the window changed: its walk is kept.
+    assert.deepEqual(tree.lastRead, { windows: 1, cached: 1, visited: tree.lastRead?.visited });
+  });
+
   it('starts a new helper when the old one was killed, and fails the question it was answering clearly', async () => {
     const before = bridge.pid;
     assert.ok(before, 'the helper runs');

@@ -30,6 +30,11 @@ EVENTS = ['object:children-changed', 'object:state-changed', 'object:bounds-chan
     'object:property-change:accessible-name', 'window:activate', 'window:deactivate', 'window:create',
     'window:destroy', 'window:minimize', 'window:restore']
 CACHE_LIMIT = 64
+STATE_EVENT = 'object:state-changed:'
+# States that decide what a walk includes; any other state change (focused, active, checked,
+# selected...) is written into the cached element it belongs to, so switching between windows,
+# which moves the focus, does not throw their walks away.
+STRUCTURAL_STATES = {'showing', 'visible', 'defunct', 'iconified', 'manages-descendants'}
 
 class Tree:
     def __init__(self):
@@ -37,6 +42,7 @@ class Tree:
         self.GLib = None
         self.problem = None
         self.app_gen = {}   # bus name -> events seen from that application
+        self.app_patches = {}  # bus name -> state changes written into its cached walks
         self.any_gen = 0    # events whose application could not be told
         self.cache = {}     # (bus name, path) -> walk of one top-level window
         self.pids = {}
@@ -76,10 +82,28 @@ class Tree:
             bus = source.app.bus_name if source is not None and source.app is not None else None
         except Exception:
             bus = None
+        kind = event.type or ''
+        if bus and kind in ('window:activate', 'window:deactivate'):
+            return  # a window's own active state is read afresh each time
+        if bus and kind.startswith(STATE_EVENT) and kind[len(STATE_EVENT):] not in STRUCTURAL_STATES:
+            self.patch(bus, source.path, kind[len(STATE_EVENT):], event.detail1 != 0)
+            return
         if bus:
             self.app_gen[bus] = self.app_gen.get(bus, 0) + 1
         else:
             self.any_gen += 1
+
+    def patch(self, bus, path, state, on):
+        self.app_patches[bus] = self.app_patches.get(bus, 0) + 1
+        for key, entry in self.cache.items():
+            index = entry['paths'].get(path) if key[0] == bus else None
+            if index is None:
+                continue
+            states = entry['elements'][index]['states']
+            if on and state not in states:
+                states.append(state)
+            elif not on and state in states:
+                states.remove(state)
 
     def drain(self):
         # Dispatches the AT-SPI events already received, so the cache checks below see them.
@@ -168,11 +192,13 @@ class Tree:
                 if entry is not None and entry['stamp'] == stamp and entry['visited'] <= max_nodes - visited:
                     walk, cached = entry, cached + 1
                 else:
+                    patches = self.app_patches.get(bus, 0)
                     walk = walk_root(Atspi, root, deadline, max_depth, max_nodes - visited)
                     walk['stamp'] = stamp
                     walk['digest'] = digest_of(walk['elements'])
                     self.cache.pop(key, None)
-                    if not walk['timedOut']:
+                    # A state written into the cache while this walk ran may be missing from it.
+                    if not walk['timedOut'] and patches == self.app_patches.get(bus, 0):
                         self.cache[key] = walk
                         while len(self.cache) > CACHE_LIMIT:
                             self.cache.pop(next(iter(self.cache)))
@@ -238,7 +264,7 @@ def digest_of(elements):
 def walk_root(Atspi, root, deadline, max_depth, max_nodes):
     SHOWING, VISIBLE = Atspi.StateType.SHOWING, Atspi.StateType.VISIBLE
     SCREEN = Atspi.CoordType.SCREEN
-    out, state = [], {'visited': 0, 'truncated': False, 'timedOut': False}
+    out, paths, state = [], {}, {'visited': 0, 'truncated': False, 'timedOut': False}
 
     def box_of(node):
         # Unmapped widgets report INT_MIN coordinates or no size: no box.
@@ -297,6 +323,7 @@ def walk_root(Atspi, root, deadline, max_depth, max_nodes):
                 text = text_of(node, role)
                 if text is not None and text != name:
                     item['text'] = text
+                paths[node.path] = len(out)
                 out.append(item)
             count = node.get_child_count()
             if box is not None and (depth == 0 or role in CLIPPING):
@@ -324,7 +351,7 @@ def walk_root(Atspi, root, deadline, max_depth, max_nodes):
         return True
 
     walk(root, 0, None)
-    return {'elements': out, 'visited': state['visited'], 'truncated': state['truncated'], 'timedOut': state['timedOut']}
+    return {'elements': out, 'paths': paths, 'visited': state['visited'], 'truncated': state['truncated'], 'timedOut': state['timedOut']}
 
 def focused_in_active(Atspi, apps, max_nodes, deadline):
     # An explicit stack: deep trees must not hit the recursion limit, and the walk stops at the focus.
