@@ -13,7 +13,6 @@ import { runOcrBench } from './ocrBench';
 import { runPackageBench } from './packageBench';
 import { runPrivacyBench } from './privacyBench';
 import { runWarmBench } from './warmBench';
-import { runWarmBench } from './warmBench';
 
 // `npm run bench`: every benchmark, a table on stdout and JSON in .bench/results.json.
 
@@ -27,7 +26,6 @@ const BENCHES: Array<{ name: string; run: () => Promise<BenchRow[]> }> = [
   { name: 'stop', run: runStopBench },
   { name: 'hostile', run: runHostileBench },
   { name: 'privacy', run: runPrivacyBench },
-  { name: 'warm', run: runWarmBench },
   { name: 'warm', run: runWarmBench },
   { name: 'busy', run: runBusyDesktopBench },
   { name: 'bridge', run: runBridgeBench },
