@@ -77,6 +77,18 @@ async function main(): Promise<void> {
         { name: `bridge: ${label} treeDigest(), median`, value: median(digests), unit: 'ms' },
       );
     }
+    // Back and forth between the two windows: focus and activation move, the windows stay as they were.
+    const tree = new AtspiAccessibility(env, {}, bridge);
+    const switches: number[] = [];
+    let fromCache = 0;
+    for (let i = 0; i < 10; i++) {
+      await activateWindow(i % 2 === 0 ? scene.galculator.windowId : scene.chromium.windowId, env);
+      const started = performance.now();
+      await tree.elements();
+      switches.push(performance.now() - started);
+      if (tree.lastRead?.cached === tree.lastRead?.windows) fromCache++;
+    }
+    rows.push({ name: 'bridge: elements() after switching to an unchanged window, median', value: median(switches), unit: 'ms', note: `${fromCache}/10 from the cache (galculator <-> chromium)` });
   } finally {
     await bridge.dispose();
     await scene.stop();
