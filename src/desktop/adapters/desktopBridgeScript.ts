@@ -1,4 +1,5 @@
 import { BRIDGE_ATSPI_SCRIPT } from './bridgeAtspiScript';
+import { BRIDGE_ATSPI_WALK_SCRIPT } from './bridgeAtspiWalkScript';
 import { BRIDGE_X11_SCRIPT } from './bridgeX11Script';
 
 // The desktop bridge's python3 helper, inlined like the interrupt watcher's so the esbuild
@@ -85,4 +86,4 @@ else:
     MAIN_GLIB.MainLoop().run()
 `;
 
-export const DESKTOP_BRIDGE_SCRIPT = [PRELUDE, BRIDGE_X11_SCRIPT, BRIDGE_ATSPI_SCRIPT, MAIN].join('\n');
+export const DESKTOP_BRIDGE_SCRIPT = [PRELUDE, BRIDGE_X11_SCRIPT, BRIDGE_ATSPI_WALK_SCRIPT, BRIDGE_ATSPI_SCRIPT, MAIN].join('\n');
