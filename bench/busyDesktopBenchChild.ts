@@ -28,6 +28,12 @@ interface Target {
   label: GroundTruthLabel;
 }
 
+interface Clicked {
+  point?: { x: number; y: number };
+  /** Why nothing was clicked. */
+  why?: string;
+}
+
 interface Pass {
   times: number[];
   landed: number;
@@ -49,9 +55,9 @@ async function main(): Promise<void> {
     const targets = await harmlessTargets(scene);
     if (targets.length < 30) throw new Error(`only ${targets.length} harmless unique labels on the busy desktop`);
     let n = 0;
-    const viaTool = async (text: string): Promise<{ point?: { x: number; y: number } }> => {
+    const viaTool = async (text: string): Promise<Clicked> => {
       const { result } = await runtime.executeWithRecovery({ id: `b${++n}`, name: 'click', input: { text } }, signal);
-      return { point: result.success ? (result.data as { point: { x: number; y: number } }).point : undefined };
+      return result.success ? { point: (result.data as { point: { x: number; y: number } }).point } : { why: `${result.code}: ${result.error ?? ''}`.slice(0, 160) };
     };
     const coldStart = performance.now();
     await viaTool(targets[0]!.label.text);
@@ -59,9 +65,9 @@ async function main(): Promise<void> {
     const withTree = await clickAll(targets, viaTool, scene);
 
     const ocrOnly = new TargetLocator(services);
-    const viaOcr = async (text: string): Promise<{ point?: { x: number; y: number } }> => {
+    const viaOcr = async (text: string): Promise<Clicked> => {
       const found = await ocrOnly.locate(text, { accessibility: false });
-      if (found.status !== 'found') return {};
+      if (found.status !== 'found') return { why: found.status };
       await services.desktop.input.click(found.point, 'left', false);
       return { point: found.point };
     };
@@ -121,18 +127,18 @@ function passRows(what: string, pass: Pass, count: number, nativeMs: number, app
 }
 
 /** Clicks each target once, timed; judged by the ground-truth box (and chromium's own record). */
-async function clickAll(targets: Target[], click: (text: string) => Promise<{ point?: { x: number; y: number } }>, scene: BusyScene): Promise<Pass> {
+async function clickAll(targets: Target[], click: (text: string) => Promise<Clicked>, scene: BusyScene): Promise<Pass> {
   const pass: Pass = { times: [], landed: 0, missed: 0, misclicked: 0, failures: [] };
   await scene.chromium.takeClicks();
   for (const { app, label } of targets) {
     await new Promise((r) => setTimeout(r, 120)); // let the last click's redraw finish (not timed)
     const started = performance.now();
-    const { point } = await click(label.text);
+    const { point, why } = await click(label.text);
     pass.times.push(performance.now() - started);
     const hits = app === 'chromium' ? await scene.chromium.waitForClicks(point ? 1500 : 200) : [];
     if (point === undefined) {
       pass.missed++;
-      pass.failures.push(`missed ${app} "${label.text}"`);
+      pass.failures.push(`missed ${app} "${label.text}" (${why ?? ''})`);
     } else if (inside(point, label.bbox) && (app !== 'chromium' || hits.includes(label.where))) {
       pass.landed++;
     } else {
