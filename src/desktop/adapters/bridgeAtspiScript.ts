@@ -120,9 +120,20 @@ class Tree:
         """(app, window, extents) to read. One round trip to each application first: the events
         it sent before answering (a new window, a state, a label) are then dispatched, so neither
         the choice of windows nor the cache checks miss them."""
+        apps = self.apps()
+        if active_only:
+            # The X server knows which window is active at once; AT-SPI hears it a little later.
+            # Only that window's application is asked, when it is in the tree.
+            pid, title = X11_HINTS.active_hint()
+            owners = [app for app in apps if pid is not None and self.pid(app) == pid]
+            chosen = self.choose(owners, True, title) if owners else []
+            if chosen:
+                return chosen
+        return self.choose(apps, active_only)
+
+    def choose(self, apps, active_only, title=None):
         Atspi = self.Atspi
         ACTIVE = Atspi.StateType.ACTIVE
-        apps = self.apps()
         for app in apps:
             try:
                 if app.get_child_count() > 0:
@@ -140,9 +151,11 @@ class Tree:
                     pass
         if not active_only:
             return found
-        for app, top, _ in found:
-            if not showing(top, ACTIVE):
-                continue
+        active = [f for f in found if showing(f[1], ACTIVE)]
+        if not active and title:
+            # The X server made it active and the toolkit has not said so yet: the window by its title.
+            active = [f for f in found if (f[1].get_name() or '') == title]
+        for app, top, _ in active[:1]:
             # Its open popups (combo lists, context menus) are separate toplevels of the app.
             return [f for f in found if f[1] is top] + [f for f in found if f[0] is app and f[1] is not top and f[1].get_role_name() in POPUPS]
         return []
@@ -192,6 +205,8 @@ class Tree:
         return {'windows': windows, 'visited': visited, 'truncated': truncated, 'cached': cached}
 
 TREE = Tree()
+# Its own X connection: the X11 half answers on another thread.
+X11_HINTS = X11Windows()
 
 def showing(node, state):
     try:

@@ -47,6 +47,20 @@ class X11Windows:
         wid = int(value[0]) if value is not None and len(value) > 0 else 0
         return wid or None
 
+    def active_hint(self):
+        """The active window's (_NET_WM_PID, title), or (None, None); never raises (a hint, not an answer)."""
+        try:
+            wid = self.active_id()
+            if not wid:
+                return None, None
+            w = self.display().create_resource_object('window', wid)
+            pids = self.prop(w, '_NET_WM_PID')
+            title = self.text(w, '_NET_WM_NAME') or self.text(w, 'WM_NAME') or ''
+            return (int(pids[0]) if pids is not None and len(pids) > 0 else None), title
+        except Exception:
+            self.reset()
+            return None, None
+
     def info(self, wid):
         """The window's title, class, pid, type and client box in root coordinates; None when it is gone."""
         from Xlib import error
