@@ -5,7 +5,8 @@ import type { AccessibilityPort, AccessibleElement } from './ports/accessibility
 import type { WindowInfo } from './ports/windowPort';
 import type { WindowReading } from './screenReader';
 import { isSecretRole } from './screenPrivacy';
-import { byStrength, describeCandidate, isShortQuery, judgeOcr, pick, type TargetRuleOptions } from './targetRules';
+import { compactCandidates } from './compactMatch';
+import { byStrength, DEFAULT_RULES, describeCandidate, isShortQuery, judgeOcr, pick, type Judged, type TargetRuleOptions } from './targetRules';
 import { isBlank, preferOnTop, type TreeMatch } from './targetTree';
 import { findCandidates, locateText, tokenize, type LocateOptions, type MatchKind, type TextCandidate } from './textLocator';
 import { centreOf, clipBox, contains, coveredAt, elementVisible, isActive, isDialogWindow, readScene, type WindowScene } from './windowScene';
@@ -212,10 +213,7 @@ export class TargetLocator {
       search.trace.steps.push('ocr-window');
       const reading = await this.readWindow(search, window, false);
       const visible = (c: TextCandidate): boolean => contains(reading.bounds, c.center) && !coveredAt(scene, c.center, window);
-      const candidates = findCandidates(reading.analysis, search.text).filter(visible);
-      this.addSuggestions(search, reading.analysis, candidates);
-      const judged = judgeOcr(search.text, candidates, this.options);
-      search.doubtful.push(...judged.doubtful);
+      const judged = this.judgeOcrIn(search, reading.analysis, visible);
       if (judged.sure.length > 0) found.push({ window, sure: judged.sure, anchor: ocrAnchor(search, reading) });
     }
     if (found.length === 0) return undefined;
@@ -244,16 +242,27 @@ export class TargetLocator {
 
   /** Decides on one reading's candidates: sure exact ones answer; sure inexact ones wait for the tree. */
   private judgeReading(search: Search, analysis: WindowReading['analysis'], keep: (c: TextCandidate) => boolean): TargetResult | undefined {
-    const candidates = findCandidates(analysis, search.text).filter(keep);
-    this.addSuggestions(search, analysis, candidates);
-    const judged = judgeOcr(search.text, candidates, this.options);
-    search.doubtful.push(...judged.doubtful);
+    const judged = this.judgeOcrIn(search, analysis, keep);
     if (judged.sure.length === 0) return undefined;
     const anchor = search.query.near === undefined ? undefined : typeof search.query.near === 'string' ? (findCandidates(analysis, search.query.near)[0]?.center ?? treeAnchor(search.elements, search.query.near)) : search.query.near;
     const exact = judged.sure.filter((c) => c.kind === 'exact');
     if (exact.length > 0) return decide(exact, search.query, anchor, 'ocr');
     search.inexact ??= { candidates: judged.sure, ...(anchor ? { anchor } : {}) };
     return undefined;
+  }
+
+  /** OCR candidates of one reading, judged; where words match nothing, the words run together are tried. */
+  private judgeOcrIn(search: Search, analysis: WindowReading['analysis'], keep: (c: TextCandidate) => boolean): Judged {
+    const candidates = findCandidates(analysis, search.text).filter(keep);
+    let judged = judgeOcr(search.text, candidates, this.options);
+    if (candidates.length === 0) {
+      const compact = compactCandidates(analysis, search.text).filter(keep);
+      const floor = this.options.minConfidence ?? DEFAULT_RULES.minConfidence;
+      judged = { sure: compact.filter((c) => c.confidence >= floor), doubtful: compact.filter((c) => c.confidence < floor) };
+      if (compact.length === 0) this.addSuggestions(search, analysis, candidates);
+    }
+    search.doubtful.push(...judged.doubtful);
+    return judged;
   }
 
   private addSuggestions(search: Search, analysis: WindowReading['analysis'], candidates: TextCandidate[]): void {

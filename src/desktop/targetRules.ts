@@ -61,7 +61,8 @@ export function judgeOcr(query: string, candidates: readonly TextCandidate[], op
       (long && candidate.confidence >= rules.minFuzzyConfidence ? sure : doubtful).push(candidate);
     } else {
       const part = subwordPart(query, candidate);
-      if (part && candidate.confidence >= (short ? rules.minShortConfidence : rules.minConfidence)) sure.push(part);
+      // One character read alone may be another ("I" and "1"); two or more inside punctuation were read as written.
+      if (part && candidate.confidence >= ([...part.text].length <= 1 ? rules.minShortConfidence : rules.minConfidence)) sure.push(part);
       else if (short) continue;
       else (substringCovers(tokens, candidate.text) && candidate.confidence >= rules.minConfidence ? sure : doubtful).push(candidate);
     }

@@ -220,6 +220,23 @@ describe('TargetLocator', () => {
     assert.equal(judgeOcr('fs', [{ ...c("'node:fs';", 'substring', false), bbox: { x: 0, y: 0, width: 100, height: 18 } }]).sure[0]?.center.x, 70);
   });
 
+  it('finds a name OCR split at a dot or glued to punctuation, on that part only, never inside a word', async () => {
+    const words = [
+      { text: 'path.', x: 100, y: 100, w: 50, h: 16 },
+      { text: 'join(folder,', x: 160, y: 100, w: 120, h: 16 },
+      { text: '.exec(line.trim());', x: 100, y: 140, w: 190, h: 16 },
+      { text: 'autosave', x: 100, y: 180, w: 80, h: 16 },
+    ];
+    const { locator } = setUp({ words });
+    const join = found(await locator.locate('path.join'));
+    assert.ok(join.point.x >= 100 && join.point.x < 200, `path.join at ${join.point.x}`);
+    const exec = found(await locator.locate('exec'));
+    assert.ok(exec.point.x >= 110 && exec.point.x < 150, `exec at ${exec.point.x}`);
+    const trim = found(await locator.locate('line.trim'));
+    assert.ok(trim.point.x >= 150 && trim.point.x < 250, `line.trim at ${trim.point.x}`);
+    assert.notEqual((await locator.locate('tosa')).status, 'found', 'not inside a word');
+  });
+
   it('takes a label over the field it names, and clicks a wide cell on its text', async () => {
     const label = el('Billing cycle', { x: 30, y: 290, width: 200, height: 15 }, MAIN, true, 'label');
     const field = el('Billing cycle', { x: 30, y: 310, width: 300, height: 28 }, MAIN, true, 'combo box');
