@@ -5,7 +5,6 @@ import { GaiError } from '../core/errors';
 import type { DesktopServices } from '../desktop/desktopServices';
 import type { Logger } from '../logging/logger';
 import { NullLogger } from '../logging/logger';
-import type { WindowInfo } from '../desktop/ports/windowPort';
 import type { ScreenImage } from '../desktop/ports/screenPort';
 import type { BrainNode, BrainPath, PathAction } from './brainTypes';
 import { getPathsFrom, planNavigation, type Route } from './brainGraph';
@@ -83,8 +82,6 @@ interface ReplayFailure {
 
 export class NavigationBrain {
   private currentKey?: string;
-  /** The active window as the last look at the screen saw it. */
-  private lastWindow?: WindowInfo;
   private readonly logger: Logger;
 
   constructor(private readonly deps: NavigationBrainDeps) {
@@ -126,7 +123,7 @@ export class NavigationBrain {
       this.currentKey = node.key;
       return { node, similarity: 1, isNew: false, matchedBy: 'signature' };
     }
-    const observed = await observeScreen(this.deps.services, signal, { frame: probe.frame, window: probe.window ?? null });
+    const observed = await observeScreen(this.deps.services, signal, { ...(probe.full ? { frame: probe.frame } : {}), window: probe.window ?? null });
     const found = await identifyState(observed.reading, this.deps.store.document.nodes, { ...(this.deps.labeller ? { labeller: this.deps.labeller } : {}) });
     // A known node without one (older brains, or pruned) gets it too: upsertNode keeps the first.
     const thumbnail = found.node.thumbnail || this.deps.thumbnails === false
@@ -157,7 +154,7 @@ export class NavigationBrain {
     const probe = await this.probe(signal, frame);
     const quick = probe.observed ? nodeBySignature(this.deps.store.document.nodes, probe.observed) : undefined;
     if (quick) return { node: quick.node, by: 'signature', observed: probe.observed };
-    const observed = await observeScreen(this.deps.services, signal, { frame: probe.frame, window: probe.window ?? null });
+    const observed = await observeScreen(this.deps.services, signal, { ...(probe.full ? { frame: probe.frame } : {}), window: probe.window ?? null });
     const found = await identifyState(observed.reading, this.deps.store.document.nodes, {});
     return { ...(found.isNew ? {} : { node: found.node }), by: 'ocr', ...(probe.observed ? { observed: probe.observed } : {}) };
   }
@@ -228,7 +225,7 @@ export class NavigationBrain {
     for (const path of route.paths) {
       const watch = new ReplayWatch({
         screen: this.deps.services.desktop.screen,
-        lastWindow: () => this.lastWindow,
+        windows: this.deps.services.desktop.windows,
         peek: (signal, frame) => this.peek(signal, frame),
         teach: (key, observed) => this.teachSignature(key, observed),
         labelOf: (key) => this.deps.store.document.nodes.find((n) => n.key === key)?.label ?? key,
@@ -314,10 +311,8 @@ export class NavigationBrain {
     );
   }
 
-  private async probe(signal?: AbortSignal, frame?: ScreenImage): Promise<SignatureProbe> {
-    const probe = await probeSignature(this.deps.services, signal, frame);
-    this.lastWindow = probe.window;
-    return probe;
+  private probe(signal?: AbortSignal, frame?: ScreenImage): Promise<SignatureProbe> {
+    return probeSignature(this.deps.services, signal, frame);
   }
 
   /** OCR confirmed the node: its signature learns the screen (what changed becomes volatile). */

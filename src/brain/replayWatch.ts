@@ -3,17 +3,16 @@
 // the step led to), by the screen's signature first and OCR only when that does not match.
 import type { BBox } from '../core/types';
 import type { ScreenImage, ScreenPort } from '../desktop/ports/screenPort';
-import type { WindowInfo } from '../desktop/ports/windowPort';
-import { crop, framesEqual } from '../desktop/screenDiff';
+import type { WindowInfo, WindowPort } from '../desktop/ports/windowPort';
+import { framesEqual } from '../desktop/screenDiff';
 import { waitForSettle } from '../desktop/settle';
 import type { BrainNode } from './brainTypes';
 import type { StepVerifier } from './pathReplayer';
 import type { ObservedSignature } from './screenSignature';
+import { windowRegion } from './signatureProbe';
 
 /** Between grabs while a replayed step settles: short, so a fast app is not waited for. */
 const SETTLE_INTERVAL_MS = 25;
-/** Less of a window than this on screen is no region to watch. */
-const MIN_REGION = 16;
 
 /** Which known node a frame shows; `by` says whether OCR was needed, `observed` its signature. */
 export interface PeekResult {
@@ -24,10 +23,9 @@ export interface PeekResult {
 
 export interface ReplayWatchDeps {
   screen: ScreenPort;
-  /** The active window as the last look at the screen saw it (the window the next step acts in). */
-  lastWindow(): WindowInfo | undefined;
-  /** The known node a full-screen frame shows (signature first). */
-  peek(signal: AbortSignal, frame: ScreenImage): Promise<PeekResult>;
+  windows: WindowPort;
+  /** The known node the screen shows (signature first); `frame`: a full-screen frame grabbed already. */
+  peek(signal: AbortSignal, frame?: ScreenImage): Promise<PeekResult>;
   /** OCR confirmed the node: its signature learns the screen. */
   teach(key: string, observed: ObservedSignature): Promise<void>;
   labelOf(key: string): string;
@@ -35,7 +33,11 @@ export interface ReplayWatchDeps {
 
 export class ReplayWatch {
   private before?: ScreenImage;
-  /** The step's window: the settle watches it alone, so a caret blinking elsewhere does not keep it waiting. */
+  /**
+   * The step's window: only it is grabbed and watched (a full 1920x1080 grab costs 30–300 ms on
+   * a busy machine, a window's a few), and a caret blinking elsewhere does not keep the settle waiting.
+   */
+  private window?: WindowInfo;
   private region?: BBox;
   private settled?: ScreenImage;
 
@@ -44,7 +46,7 @@ export class ReplayWatch {
   /** After a step: until its window changed from before it (when known) and stopped changing. */
   async settle(timeoutMs: number, signal: AbortSignal): Promise<void> {
     const region = this.region;
-    const before = this.before && region ? crop(this.before, region) : this.before;
+    const before = this.before;
     const result = await waitForSettle(this.deps.screen, {
       timeoutMs,
       signal,
@@ -52,24 +54,24 @@ export class ReplayWatch {
       ...(before ? { before } : {}),
       ...(region ? { region } : {}),
     });
-    // A window's frame is not the screen: the check grabs the whole screen itself then.
-    this.settled = region ? undefined : result.frame;
+    this.settled = result.frame;
   }
 
   verifier(): StepVerifier {
     return {
       prepare: async () => {
-        this.before = await this.deps.screen.grab();
-        const window = this.deps.lastWindow();
-        this.region = window ? clipTo(window.bounds, this.before) : undefined;
+        // The window the step acts in (a persistent X connection answers in ~1 ms).
+        this.window = await this.deps.windows.activeWindow().catch(() => undefined);
+        this.region = this.window ? await windowRegion(this.deps.screen, this.window.bounds) : undefined;
+        this.before = await this.deps.screen.grab(this.region);
         this.settled = undefined;
       },
       check: async (_index, action, last, signal) => {
-        const after = this.settled ?? (await this.deps.screen.grab());
-        if (this.before && framesEqual(this.before, after)) return 'the screen did not change after it';
+        const after = this.settled ?? (await this.deps.screen.grab(this.region));
+        if (this.before && framesEqual(this.before, after) && !(await this.otherWindow())) return 'the screen did not change after it';
         const expected = 'reaches' in action ? action.reaches : undefined;
         if (last || expected === undefined) return undefined; // the arrival is checked at the end
-        const seen = await this.deps.peek(signal, after);
+        const seen = await this.deps.peek(signal, this.region ? undefined : after);
         if (seen.node?.key === expected) {
           if (seen.by === 'ocr' && seen.observed) await this.deps.teach(expected, seen.observed);
           return undefined;
@@ -79,13 +81,14 @@ export class ReplayWatch {
       },
     };
   }
-}
 
-/** `bounds` cut to the frame in whole pixels, or undefined when little of it is on it. */
-function clipTo(bounds: BBox, frame: ScreenImage): BBox | undefined {
-  const left = Math.max(frame.origin.x, Math.floor(bounds.x));
-  const top = Math.max(frame.origin.y, Math.floor(bounds.y));
-  const right = Math.min(frame.origin.x + frame.width, Math.ceil(bounds.x + bounds.width));
-  const bottom = Math.min(frame.origin.y + frame.height, Math.ceil(bounds.y + bounds.height));
-  return right - left >= MIN_REGION && bottom - top >= MIN_REGION ? { x: left, y: top, width: right - left, height: bottom - top } : undefined;
+  /** With only the step's window watched: whether another window is active now (a dialog opened), or this one moved. */
+  private async otherWindow(): Promise<boolean> {
+    if (!this.region || !this.window) return false;
+    const now = await this.deps.windows.activeWindow().catch(() => undefined);
+    const was = this.window;
+    if (!now) return true;
+    const sameBounds = now.bounds.x === was.bounds.x && now.bounds.y === was.bounds.y && now.bounds.width === was.bounds.width && now.bounds.height === was.bounds.height;
+    return now.id !== was.id || now.title !== was.title || !sameBounds;
+  }
 }
