@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DesktopBridge } from '../../src/desktop/adapters/desktopBridge';
@@ -96,6 +97,25 @@ rl.on('close', () => process.exit(0));`,
     }
   });
 
+  it('the real helper never keeps Node alive and ends when Node does', async function () {
+    if (!existsSync('/usr/bin/python3')) this.skip();
+    // A Node process that asks the helper one question and returns from main without disposing it.
+    const script = join(dir, 'asker.ts');
+    writeFileSync(
+      script,
+      `import { DesktopBridge } from ${JSON.stringify(join(__dirname, '..', '..', 'src', 'desktop', 'adapters', 'desktopBridge'))};
+const bridge = new DesktopBridge({ PATH: process.env.PATH, DISPLAY: ':9999' });
+bridge.request('activeId').catch((e: Error) => console.log('answer: ' + e.message.split('\\n')[0])).then(() => console.log('helper ' + bridge.pid));`,
+    );
+    const out = execFileSync(process.execPath, ['--import=tsx', script], { encoding: 'utf8', timeout: 15_000 });
+    assert.match(out, /answer: X11 \(:9999\)/, 'the helper answered (an X error: there is no display :9999)');
+    const pid = Number(/helper (\d+)/.exec(out)?.[1]);
+    assert.ok(pid > 0, out);
+    // Its stdin closed with Node: it exits by itself.
+    for (let i = 0; i < 100 && alive(pid); i++) await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.equal(alive(pid), false, 'the helper outlived the Node process');
+  });
+
   it('X11Windows reads windows with xprop when the helper cannot start, and says why once', async () => {
     const warnings: string[] = [];
     const windows = new X11Windows({ PATH: process.env.PATH, DISPLAY: ':9999' }, { bridge: bridgeWith(join(dir, 'no-such-python')), onWarning: (m) => warnings.push(m) });
@@ -107,3 +127,12 @@ rl.on('close', () => process.exit(0));`,
     assert.match(warnings[0]!, /windows are read with xprop/);
   });
 });
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
