@@ -16,18 +16,13 @@ import { add, boxesByText, describeAnswer, emptyTally, foldLabel, judge, summary
 const display = suiteDisplay();
 const PROGRAMS = ['chromium', 'mousepad', 'galculator', 'speedcrunch'];
 
-// Issue 10's goal is >= 98% landed and no misclick on every app. What holds now (measured
-// 2026-11-24, printed with the failing labels on every run) is asserted so it cannot get worse:
-// chromium 91% (table cells clicked at their centre, beside their badge; a lone "−" the page's
-// pixels lose taken from another window) and the editor's code words 88% (one "14" taken from
-// another window; words inside longer tokens) are below the goal.
+// Issue 10's goal: >= 98% landed and no misclick on every app, asserted per app; the figures and
+// the failing labels are printed on every run. The editor's code words (text inside code, not
+// named controls; measured 97.6% on 2026-11-24: "fs" unsure, "line.trim" inside a longer token)
+// are held to what holds now, and to no misclick.
 const GOAL = { landed: 0.98, misclicks: 0 };
 const HOLDS_NOW: Record<string, { landed: number; misclicks: number }> = {
-  chromium: { landed: 0.87, misclicks: 6 },
-  mousepad: GOAL,
-  'mousepad code words': { landed: 0.8, misclicks: 2 },
-  galculator: GOAL,
-  speedcrunch: GOAL,
+  'mousepad code words': { landed: 0.95, misclicks: 0 },
 };
 
 describe('real applications on a busy desktop: every label', function () {
