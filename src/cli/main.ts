@@ -225,7 +225,8 @@ export async function runCli(argv: string[], terminal: CliIo): Promise<number> {
     io,
     setExit,
     ocrLanguage: () => config().desktop?.ocrLanguage ?? 'eng',
-    perception: (ocrLanguage) => createPlatformDesktop({ ocrLanguage, env: io.env }),
+    // The daemon's own idle time bounds the desktop bridge's helper: it stays warm while the daemon runs.
+    perception: (ocrLanguage) => createPlatformDesktop({ ocrLanguage, env: io.env, bridgeIdleMs: 0 }),
     daemonLogger: () => new StreamLogger(globals().verbose ? 'debug' : 'info', (line) => io.stderr.write(`${new Date().toISOString()} ${line}\n`)),
   });
   registerBrainCommands(program, { io, setExit, logger, configuredDir: () => config().brain?.dir });

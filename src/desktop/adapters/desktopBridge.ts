@@ -20,7 +20,7 @@ const DEFAULT_IDLE_MS = 120_000;
 export interface DesktopBridgeOptions {
   /** Default /usr/bin/python3 when present (python3-gi and python3-xlib are installed for Debian's interpreter). */
   python?: string;
-  /** Ends the helper after this long without a question; default 2 minutes. */
+  /** Ends the helper after this long without a question; default 2 minutes; 0: never (a daemon's own idle time bounds it). */
   idleMs?: number;
 }
 
@@ -175,12 +175,13 @@ export class DesktopBridge {
   private armIdle(): void {
     clearTimeout(this.idleTimer);
     const child = this.child;
-    if (!child) return;
+    const idleMs = this.options.idleMs ?? DEFAULT_IDLE_MS;
+    if (!child || idleMs <= 0) return;
     this.idleTimer = setTimeout(() => {
       if (this.child !== child || this.pending.size > 0) return;
       this.child = undefined; // so its exit counts as no crash
       child.stdin?.end(); // it exits when its stdin closes
-    }, this.options.idleMs ?? DEFAULT_IDLE_MS);
+    }, idleMs);
     this.idleTimer.unref();
   }
 

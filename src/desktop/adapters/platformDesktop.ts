@@ -26,6 +26,8 @@ export interface PlatformDesktopOptions {
   launchAllow?: readonly string[];
   /** Told when a desktop adapter falls back to a slower path (e.g. windows read with xprop), and why. */
   onWarning?: (message: string) => void;
+  /** How long the desktop bridge's helper may sit idle before it ends (DesktopBridgeOptions.idleMs); 0: never. */
+  bridgeIdleMs?: number;
 }
 
 /**
@@ -41,7 +43,7 @@ export function createPlatformDesktop(options: PlatformDesktopOptions = {}): Des
   const screen = new NutScreen();
   const scale = (): Promise<number> => screen.scaleFactor();
   // One python3 helper keeps the X connection and the accessibility tree warm for both ports.
-  const bridge = platform === 'linux' ? new DesktopBridge(env) : undefined;
+  const bridge = platform === 'linux' ? new DesktopBridge(env, { idleMs: options.bridgeIdleMs }) : undefined;
   return {
     platform: platform satisfies PlatformName,
     screen,
