@@ -17,6 +17,7 @@ import { ScreenReader } from '../src/desktop/screenReader';
 import { findTextRegions } from '../src/desktop/textRegions';
 import { launchFixture, type DisplayEnv, type Fixture } from '../test/desktop/support/fixture';
 import { median, type BenchRow } from './benchReport';
+import { hardCaseRows } from './ocrHardCasesBench';
 
 const WIDTH = 1920;
 const HEIGHT = 1080;
@@ -51,6 +52,7 @@ async function main(): Promise<void> {
       await fixture.close();
     }
     rows.push(...(await galculatorRows(display, engine)));
+    rows.push(...(await hardCaseRows(display.env, engine)));
   } finally {
     await engine.dispose();
   }
