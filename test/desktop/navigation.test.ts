@@ -178,6 +178,40 @@ describe('navigation brain on a real X display', function () {
     assert.equal(brain.getAllNodes().length, 2);
   });
 
+  it('recognises a known page by its window signature without OCR once the clock is learned volatile, and never another page by it', async () => {
+    const brain = await openBrain();
+    const home = await brain.identifyCurrentNode();
+    const ocr = rig.services.desktop.ocr;
+    const recognize = ocr.recognize.bind(ocr);
+    let reads = 0;
+    ocr.recognize = (image, options) => {
+      reads++;
+      return recognize(image, options);
+    };
+    try {
+      // Each OCR-confirmed visit teaches the signature which cells tick (clock, counter).
+      let matched: string | undefined;
+      for (let i = 0; i < 8 && matched !== 'signature'; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 1_100));
+        const before = reads;
+        const again = await brain.identifyCurrentNode();
+        assert.equal(again.node.key, home.node.key);
+        matched = again.matchedBy;
+        if (matched === 'signature') assert.equal(reads, before, 'identified without OCR');
+      }
+      assert.equal(matched, 'signature', 'the ticking clock was learned within 8 visits');
+      const signature = brain.store.document.nodes.find((n) => n.key === home.node.key)?.signature;
+      assert.ok(signature && signature.seen >= 2 && signature.volatile.length > 0);
+
+      await app!.control('goto settings');
+      const settings = await brain.identifyCurrentNode();
+      assert.notEqual(settings.node.key, home.node.key);
+      assert.equal(settings.matchedBy, 'new', 'another page is read, not matched by signature');
+    } finally {
+      ocr.recognize = recognize;
+    }
+  });
+
   it('without a model, an unknown target fails clearly and nothing is stored', async () => {
     const { brain } = await openNavigationBrain({ dir, services: rig.services, hostRuntime: rig.runtime, logger: { debug() {}, info() {}, warn() {}, error() {} } });
     const report = await brain.navigateTo('Display');
