@@ -49,11 +49,13 @@ export function judgeOcr(query: string, candidates: readonly TextCandidate[], op
   const doubtful: TextCandidate[] = [];
   // A lone glyph ("-", "+", "×") read beside other glyphs is likely a piece of a longer one ("<-", "+/-").
   const glyph = !/[\p{L}\p{N}]/u.test(query);
+  // One character read alone may well be another ("I" and "1", "l" and "|"); a glyph likewise.
+  const oneChar = glyph || [...query.trim()].length === 1;
   for (const candidate of candidates) {
     if (short && glyph && (candidate.kind !== 'exact' || !candidate.whole)) continue;
     if (candidate.kind === 'exact') {
       // A phrase read exactly is evidence itself: one odd glyph beside it ("(" for a check box) lowers the reading's confidence.
-      const floor = short ? rules.minShortConfidence : tokens.length >= 2 && tokens.join('').length >= 8 ? Math.min(rules.minConfidence, 0.25) : rules.minConfidence;
+      const floor = oneChar ? rules.minShortConfidence : tokens.length >= 2 && tokens.join('').length >= 8 ? Math.min(rules.minConfidence, 0.25) : rules.minConfidence;
       (candidate.confidence >= floor ? sure : doubtful).push(candidate);
     } else if (candidate.kind === 'fuzzy') {
       if (short) continue;

@@ -65,11 +65,12 @@ describe('target locator on real windows', function () {
 
     before(async function () {
       if (spawnSync('sh', ['-c', 'command -v galculator'], { env: display.env }).status !== 0) {
-        this.test!.parent!.title += ' (skipped: galculator is not installed; node scripts/ensureDeps.mjs installs it)';
+        console.log('      skipped: galculator is not installed (node scripts/ensureDeps.mjs installs it)');
         this.skip();
       }
       if (!(await services.desktop.accessibility?.available())) {
-        this.test!.parent!.title += ' (skipped: AT-SPI cannot be read here)';
+        const why = (services.desktop.accessibility as { unavailableReason?: string } | undefined)?.unavailableReason ?? 'no accessibility port';
+        console.log(`      skipped: AT-SPI cannot be read here (${why})`);
         this.skip();
       }
       fixture = await launchFixture(display, { geometry: '820x620+20+40' });
