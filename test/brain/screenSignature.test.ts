@@ -8,11 +8,12 @@ import { BrainStore } from '../../src/brain/brainStore';
 import type { BrainNode, StoredSignature } from '../../src/brain/brainTypes';
 import { validateDocument } from '../../src/brain/brainValidation';
 import { NavigationBrain } from '../../src/brain/navigationBrain';
+import { ReplayWatch } from '../../src/brain/replayWatch';
 import { absorbSignature, matchSignature, MAX_VOLATILE_SHARE, nodeBySignature, observeSignature, signatureUsable } from '../../src/brain/screenSignature';
 import type { BBox } from '../../src/core/types';
 import type { ScreenImage } from '../../src/desktop/ports/screenPort';
 import { waitForSettle } from '../../src/desktop/settle';
-import { FakeScreen, paintRect, solidFrame } from '../support/fakeDesktop';
+import { FakeScreen, FakeWindows, paintRect, solidFrame, window } from '../support/fakeDesktop';
 import { documentOf, homePage, nodeFor } from './support/brainFixtures';
 import { PAGES, PagesDesktop, ScriptedLearner } from './support/inMemoryPages';
 
@@ -195,5 +196,40 @@ describe('navigation with screen signatures (in-memory desktop)', function () {
     const wrong = await brain.navigateTo('Network settings');
     assert.equal(wrong.replayFailure?.step, 0, wrong.message);
     assert.match(wrong.replayFailure?.reason ?? '', /not "Pages — Settings" that this step led to/);
+  });
+});
+
+describe('replay watch (one step, its window only)', function () {
+  const click = { tool: 'click' as const, input: { text: 'Open' } };
+
+  function watchOn(screen: FakeScreen, windows: FakeWindows): ReplayWatch {
+    return new ReplayWatch({ screen, windows, peek: () => Promise.reject(new Error('not asked')), teach: async () => {}, labelOf: (key) => key });
+  }
+
+  it('grabs only the active window, and a step that changed nothing there or anywhere stops the replay', async function () {
+    const screen = new FakeScreen(1024, 768);
+    const windows = new FakeWindows(window('Editor', { x: 100, y: 100, width: 400, height: 300 }, '0x1'));
+    const verifier = watchOn(screen, windows).verifier();
+    const signal = new AbortController().signal;
+    await verifier.prepare(signal);
+    screen.paint({ x: 700, y: 600, width: 50, height: 50 }); // outside the window: not this step's doing
+    assert.equal(await verifier.check(0, click, false, signal), 'the screen did not change after it');
+    assert.deepEqual(screen.grabs, [{ x: 100, y: 100, width: 400, height: 300 }, { x: 100, y: 100, width: 400, height: 300 }]);
+  });
+
+  it('a dialog that opened elsewhere (another active window) is a change, as is a change inside the window', async function () {
+    const screen = new FakeScreen(1024, 768);
+    const windows = new FakeWindows(window('Editor', { x: 100, y: 100, width: 400, height: 300 }, '0x1'));
+    const watch = watchOn(screen, windows);
+    const signal = new AbortController().signal;
+    const verifier = watch.verifier();
+    await verifier.prepare(signal);
+    windows.active = window('Open file', { x: 600, y: 200, width: 300, height: 200 }, '0x2');
+    assert.equal(await verifier.check(0, click, true, signal), undefined);
+
+    await verifier.prepare(signal);
+    screen.paint({ x: 650, y: 250, width: 20, height: 20 });
+    await watch.settle(200, signal);
+    assert.equal(await verifier.check(1, click, true, signal), undefined);
   });
 });
