@@ -57,6 +57,16 @@ describe('brain migrations', function () {
     assert.throws(() => migrateDocument('nope', { now: T0 }), (e) => isGaiError(e, 'BRAIN_INVALID'));
   });
 
+  it('migrates a version 1 document (before screen signatures) as it is: same nodes and paths, valid, signatures come later', function () {
+    const v1 = { ...valid(), version: 1 };
+    const { document, fromVersion, warnings } = migrateDocument(structuredClone(v1), { now: T0 });
+    assert.deepEqual([fromVersion, warnings], [1, []]);
+    const checked = validateDocument(document);
+    assert.ok(checked.ok, checked.ok ? '' : checked.errors.join('\n'));
+    assert.deepEqual(checked.document, { ...v1, version: BRAIN_VERSION });
+    assert.ok(checked.document.nodes.every((n) => n.signature === undefined));
+  });
+
   it('migrates the seed storage (version 0) to a valid current document, reporting what it could not keep', function () {
     const { document, fromVersion, warnings } = migrateDocument(structuredClone(SEED_V0), { now: T0 });
     assert.equal(fromVersion, 0);
