@@ -1,9 +1,9 @@
-// (Named to run before realApps.test.ts: its apps keep the AT-SPI bus socket in a temp HOME that
-// is deleted when they stop, and later tests in the same run then find no tree.)
 // The click pipeline on real windows of the suite's display: a GTK label the tree knows is
 // clicked with no OCR at all; a window read once is not read again when the person comes back
 // to it unchanged; a glyph that is only part of a longer label is never clicked; a label in a
 // dialog and in the window under it is taken from the dialog; an unsure reading clicks nothing.
+// Named to run before realApps.test.ts: its apps keep the AT-SPI bus socket in a temp HOME that
+// is deleted when they stop, and later tests in the same run then find no tree.
 import { strict as assert } from 'node:assert';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
