@@ -62,6 +62,9 @@ export class ClickTool extends ToolBase<typeof schema> {
     } else {
       const located = await this.services.locator.locate(input.text, { occurrence: input.occurrence, near: input.near, signal: context.signal });
       if (located.status !== 'found') return notClicked(input.text, located);
+      // The screen after is read as what changed since a full reading: take that reading now
+      // (the locator may have read one window or none), or the whole screen is read afresh after.
+      if (input.returnScreen && input.returnScreen !== 'screenshot') await this.services.reader.read({ signal: context.signal });
       await this.services.desktop.input.click(located.point, button, double);
       const kind = located.kind === 'exact' ? '' : ` (${located.kind} match "${located.text}")`;
       const via = located.source === 'accessibility' ? 'the accessibility tree' : `OCR, confidence ${located.confidence.toFixed(2)}`;
