@@ -157,6 +157,10 @@ export class LayeredOcr implements OcrEngine {
     return Math.max(1, Math.min(this.bands, Math.floor(image.height / BAND_MIN_ROWS)));
   }
 
+  warmUp(): Promise<void> {
+    return this.engine.warmUp?.() ?? Promise.resolve();
+  }
+
   dispose(): Promise<void> {
     this.cache.clear();
     return this.engine.dispose();

@@ -5,6 +5,7 @@ import { Agent } from '../agent/agent';
 import { DEFAULT_SYSTEM_PROMPT } from '../agent/systemPrompt';
 import { createPlatformDesktop } from '../desktop/adapters/platformDesktop';
 import { createPlatformInterrupts } from '../desktop/adapters/platformInterrupts';
+import { warmUpDesktop } from '../desktop/warmUp';
 import { withWatchedInput } from '../desktop/watchedInput';
 import { SafetyMonitor, type TakeoverHandler } from '../agent/safetyMonitor';
 import { createDesktopServices, type DesktopServices } from '../desktop/desktopServices';
@@ -43,6 +44,8 @@ export interface GaiParts {
   appPermissions: AppPermissionGuard;
   /** The stop hotkey, fail-safe corner and takeover pause: guards the agent's actions and navigations. */
   safety: SafetyMonitor;
+  /** Starts the OCR workers, the window connection and the tree ahead of the first request (logged). */
+  warmUp(): Promise<void>;
   dispose(): Promise<void>;
 }
 
@@ -78,7 +81,7 @@ export function buildGaiParts(options: GaiPartsOptions): GaiParts {
   });
   const desktop = createDesktopServices(
     withWatchedInput(
-      createPlatformDesktop({ ocrLanguage: settings.ocrLanguage, holdsSecret: (value) => options.redactor.containsKnownSecret(value), launchAllow: settings.launchAllow, onWarning: (message) => logger.warn(message) }),
+      createPlatformDesktop({ ocrLanguage: settings.ocrLanguage, holdsSecret: (value) => options.redactor.containsKnownSecret(value), launchAllow: settings.launchAllow, onWarning: (message) => logger.warn(message), bridgeIdleMs: 0 }),
       safety,
     ),
     {
@@ -170,9 +173,13 @@ export function buildGaiParts(options: GaiPartsOptions): GaiParts {
     brain,
     appPermissions,
     safety,
+    async warmUp() {
+      const report = await warmUpDesktop(desktop.desktop);
+      logger.info(`desktop engine warm in ${report.ms} ms${report.problems.length ? ` (not started: ${report.problems.join('; ')})` : ''}`);
+    },
     async dispose() {
       agent?.cancel();
-      await desktop.desktop.ocr.dispose();
+      await (desktop.desktop.dispose ? desktop.desktop.dispose() : desktop.desktop.ocr.dispose());
     },
   };
 }

@@ -55,6 +55,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         case 'ready':
           this.readyCount++;
           this.post(this.controller.chat.snapshot());
+          this.controller.warmUp();
           break;
         case 'send':
           void this.controller.ask(message.text, receivedAt);

@@ -32,6 +32,8 @@ export interface RequestTimings {
 export class GaiController implements vscode.Disposable {
   readonly chat: ChatSession;
   private parts?: Promise<GaiParts>;
+  /** The parts being (or already) warmed: once per build. */
+  private warmed?: Promise<GaiParts>;
   private stale = false;
   private readonly runningEmitter = new vscode.EventEmitter<boolean>();
   readonly onDidChangeRunning = this.runningEmitter.event;
@@ -247,6 +249,17 @@ export class GaiController implements vscode.Disposable {
     void this.parts?.then((parts) => parts.dispose()).catch(() => {});
     this.parts = undefined;
     for (const disposable of this.disposables) disposable.dispose();
+  }
+
+  /**
+   * Builds the parts and starts the desktop engine (OCR workers, window and tree connections) in
+   * the background once the person opens the chat, so the first click is as fast as the tenth.
+   */
+  warmUp(): void {
+    const parts = this.getParts().catch(() => undefined); // a bad setting is reported when used
+    if (this.warmed === this.parts) return;
+    this.warmed = this.parts;
+    void parts.then((built) => built?.warmUp()).catch((error: unknown) => this.logger.warn(`warm-up: ${errorMessage(error)}`));
   }
 
   private setRunning(running: boolean): void {

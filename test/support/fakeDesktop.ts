@@ -122,6 +122,8 @@ export class FakeOcr implements OcrEngine {
   readonly name = 'fake-ocr';
   readonly images: ScreenImage[] = [];
   readonly options: Array<OcrOptions | undefined> = [];
+  /** Set by a test that counts warm-ups; absent like on an engine without a cold start. */
+  warmUp?: () => Promise<void>;
 
   constructor(public analysis: OcrAnalysis = { fullText: '', elements: [] }) {}
 

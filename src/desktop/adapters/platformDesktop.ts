@@ -44,16 +44,20 @@ export function createPlatformDesktop(options: PlatformDesktopOptions = {}): Des
   const scale = (): Promise<number> => screen.scaleFactor();
   // One python3 helper keeps the X connection and the accessibility tree warm for both ports.
   const bridge = platform === 'linux' ? new DesktopBridge(env, { idleMs: options.bridgeIdleMs }) : undefined;
+  const ocr = options.ocr ?? new LayeredOcr(new TesseractJsOcr({ language: options.ocrLanguage }));
   return {
     platform: platform satisfies PlatformName,
     screen,
     input: new NutInput(scale, platform),
-    ocr: options.ocr ?? new LayeredOcr(new TesseractJsOcr({ language: options.ocrLanguage })),
+    ocr,
     windows: bridge ? new X11Windows(env, { bridge, onWarning: options.onWarning }) : new NutWindows(scale),
     launcher: launcherFor(platform, env, options.holdsSecret, options.launchAllow),
     images: new SharpImages(),
     // Finds labels OCR misses (single glyphs on buttons); checks on first use whether it works.
     ...(bridge ? { accessibility: new AtspiAccessibility(env, {}, bridge) } : {}),
+    async dispose() {
+      await Promise.all([ocr.dispose(), bridge?.dispose()]);
+    },
   };
 }
 

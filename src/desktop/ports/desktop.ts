@@ -19,4 +19,6 @@ export interface Desktop {
   images: ImageCodec;
   /** The platform's accessibility tree, where it can be read (AT-SPI on Linux). */
   accessibility?: AccessibilityPort;
+  /** Ends what the desktop keeps running (OCR workers, helper processes); without it, dispose the OCR engine. */
+  dispose?(): Promise<void>;
 }

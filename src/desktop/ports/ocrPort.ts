@@ -15,5 +15,7 @@ export interface OcrOptions {
 export interface OcrEngine {
   readonly name: string;
   recognize(image: ScreenImage, options?: OcrOptions): Promise<OcrAnalysis>;
+  /** Starts what the first recognize would (workers, models) ahead of time, where the engine has a cold start. */
+  warmUp?(): Promise<void>;
   dispose(): Promise<void>;
 }
