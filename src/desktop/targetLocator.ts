@@ -57,6 +57,8 @@ interface Search {
   privateWindows: Set<string>;
   /** Tree elements that may be used, for anchors and secret fields. */
   elements: AccessibleElement[];
+  /** The active window's tree holds what its pixels show (most words OCR read lie on its elements). */
+  activeTreeComplete?: boolean;
 }
 
 export class TargetLocator {
@@ -193,6 +195,7 @@ export class TargetLocator {
     }
     search.trace.steps.push('ocr-active');
     const reading = await this.readWindow(search, scene.active, true);
+    search.activeTreeComplete = treeCovers(reading.analysis, search.elements, reading.bounds);
     return this.judgeReading(search, reading.analysis, (c) => contains(reading.bounds, c.center) && !coveredAt(scene, c.center, scene.active));
   }
 
@@ -308,10 +311,24 @@ function decide(candidates: TextCandidate[], query: LocateOptions, anchor: { x: 
 function onlyElsewhere(search: Search, answer: TargetResult, where: WindowInfo | string | undefined): TargetResult {
   if (answer.status !== 'found' || !search.scene.active || !isShortQuery(search.text)) return answer;
   if (typeof where === 'object' && isActive(search.scene, where)) return answer;
+  // Where the active window's tree shows all it draws, its silence means the label is not there.
+  if (search.activeTreeComplete) return answer;
   const candidate: TextCandidate = { text: answer.text, bbox: answer.bbox, center: answer.point, confidence: answer.confidence, kind: answer.kind, whole: true };
   const title = typeof where === 'object' ? where.title : where;
   const window = title ? `"${title}"` : 'another window';
   return { status: 'low_confidence', candidates: [candidate], reason: `"${search.text}" was found only in ${window}, not in the active window "${search.scene.active.title}"; activate that window first or click by coordinates` };
+}
+
+/** Share of the window's confidently read words that lie on a tree element, at least this: the tree is complete. */
+const TREE_COVERAGE = 0.6;
+const COVERAGE_MIN_WORDS = 5;
+
+function treeCovers(analysis: WindowReading['analysis'], elements: readonly AccessibleElement[], bounds: BBox): boolean {
+  if (elements.length === 0) return false;
+  const words = analysis.elements.filter((e) => e.level === 'word' && e.confidence >= 0.8 && e.text.trim().length >= 2 && contains(bounds, centreOf(e.bbox)));
+  if (words.length < COVERAGE_MIN_WORDS) return false;
+  const covered = words.filter((w) => elements.some((e) => contains(e.bbox, centreOf(w.bbox)))).length;
+  return covered / words.length >= TREE_COVERAGE;
 }
 
 function treeAnchor(elements: AccessibleElement[], near: string): { x: number; y: number } | undefined {

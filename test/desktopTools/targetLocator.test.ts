@@ -256,6 +256,18 @@ describe('TargetLocator', () => {
     assert.equal((await locator.locate('−')).status, 'found', 'with its window active it is clicked');
   });
 
+  it('clicks a glyph in another window when the active window\'s tree holds what its pixels show', async () => {
+    const names = ['File', 'Edit', 'View', 'Search', 'Help'];
+    const words = names.map((text, i) => ({ text, x: 10 + i * 60, y: 10, w: 40, h: 14 }));
+    const menu = names.map((name, i) => el(name, { x: 6 + i * 60, y: 6, width: 50, height: 22 }, MAIN, true, 'menu item'));
+    const glyph = el('−', { x: 600, y: 500, width: 40, height: 30 }, OTHER, false);
+    const complete = setUp({ windows: [MAIN, OTHER], words, tree: [...menu, glyph] });
+    assert.deepEqual(found(await complete.locator.locate('−')).point, { x: 620, y: 515 });
+    // The same words with no tree behind them: the active window may draw a "−" OCR cannot read.
+    const bare = setUp({ windows: [MAIN, OTHER], words, tree: [glyph] });
+    assert.equal((await bare.locator.locate('−')).status, 'low_confidence');
+  });
+
   it('the click tool clicks nothing when unsure, and says why', async () => {
     const { fake, services } = setUp({ words: [{ text: 'Saue', x: 20, y: 20, w: 40, h: 14, confidence: 0.41 }] });
     const result = await runTool(new ClickTool(services), { text: 'Save' });
