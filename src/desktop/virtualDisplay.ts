@@ -76,7 +76,7 @@ export class VirtualDisplay {
     private readonly ownsLogDir: boolean,
     private readonly xvfb: ChildProcess,
   ) {
-    this.env = isolatedEnv(display);
+    this.env = isolatedEnv(display, runtimeDirIn(logDir));
   }
 
   static async start(options: VirtualDisplayOptions = {}): Promise<VirtualDisplay> {
@@ -307,8 +307,11 @@ function logTail(logFile: string): string {
 }
 
 /** Keeps children off the user's session: its screen, and its D-Bus (single-instance apps). */
-function isolatedEnv(display: string): NodeJS.ProcessEnv {
+function isolatedEnv(display: string, runtimeDir: string): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, DISPLAY: display, XDG_SESSION_TYPE: 'x11', GDK_BACKEND: 'x11', QT_QPA_PLATFORM: 'xcb' };
+  // The accessibility bus launcher puts its socket in XDG_RUNTIME_DIR, else in the first app's
+  // cache folder: an app started with a temporary HOME would take the bus down with its folder.
+  env.XDG_RUNTIME_DIR = runtimeDir;
   // Toolkits prefer Wayland when these are set, which would put windows on the user's screen.
   delete env.WAYLAND_DISPLAY;
   delete env.WAYLAND_SOCKET;
@@ -318,6 +321,13 @@ function isolatedEnv(display: string): NodeJS.ProcessEnv {
   // Likewise the accessibility bus: apps here must register on this display's, not the user's.
   delete env.AT_SPI_BUS_ADDRESS;
   return env;
+}
+
+/** The display's own runtime folder (0700, as the XDG spec asks), removed with its logs. */
+function runtimeDirIn(logDir: string): string {
+  const dir = path.join(logDir, 'runtime');
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  return dir;
 }
 
 function withoutDisplay(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
