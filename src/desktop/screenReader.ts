@@ -3,7 +3,7 @@ import type { OcrEngine } from './ports/ocrPort';
 import type { ScreenImage, ScreenPort } from './ports/screenPort';
 import type { WindowInfo } from './ports/windowPort';
 import { withheldNotice } from './privateWindows';
-import { changedRegion, crop, expand, framesEqual, intersects } from './screenDiff';
+import { changedRegions, crop, expand, framesEqual, intersects } from './screenDiff';
 import type { PrivacyProbe, ProtectedView, ScreenPrivacy, SecretRegion } from './screenPrivacy';
 import { union } from './textLocator';
 
@@ -125,22 +125,22 @@ export class ScreenReader {
   }
 
   /**
-   * OCR of what changed since `previous` (same place and size): the changed part and the lines
-   * it touches when that is small, else the whole image.
+   * OCR of what changed since `previous` (same place and size): each changed band and the lines
+   * it touches, when together they are small, else the whole image.
    */
   private async recognizeChanges(
     previous: { image: ScreenImage; analysis: OcrAnalysis } | undefined,
     image: ScreenImage,
     signal: AbortSignal | undefined,
   ): Promise<{ analysis: OcrAnalysis; kind: 'partial' | 'full' }> {
-    const changed = previous ? changedRegion(previous.image, image) : undefined;
     const frame = { x: image.origin.x, y: image.origin.y, width: image.width, height: image.height };
-    // Whole lines touched by the change are read again, so their unchanged words stay in them.
-    const touched = changed ? previous!.analysis.elements.filter((e) => intersects(e.bbox, changed)).map((e) => e.bbox) : [];
-    const dirty = changed ? expand(union([changed, ...touched]), this.margin, frame) : undefined;
-    if (previous && changed && dirty && dirty.width * dirty.height < this.partialLimit * image.width * image.height) {
-      const fresh = await this.ocr.recognize(crop(image, dirty), { signal });
-      return { analysis: merge(previous.analysis, fresh, changed, dirty, frame), kind: 'partial' };
+    const patches = previous ? dirtyPatches(previous.analysis, changedRegions(previous.image, image), this.margin, frame) : [];
+    const area = patches.reduce((sum, p) => sum + p.dirty.width * p.dirty.height, 0);
+    if (previous && patches.length > 0 && area < this.partialLimit * image.width * image.height) {
+      const fresh = await Promise.all(patches.map((p) => this.ocr.recognize(crop(image, p.dirty), { signal })));
+      let analysis = previous.analysis;
+      patches.forEach((patch, i) => (analysis = merge(analysis, fresh[i]!, patch.changed, patch.dirty, frame)));
+      return { analysis, kind: 'partial' };
     }
     return { analysis: await this.ocr.recognize(image, { signal }), kind: 'full' };
   }
@@ -205,14 +205,47 @@ function reading(view: ProtectedView, ocr: ScreenReading['ocr'], ocrMs: number):
   return { ...given(view), ocr, ocrMs };
 }
 
+/** A part of a reading to read again: the changed boxes inside it, and it (their lines and a margin). */
+interface DirtyPatch {
+  changed: BBox[];
+  dirty: BBox;
+}
+
+/**
+ * Whole lines touched by a change are read again, so their unchanged words stay in them; patches
+ * that overlap are read as one.
+ */
+function dirtyPatches(previous: OcrAnalysis, changes: readonly BBox[], margin: number, frame: BBox): DirtyPatch[] {
+  let patches: DirtyPatch[] = changes.map((changed) => {
+    const touched = previous.elements.filter((e) => intersects(e.bbox, changed)).map((e) => e.bbox);
+    return { changed: [changed], dirty: expand(union([changed, ...touched]), margin, frame) };
+  });
+  for (let merged = true; merged; ) {
+    merged = false;
+    const out: DirtyPatch[] = [];
+    for (const patch of patches) {
+      const other = out.find((o) => intersects(o.dirty, patch.dirty));
+      if (!other) {
+        out.push(patch);
+        continue;
+      }
+      other.changed.push(...patch.changed);
+      other.dirty = union([other.dirty, patch.dirty]);
+      merged = true;
+    }
+    patches = out;
+  }
+  return patches;
+}
+
 /**
  * Fresh elements cut by the edge of the re-read region are dropped (the old reading has them
  * whole); old elements are dropped where the pixels changed or a fresh element replaces them.
  */
-function merge(old: OcrAnalysis, fresh: OcrAnalysis, changed: BBox, dirty: BBox, frame: BBox): OcrAnalysis {
+function merge(old: OcrAnalysis, fresh: OcrAnalysis, changed: readonly BBox[], dirty: BBox, frame: BBox): OcrAnalysis {
   const whole = fresh.elements.filter((e) => !touchesInnerEdge(e.bbox, dirty, frame));
   const kept = old.elements.filter(
-    (e) => !intersects(e.bbox, changed) && !whole.some((f) => f.level === e.level && overlapShare(f.bbox, e.bbox) > 0.5),
+    (e) => !changed.some((c) => intersects(e.bbox, c)) && !whole.some((f) => f.level === e.level && overlapShare(f.bbox, e.bbox) > 0.5),
   );
   const elements = [...kept, ...whole].sort(byReadingOrder);
   return { elements, fullText: fullText(elements) };

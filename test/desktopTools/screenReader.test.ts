@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import type { BBox } from '../../src/core/types';
-import { changedRegion, crop } from '../../src/desktop/screenDiff';
+import { changedRegion, changedRegions, crop } from '../../src/desktop/screenDiff';
 import { ScreenReader } from '../../src/desktop/screenReader';
 import { FakeOcr, FakeScreen, ocrWords, paintRect, solidFrame, type WordSpec } from '../support/fakeDesktop';
 
@@ -40,6 +40,32 @@ describe('screen diff', () => {
 
     it('frames of different sizes change as a whole', () => {
       assert.deepEqual(changedRegion(solidFrame(10, 10), solidFrame(20, 10)), { x: 0, y: 0, width: 20, height: 10 });
+    });
+  });
+
+  describe('changedRegions', () => {
+    it('a caret that moved and a status bar far below are separate boxes, each of its own rows', () => {
+      const before = solidFrame(400, 300);
+      const after = paintRect(paintRect(paintRect(before, { x: 40, y: 30, width: 2, height: 14 }), { x: 200, y: 120, width: 2, height: 14 }), { x: 300, y: 280, width: 60, height: 12 });
+      const regions = changedRegions(before, after);
+      assert.deepEqual(regions.map((r) => [r.y, r.height]), [[30, 14], [120, 14], [280, 12]]);
+      assert.ok(regions[0]!.x <= 40 && regions[0]!.width <= 32, `first box ${JSON.stringify(regions[0])}`);
+      assert.deepEqual(changedRegion(before, after), { x: 32, y: 30, width: 336, height: 262 }, 'changedRegion is still the one box around all');
+    });
+
+    it('changes closer than the gap are one box', () => {
+      const before = solidFrame(200, 100);
+      const after = paintRect(paintRect(before, { x: 10, y: 10, width: 5, height: 5 }), { x: 10, y: 40, width: 5, height: 5 });
+      assert.deepEqual(changedRegions(before, after).map((r) => [r.y, r.height]), [[10, 35]]);
+      assert.equal(changedRegions(before, after, 8).length, 2);
+    });
+
+    it('a scrollbar strip changed in every row stays apart from a caret far to its left', () => {
+      const before = solidFrame(600, 400);
+      const after = paintRect(paintRect(before, { x: 580, y: 0, width: 12, height: 400 }), { x: 40, y: 200, width: 2, height: 16 });
+      const regions = changedRegions(before, after);
+      assert.equal(regions.length, 2, JSON.stringify(regions));
+      assert.ok(regions.every((r) => r.width <= 32), JSON.stringify(regions));
     });
   });
 
@@ -119,6 +145,21 @@ describe('ScreenReader', () => {
     const again = await reader.read();
     assert.equal(again.ocr, 'cached');
     assert.deepEqual(texts('word', again.analysis), ['Hello', 'Ready', 'World']);
+  });
+
+  it('reads two changes far apart as two small crops, not the band between them', async () => {
+    const top: WordSpec = { text: 'Top', x: 20, y: 60, w: 40, h: 16 };
+    const bottom: WordSpec = { text: 'Line', x: 620, y: 560, w: 40, h: 16 };
+    ocr.analysis = ocrWords([hello, world, status, top, bottom]);
+    await reader.read();
+    screen.paint({ x: 20, y: 60, width: 40, height: 16 });
+    screen.paint({ x: 620, y: 560, width: 40, height: 16 });
+    ocr.analysis = ocrWords([hello, world, status, { ...top, text: 'Tip' }, { ...bottom, text: 'Lane' }]);
+    const reading = await reader.read();
+    assert.equal(reading.ocr, 'partial');
+    assert.equal(ocr.calls, 3, 'one OCR call per changed patch');
+    for (const image of ocr.images.slice(1)) assert.ok(image.width * image.height < 200 * 100, `a crop of ${image.width}x${image.height}`);
+    assert.deepEqual(texts('word', reading.analysis).sort(), ['Hello', 'Lane', 'Status', 'Tip', 'World']);
   });
 
   it('re-reads the whole screen after a big change', async () => {
