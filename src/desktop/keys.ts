@@ -12,16 +12,24 @@ const MODIFIER_ALIASES: Record<string, Modifier> = {
   option: 'alt',
   opt: 'alt',
   shift: 'shift',
+  super: 'super',
+  win: 'super',
+  meta: 'super',
 };
 
 const NAMED_KEYS = [
   'enter', 'tab', 'escape', 'space', 'backspace', 'delete', 'insert', 'home', 'end', 'pageup', 'pagedown',
   'up', 'down', 'left', 'right', 'capslock', 'printscreen', 'menu',
+  // Modifiers pressed on their own ("super" opens a launcher).
+  'shift', 'ctrl', 'alt', 'super',
   'minus', 'equal', 'comma', 'period', 'slash', 'backslash', 'semicolon', 'quote', 'grave', 'leftbracket', 'rightbracket',
 ] as const;
 
 const KEY_ALIASES: Record<string, string> = {
   return: 'enter',
+  control: 'ctrl',
+  win: 'super',
+  meta: 'super',
   esc: 'escape',
   del: 'delete',
   bksp: 'backspace',
@@ -99,7 +107,7 @@ export function resolveCombo(key: string, extraModifiers: Modifier[] = []): KeyC
   const modifiers = new Set<Modifier>(extraModifiers);
   for (const part of parts) {
     const modifier = toModifier(part);
-    if (!modifier) throw new Error(`"${part}" in "${key}" is not a modifier (use command, ctrl, alt or shift)`);
+    if (!modifier) throw new Error(`"${part}" in "${key}" is not a modifier (use command, ctrl, alt, shift or super)`);
     modifiers.add(modifier);
   }
   const canonical = canonicalKey(last);

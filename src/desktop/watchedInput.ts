@@ -1,5 +1,5 @@
 import type { Desktop } from './ports/desktop';
-import type { InputPort, KeyCombo, MouseButton, Point, ScrollDirection } from './ports/inputPort';
+import type { ClickCount, InputPort, KeyCombo, Modifier, MouseButton, Point, ScrollDirection } from './ports/inputPort';
 
 /**
  * What the input decorator reports to and asks of whoever watches the person's input (the
@@ -38,28 +38,66 @@ export class WatchedInput implements InputPort {
     return this.send([to], () => this.inner.move(to));
   }
 
-  click(at: Point, button: MouseButton, double: boolean): Promise<void> {
-    return this.send([at], () => this.inner.click(at, button, double));
+  /** Only reads the pointer: not GAI's input, so neither bracketed nor refused. */
+  position(): Promise<Point> {
+    return this.inner.position();
+  }
+
+  click(at: Point, button: MouseButton, count: ClickCount, modifiers?: readonly Modifier[]): Promise<void> {
+    return this.send([at], () => this.inner.click(at, button, count, modifiers));
   }
 
   drag(from: Point, to: Point, button: MouseButton): Promise<void> {
     return this.send([from, to], () => this.inner.drag(from, to, button));
   }
 
-  scroll(direction: ScrollDirection, amount: number): Promise<void> {
-    return this.send([], () => this.inner.scroll(direction, amount));
+  dragAlong(path: readonly Point[], button: MouseButton): Promise<void> {
+    return this.send([...path], () => this.inner.dragAlong(path, button));
+  }
+
+  mouseDown(button: MouseButton): Promise<void> {
+    return this.send([], () => this.inner.mouseDown(button));
+  }
+
+  /**
+   * Releasing is never refused: after a stop, a button GAI left pressed must still come up
+   * (it gives the person their mouse back rather than acting), even when the watcher refuses.
+   */
+  async mouseUp(button: MouseButton): Promise<void> {
+    try {
+      await this.gate.beginOwnInput([]);
+    } catch (error) {
+      await this.inner.mouseUp(button);
+      throw error;
+    }
+    try {
+      await this.inner.mouseUp(button);
+    } finally {
+      await this.gate.endOwnInput();
+    }
+  }
+
+  scroll(direction: ScrollDirection, amount: number, modifiers?: readonly Modifier[]): Promise<void> {
+    return this.send([], () => this.inner.scroll(direction, amount, modifiers));
   }
 
   typeText(text: string, delayMs: number, signal?: AbortSignal): Promise<void> {
-    return this.send([], () => {
-      const stop = this.gate.stopSignal;
-      const signals = [signal, stop].filter((s): s is AbortSignal => s !== undefined);
-      return this.inner.typeText(text, delayMs, signals.length > 1 ? AbortSignal.any(signals) : signals[0]);
-    });
+    return this.send([], () => this.inner.typeText(text, delayMs, this.withStop(signal)));
+  }
+
+  /** `signal`, also aborted when the person stops GAI (read when the input starts). */
+  private withStop(signal: AbortSignal | undefined): AbortSignal | undefined {
+    const signals = [signal, this.gate.stopSignal].filter((s): s is AbortSignal => s !== undefined);
+    return signals.length > 1 ? AbortSignal.any(signals) : signals[0];
   }
 
   pressKey(combo: KeyCombo): Promise<void> {
     return this.send([], () => this.inner.pressKey(combo));
+  }
+
+  /** A stop by the person releases the keys at once. */
+  holdKey(combo: KeyCombo, ms: number, signal?: AbortSignal): Promise<void> {
+    return this.send([], () => this.inner.holdKey(combo, ms, this.withStop(signal)));
   }
 
   isKnownKey(name: string): boolean {

@@ -216,6 +216,11 @@ describe('WatchedInput (GAI\'s own input, refused after a stop)', () => {
     move = async (to: Point) => void this.calls.push(`move ${to.x},${to.y}`);
     click = async (at: Point) => void this.calls.push(`click ${at.x},${at.y}`);
     drag = async () => void this.calls.push('drag');
+    dragAlong = async () => void this.calls.push('dragAlong');
+    mouseDown = async () => void this.calls.push('down');
+    mouseUp = async () => void this.calls.push('up');
+    position = async (): Promise<Point> => ({ x: 0, y: 0 });
+    holdKey = async (combo: KeyCombo) => void this.calls.push(`hold ${combo.key}`);
     scroll = async () => void this.calls.push('scroll');
     pressKey = async (combo: KeyCombo) => void this.calls.push(`key ${combo.key}`);
     isKnownKey = () => true;
@@ -251,6 +256,25 @@ describe('WatchedInput (GAI\'s own input, refused after a stop)', () => {
     monitor.clearStop();
     await input.move({ x: 9, y: 9 });
     assert.equal(inner.calls.at(-1), 'move 9,9');
+  });
+
+  it('brackets the new calls too; after a stop a pressed button still comes up, nothing else goes out', async () => {
+    const interrupts = new ScriptedInterrupts();
+    const monitor = new SafetyMonitor({ interrupts, settings: DEFAULT_SAFETY });
+    const inner = new RecordingInput();
+    const input = new WatchedInput(inner, monitor);
+    const session = monitor.begin(() => undefined);
+    await input.mouseDown('left');
+    await input.holdKey({ modifiers: [], key: 'shift' }, 10);
+    await input.dragAlong([{ x: 1, y: 1 }, { x: 5, y: 5 }], 'left');
+    await input.position();
+    assert.deepEqual(interrupts.own, ['begin', 'end', 'begin', 'end', 'begin', 'end'], 'position is only a read');
+    interrupts.stop('hotkey');
+    await assert.rejects(input.mouseDown('left'), InputRefusedError);
+    await input.mouseUp('left');
+    assert.deepEqual(inner.calls, ['down', 'hold shift', 'dragAlong', 'up']);
+    await session.end();
+    monitor.clearStop();
   });
 });
 

@@ -4,10 +4,11 @@
 import type { BBox, LlmMode, LlmResponse, Message, OcrAnalysis, OcrElement, ToolResult } from '../../src/core/types';
 import { SharpImages } from '../../src/desktop/adapters/sharpImages';
 import { createDesktopServices, type DesktopServices } from '../../src/desktop/desktopServices';
+import { sleep } from '../../src/core/timing';
 import { canonicalKey } from '../../src/desktop/keys';
 import type { AppLauncher, LaunchResult } from '../../src/desktop/ports/appLauncherPort';
 import type { Desktop, PlatformName } from '../../src/desktop/ports/desktop';
-import type { InputPort, KeyCombo, MouseButton, Point, ScrollDirection } from '../../src/desktop/ports/inputPort';
+import type { ClickCount, InputPort, KeyCombo, Modifier, MouseButton, Point, ScrollDirection } from '../../src/desktop/ports/inputPort';
 import type { OcrEngine, OcrOptions } from '../../src/desktop/ports/ocrPort';
 import type { ScreenImage, ScreenPort, ScreenSize } from '../../src/desktop/ports/screenPort';
 import type { WindowInfo, WindowPort } from '../../src/desktop/ports/windowPort';
@@ -81,27 +82,61 @@ export class FakeScreen implements ScreenPort {
 }
 
 export type InputCall =
-  | { type: 'click'; at: Point; button: MouseButton; double: boolean }
+  /** `triple` and `modifiers` only when used, so the common click reads as before. */
+  | { type: 'click'; at: Point; button: MouseButton; double: boolean; triple?: true; modifiers?: Modifier[] }
   | { type: 'type'; text: string; delayMs: number }
   | { type: 'key'; combo: KeyCombo }
-  | { type: 'scroll'; direction: ScrollDirection; amount: number }
+  | { type: 'hold'; combo: KeyCombo; ms: number; released: 'after' | 'early' }
+  | { type: 'scroll'; direction: ScrollDirection; amount: number; modifiers?: Modifier[] }
   | { type: 'move'; to: Point }
-  | { type: 'drag'; from: Point; to: Point; button: MouseButton };
+  | { type: 'drag'; from: Point; to: Point; button: MouseButton }
+  | { type: 'dragAlong'; path: Point[]; button: MouseButton }
+  | { type: 'down' | 'up'; button: MouseButton };
 
+/** Records input; the pointer follows moves, clicks and drags so `position` answers like a real one. */
 export class FakeInput implements InputPort {
   readonly calls: InputCall[] = [];
+  pointer: Point = { x: 0, y: 0 };
 
   async move(to: Point): Promise<void> {
     this.calls.push({ type: 'move', to: { ...to } });
+    this.pointer = { ...to };
   }
-  async click(at: Point, button: MouseButton, double: boolean): Promise<void> {
-    this.calls.push({ type: 'click', at: { ...at }, button, double });
+  async position(): Promise<Point> {
+    return { ...this.pointer };
+  }
+  async click(at: Point, button: MouseButton, count: ClickCount, modifiers: readonly Modifier[] = []): Promise<void> {
+    this.calls.push({
+      type: 'click',
+      at: { ...at },
+      button,
+      double: count === true || count === 2,
+      ...(count === 3 ? { triple: true as const } : {}),
+      ...(modifiers.length ? { modifiers: [...modifiers] } : {}),
+    });
+    this.pointer = { ...at };
   }
   async drag(from: Point, to: Point, button: MouseButton): Promise<void> {
     this.calls.push({ type: 'drag', from: { ...from }, to: { ...to }, button });
+    this.pointer = { ...to };
   }
-  async scroll(direction: ScrollDirection, amount: number): Promise<void> {
-    this.calls.push({ type: 'scroll', direction, amount });
+  async dragAlong(path: readonly Point[], button: MouseButton): Promise<void> {
+    this.calls.push({ type: 'dragAlong', path: path.map((p) => ({ ...p })), button });
+    this.pointer = { ...path[path.length - 1]! };
+  }
+  async mouseDown(button: MouseButton): Promise<void> {
+    this.calls.push({ type: 'down', button });
+  }
+  async mouseUp(button: MouseButton): Promise<void> {
+    this.calls.push({ type: 'up', button });
+  }
+  async scroll(direction: ScrollDirection, amount: number, modifiers: readonly Modifier[] = []): Promise<void> {
+    this.calls.push({ type: 'scroll', direction, amount, ...(modifiers.length ? { modifiers: [...modifiers] } : {}) });
+  }
+  /** Holds for real (a timer), so cancellation can be tested. */
+  async holdKey(combo: KeyCombo, ms: number, signal?: AbortSignal): Promise<void> {
+    await sleep(ms, signal);
+    this.calls.push({ type: 'hold', combo: { modifiers: [...combo.modifiers], key: combo.key }, ms, released: signal?.aborted ? 'early' : 'after' });
   }
   async typeText(text: string, delayMs: number): Promise<void> {
     this.calls.push({ type: 'type', text, delayMs });

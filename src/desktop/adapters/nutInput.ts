@@ -1,7 +1,7 @@
 import { errorMessage } from '../../core/errors';
 import { sleep } from '../../core/timing';
 import { canonicalKey, keystrokeFor } from '../keys';
-import type { InputPort, KeyCombo, Modifier, MouseButton, Point, ScrollDirection } from '../ports/inputPort';
+import type { ClickCount, InputPort, KeyCombo, Modifier, MouseButton, Point, ScrollDirection } from '../ports/inputPort';
 import { loadNut, type NutModule } from './nutLoader';
 
 type NutKey = NutModule['Key'][keyof NutModule['Key']];
@@ -22,33 +22,74 @@ export class NutInput implements InputPort {
     await nut.mouse.setPosition(await this.toInput(to));
   }
 
-  async click(at: Point, button: MouseButton, double: boolean): Promise<void> {
+  async position(): Promise<Point> {
+    const nut = await loadNut();
+    const at = await nut.mouse.getPosition();
+    const scale = await this.scaleFactor();
+    return { x: Math.round(at.x * scale), y: Math.round(at.y * scale) };
+  }
+
+  async click(at: Point, button: MouseButton, count: ClickCount, modifiers: readonly Modifier[] = []): Promise<void> {
     const nut = await loadNut();
     await nut.mouse.setPosition(await this.toInput(at));
     const b = toButton(nut, button);
-    if (double) await nut.mouse.doubleClick(b);
-    else await nut.mouse.click(b);
+    const times = count === true ? 2 : count === false ? 1 : count;
+    await this.withModifiers(nut, modifiers, async () => {
+      if (times === 2) await nut.mouse.doubleClick(b);
+      else if (times === 1) await nut.mouse.click(b);
+      else {
+        // No triple click in nut-js: three quick press/release pairs at one spot, well inside
+        // the toolkits' multi-click time.
+        for (let i = 0; i < times; i++) {
+          await nut.mouse.pressButton(b);
+          await nut.mouse.releaseButton(b);
+        }
+      }
+    });
   }
 
-  async drag(from: Point, to: Point, button: MouseButton): Promise<void> {
+  drag(from: Point, to: Point, button: MouseButton): Promise<void> {
+    return this.dragAlong([from, to], button);
+  }
+
+  async dragAlong(path: readonly Point[], button: MouseButton): Promise<void> {
+    const first = path[0];
+    if (!first || path.length < 2) throw new Error('a drag needs at least two points');
     const nut = await loadNut();
     const b = toButton(nut, button);
-    await nut.mouse.setPosition(await this.toInput(from));
+    let here = await this.toInput(first);
+    await nut.mouse.setPosition(here);
     await nut.mouse.pressButton(b);
     try {
-      // A few intermediate points: many toolkits need motion events to start a drag.
-      const start = await this.toInput(from);
-      const end = await this.toInput(to);
-      for (let i = 1; i <= 10; i++) {
-        await nut.mouse.setPosition(new nut.Point(start.x + ((end.x - start.x) * i) / 10, start.y + ((end.y - start.y) * i) / 10));
+      // Intermediate points on each leg: many toolkits need motion events to start a drag.
+      for (const point of path.slice(1)) {
+        const next = await this.toInput(point);
+        for (let i = 1; i <= 10; i++) {
+          await nut.mouse.setPosition(new nut.Point(here.x + ((next.x - here.x) * i) / 10, here.y + ((next.y - here.y) * i) / 10));
+        }
+        here = next;
       }
     } finally {
       await nut.mouse.releaseButton(b);
     }
   }
 
-  async scroll(direction: ScrollDirection, amount: number): Promise<void> {
+  async mouseDown(button: MouseButton): Promise<void> {
     const nut = await loadNut();
+    await nut.mouse.pressButton(toButton(nut, button));
+  }
+
+  async mouseUp(button: MouseButton): Promise<void> {
+    const nut = await loadNut();
+    await nut.mouse.releaseButton(toButton(nut, button));
+  }
+
+  async scroll(direction: ScrollDirection, amount: number, modifiers: readonly Modifier[] = []): Promise<void> {
+    const nut = await loadNut();
+    await this.withModifiers(nut, modifiers, () => this.wheel(nut, direction, amount));
+  }
+
+  private async wheel(nut: NutModule, direction: ScrollDirection, amount: number): Promise<void> {
     if (direction === 'up') await nut.mouse.scrollUp(amount);
     else if (direction === 'down') await nut.mouse.scrollDown(amount);
     // libnut's X11 backend sends button 7 (right) for scrollLeft and 6 for scrollRight; the
@@ -81,6 +122,17 @@ export class NutInput implements InputPort {
     await this.tap(nut, [...combo.modifiers.map((m) => this.modifierCode(nut, m)), this.keyCode(nut, combo.key)]);
   }
 
+  async holdKey(combo: KeyCombo, ms: number, signal?: AbortSignal): Promise<void> {
+    const nut = await loadNut();
+    const keys = [...combo.modifiers.map((m) => this.modifierCode(nut, m)), this.keyCode(nut, combo.key)];
+    await nut.keyboard.pressKey(...keys);
+    try {
+      await sleep(ms, signal);
+    } finally {
+      await nut.keyboard.releaseKey(...keys);
+    }
+  }
+
   isKnownKey(name: string): boolean {
     const canonical = canonicalKey(name);
     return canonical !== undefined && canonical in KEY_CODES;
@@ -90,6 +142,17 @@ export class NutInput implements InputPort {
   private async tap(nut: NutModule, keys: NutKey[]): Promise<void> {
     await nut.keyboard.pressKey(...keys);
     await nut.keyboard.releaseKey(...keys);
+  }
+
+  /** Runs `action` with `modifiers` held; they are released whatever happens. */
+  private async withModifiers(nut: NutModule, modifiers: readonly Modifier[], action: () => Promise<void>): Promise<void> {
+    const keys = modifiers.map((m) => this.modifierCode(nut, m));
+    if (keys.length) await nut.keyboard.pressKey(...keys);
+    try {
+      await action();
+    } finally {
+      if (keys.length) await nut.keyboard.releaseKey(...keys);
+    }
   }
 
   private async paste(nut: NutModule, text: string): Promise<void> {
@@ -120,6 +183,8 @@ export class NutInput implements InputPort {
         return nut.Key.LeftAlt;
       case 'shift':
         return nut.Key.LeftShift;
+      case 'super':
+        return this.platform === 'darwin' ? nut.Key.LeftCmd : nut.Key.LeftSuper;
     }
   }
 
@@ -141,6 +206,8 @@ const KEY_CODES: Record<string, keyof NutModule['Key']> = {
   enter: 'Return', tab: 'Tab', escape: 'Escape', space: 'Space', backspace: 'Backspace', delete: 'Delete',
   insert: 'Insert', home: 'Home', end: 'End', pageup: 'PageUp', pagedown: 'PageDown', up: 'Up', down: 'Down',
   left: 'Left', right: 'Right', capslock: 'CapsLock', printscreen: 'Print', menu: 'Menu',
+  // Modifiers pressed alone (e.g. super opens the launcher; shift held for a range).
+  shift: 'LeftShift', ctrl: 'LeftControl', alt: 'LeftAlt', super: 'LeftSuper',
   minus: 'Minus', equal: 'Equal', comma: 'Comma', period: 'Period', slash: 'Slash', backslash: 'Backslash',
   semicolon: 'Semicolon', quote: 'Quote', grave: 'Grave', leftbracket: 'LeftBracket', rightbracket: 'RightBracket',
   ...Object.fromEntries('abcdefghijklmnopqrstuvwxyz'.split('').map((c) => [c, c.toUpperCase() as keyof NutModule['Key']])),
