@@ -14,6 +14,7 @@ export class SettlingTool extends ToolBase {
   readonly inputSchema: TObject;
   readonly risk: RiskLevel;
   override readonly timeoutMs: number | undefined;
+  override readonly ordered: boolean;
 
   constructor(
     private readonly inner: AnyTool,
@@ -27,6 +28,11 @@ export class SettlingTool extends ToolBase {
     this.inputSchema = inner.inputSchema;
     this.risk = inner.risk;
     this.timeoutMs = inner.timeoutMs;
+    this.ordered = inner.ordered;
+  }
+
+  override riskFor(input: Static<TObject>): RiskLevel {
+    return this.inner.riskFor(input);
   }
 
   override validateInput(input: unknown): ValidationResult<Static<TObject>> {

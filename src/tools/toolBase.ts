@@ -21,6 +21,12 @@ export abstract class ToolBase<S extends TObject = TObject> {
   abstract readonly risk: RiskLevel;
   /** Overrides the runtime's default timeout for this tool. */
   readonly timeoutMs?: number;
+  /**
+   * A batch member: never runs alongside the turn's other calls, and when it fails (however it
+   * fails, read or not) the turn's later calls are answered as not run. A model that sends its
+   * steps as one batch plans each on the ones before having worked.
+   */
+  readonly ordered: boolean = false;
 
   private validator?: InputValidator<Static<S>>;
 
@@ -40,6 +46,11 @@ export abstract class ToolBase<S extends TObject = TObject> {
     if (!result.ok) return result;
     const crossFieldError = this.checkInput(result.value);
     return crossFieldError ? { ok: false, errors: [crossFieldError] } : result;
+  }
+
+  /** The risk of one call (e.g. a screenshot is `read` where a click is `action`); `risk` by default. */
+  riskFor(_input: Static<S>): RiskLevel {
+    return this.risk;
   }
 
   hasLLM(): boolean {

@@ -50,7 +50,8 @@ export interface ExecuteOptions {
   approvalKind?: ApprovalKind;
 }
 
-export type ApprovalKind = 'consequential' | 'untrusted-path';
+/** `safety-check`: the model's vendor flagged the call (ToolCall.confirm); only the person may confirm it. */
+export type ApprovalKind = 'consequential' | 'untrusted-path' | 'safety-check';
 
 /**
  * What the runtime tells its caller while a turn runs (the agent turns these into events).
@@ -167,21 +168,29 @@ export class ToolRuntime {
     return this.registry.get(name)?.risk;
   }
 
+  /** The risk of this call (its tool's `riskFor` its input); the tool's risk when the input is invalid. */
+  riskOfCall(call: ToolCall): RiskLevel | undefined {
+    const tool = this.registry.get(call.name);
+    return tool ? riskFor(tool, call.input) : undefined;
+  }
+
   resetApprovals(): void {
     this.shared.alwaysAllowed.clear();
   }
 
   /**
-   * Runs the calls of one model turn. Read tools run in parallel; action and system tools run
-   * one at a time in the model's order, after everything before them has finished. After an
-   * action fails or is denied, later actions of the turn are not run: they were planned on
-   * the assumption that it worked.
+   * Runs the calls of one model turn. Read calls run in parallel; action and system calls, and
+   * calls of `ordered` tools, run one at a time in the model's order, after everything before
+   * them has finished. After an action fails or is denied, later actions and ordered calls of
+   * the turn are not run: they were planned on the assumption that it worked. After an ordered
+   * call fails, no later call of the turn runs (a batch stops at its first failure).
    */
   async executeTurn(calls: ToolCall[], signal: AbortSignal, hooks: ExecutionHooks = {}): Promise<TurnOutcome> {
     const results: ToolResult[] = new Array<ToolResult>(calls.length);
     const publicCalls: ToolCall[] = calls.map(previewCall);
     let abort: string | undefined;
     let blockedBy: string | undefined;
+    let batchStopped: string | undefined;
     let reads: Promise<void>[] = [];
 
     const run = async (index: number, call: ToolCall): Promise<void> => {
@@ -206,7 +215,13 @@ export class ToolRuntime {
         skip(index, call, stopReason(signal, abort));
         continue;
       }
-      if ((this.riskOf(call.name) ?? 'read') === 'read') {
+      if (batchStopped) {
+        skip(index, call, `not run because ${batchStopped}`);
+        continue;
+      }
+      const ordered = this.registry.get(call.name)?.ordered ?? false;
+      const risk = this.riskOfCall(call) ?? 'read';
+      if (risk === 'read' && !ordered) {
         reads.push(run(index, call));
         continue;
       }
@@ -218,7 +233,10 @@ export class ToolRuntime {
         skip(index, call, `not run because ${blockedBy}`);
       } else {
         await run(index, call);
-        if (!results[index]?.success) blockedBy = `the earlier action ${call.name} did not succeed`;
+        if (results[index]?.success) continue;
+        const failed = `the earlier call ${summarizeCall(publicCalls[index] ?? call)} failed`;
+        if (ordered) batchStopped = failed;
+        if (risk !== 'read') blockedBy = ordered ? failed : `the earlier action ${call.name} did not succeed`;
       }
     }
     await Promise.all(reads);
@@ -232,8 +250,8 @@ export class ToolRuntime {
     hooks: ExecutionHooks = {},
     options: ExecuteOptions = {},
   ): Promise<{ result: ToolResult; publicCall: ToolCall; abort?: string }> {
-    const risk = this.riskOf(call.name) ?? 'read';
     const prepared = await this.prepare(call, signal);
+    const risk = prepared.risk ?? this.riskOf(call.name) ?? 'read';
     const publicCall = prepared.publicCall;
     hooks.onToolStarted?.(publicCall, risk);
     for (let attempt = 1; ; attempt++) {
@@ -280,6 +298,7 @@ export class ToolRuntime {
       return { tool, publicCall, failure: ToolResults.invalidInput(tool.name, [`input: could not be checked (${errorMessage(error)})`]) };
     }
     if (!validation.ok) return { tool, publicCall, failure: ToolResults.invalidInput(tool.name, validation.errors) };
+    const risk = tool.riskFor(validation.value);
     let input: unknown;
     try {
       input = await tool.publicInput(validation.value, { signal, logger: this.logger });
@@ -288,7 +307,7 @@ export class ToolRuntime {
       this.logger.warn(`${tool.name}: its input could not be masked (${errorMessage(error)}); it is shown hidden`);
       input = { hidden: 'the input could not be shown safely' };
     }
-    return { tool, value: validation.value, publicCall: { ...call, input } };
+    return { tool, value: validation.value, risk, publicCall: { ...call, input } };
   }
 
   private async attempt(prepared: PreparedCall, signal: AbortSignal, hooks: ExecutionHooks, options: ExecuteOptions): Promise<ToolResult> {
@@ -296,9 +315,10 @@ export class ToolRuntime {
     if (prepared.failure || !tool) return prepared.failure ?? ToolResults.failure('FAILED', 'no tool');
     if (signal.aborted) return ToolResults.cancelled(tool.name);
 
-    const denied = await this.approve(tool, publicCall, signal, hooks, options);
+    const risk = prepared.risk ?? tool.risk;
+    const denied = await this.approve(tool, risk, publicCall, signal, hooks, withConfirmation(publicCall, options));
     if (denied) return denied;
-    const guards = tool.risk === 'read' ? [] : [...this.shared.guards];
+    const guards = risk === 'read' ? [] : [...this.shared.guards];
     for (const guard of guards) {
       const stopped = await guard.beforeAction(publicCall, tool, signal);
       if (stopped) return stopped;
@@ -317,7 +337,8 @@ export class ToolRuntime {
     }
     const status = timed.success ? 'ok' : `${timed.code}: ${timed.error}`;
     this.logger.debug(`tool ${tool.name} ${status} (${timed.durationMs.toFixed(1)} ms)`);
-    return timed;
+    // The checks were confirmed and the call ran: the provider may now tell the vendor so.
+    return publicCall.confirm?.length ? { ...timed, confirmed: publicCall.confirm.map((c) => c.id) } : timed;
   }
 
   private visibleTools(): AnyTool[] {
@@ -326,6 +347,7 @@ export class ToolRuntime {
 
   private async approve(
     tool: AnyTool,
+    risk: RiskLevel,
     call: ToolCall,
     signal: AbortSignal,
     hooks: ExecutionHooks,
@@ -333,10 +355,10 @@ export class ToolRuntime {
   ): Promise<ToolResult | undefined> {
     const mode = options.approval ?? 'default';
     if (mode === 'skip') return undefined;
-    if (mode === 'default' && (this.autoApprove.has(tool.risk) || this.shared.alwaysAllowed.has(tool.name))) return undefined;
-    const request: ApprovalRequest = { call, risk: tool.risk, summary: summarizeCall(call), ...(options.approvalNote ? { note: options.approvalNote } : {}), ...(options.approvalKind ? { kind: options.approvalKind } : {}) };
+    if (mode === 'default' && (this.autoApprove.has(risk) || this.shared.alwaysAllowed.has(tool.name))) return undefined;
+    const request: ApprovalRequest = { call, risk, summary: summarizeCall(call), ...(options.approvalNote ? { note: options.approvalNote } : {}), ...(options.approvalKind ? { kind: options.approvalKind } : {}) };
     if (!this.requestApproval) {
-      const why = options.approvalNote ?? `approvals are needed for ${tool.risk} tools`;
+      const why = options.approvalNote ?? `approvals are needed for ${risk} tools`;
       return ToolResults.denied(tool.name, request.summary, `no one could approve it: ${why}`);
     }
     hooks.onApprovalRequested?.(request);
@@ -375,10 +397,33 @@ interface PreparedCall {
   tool?: AnyTool;
   /** The validated input (defaults applied). */
   value?: unknown;
+  /** The tool's risk for this input (set once the input is valid). */
+  risk?: RiskLevel;
   publicCall: ToolCall;
   failure?: ToolResult;
 }
 
+/** `tool.riskFor(input)` when the input is valid; the tool's own risk otherwise (it will not run). */
+function riskFor(tool: AnyTool, input: unknown): RiskLevel {
+  try {
+    const validation = tool.validateInput(input);
+    return validation.ok ? tool.riskFor(validation.value) : tool.risk;
+  } catch {
+    return tool.risk;
+  }
+}
+
 function stopReason(signal: AbortSignal, abort: string | undefined): string {
   return signal.aborted || !abort ? 'the request was cancelled' : `the request was stopped: ${abort}`;
+}
+
+/**
+ * A call the vendor flagged asks every time, with the vendor's codes and messages, as a kind of
+ * its own so that no blanket approval (`--yes`, auto-approved risks, "always") confirms it.
+ */
+function withConfirmation(call: ToolCall, options: ExecuteOptions): ExecuteOptions {
+  if (!call.confirm?.length) return options;
+  const checks = call.confirm.map((c) => `${c.code ?? 'safety check'}: ${c.message ?? '(no details)'}`).join('; ');
+  const note = `The model's provider flagged this call and the person must confirm it (${checks}).`;
+  return { approval: 'required', approvalKind: 'safety-check', approvalNote: options.approvalNote ? `${options.approvalNote} ${note}` : note };
 }
