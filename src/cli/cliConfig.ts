@@ -5,6 +5,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { safetySettingsFrom } from '../agent/safetySettings';
 import { GaiError, errorMessage } from '../core/errors';
 import { compileRedactPatterns } from '../core/redact';
+import { COMPUTER_USE_MODES } from '../core/types';
 import { compileWindowTitles } from '../desktop/privateWindows';
 import { compileValidator, StringEnum } from '../tools/schema';
 import { TOOL_PROFILES } from '../tools/toolPolicy';
@@ -28,6 +29,9 @@ const ConfigFileSchema = Type.Object(
           maxTokens: Type.Optional(Type.Integer({ minimum: 1 })),
           timeoutMs: Type.Optional(Type.Integer({ minimum: 1 })),
           maxRetries: Type.Optional(Type.Integer({ minimum: 0, maximum: 10 })),
+          computerUse: Type.Optional(
+            StringEnum(COMPUTER_USE_MODES, { description: "the model's own computer tool (native), GAI's tools (gai-tools), or by model (auto, the default)" }),
+          ),
         },
         { additionalProperties: false },
       ),

@@ -22,6 +22,27 @@ export interface ToolUseBlock {
   id: string;
   name: string;
   input: unknown;
+  wire?: WireItems;
+}
+
+/**
+ * What a model's API needs back verbatim on the next request (its own item ids, reasoning, the
+ * call as it was sent), kept with the first call of the turn; only the provider that wrote it reads it.
+ */
+export interface WireItems {
+  /** Whose items: a provider sends them back only in its own format (e.g. `openai-responses`). */
+  format: string;
+  items: unknown[];
+}
+
+/**
+ * A check the model's vendor attached to a call (OpenAI's pending safety checks): the person must
+ * confirm it before the call runs, whatever the approval settings.
+ */
+export interface CallConfirmation {
+  id: string;
+  code?: string;
+  message?: string;
 }
 
 export interface ToolResultBlock {
@@ -64,6 +85,10 @@ export interface ToolCall {
   id: string;
   name: string;
   input: unknown;
+  /** For the history: see ToolUseBlock.wire. */
+  wire?: WireItems;
+  /** Checks the person must confirm before this call runs. */
+  confirm?: CallConfirmation[];
 }
 
 /**
@@ -95,6 +120,8 @@ export interface ToolResult<T = unknown> {
   images?: ImageBlock[];
   /** A suggestion for the model when the call failed (from the tool or the replanner). */
   hint?: string;
+  /** Ids of the call's `confirm` checks the person confirmed before it ran. */
+  confirmed?: string[];
 }
 
 // ---- LLM -------------------------------------------------------------------------------
@@ -129,6 +156,13 @@ export type LlmStreamChunk =
 /** `openai` covers every OpenAI-compatible chat-completions server; the others are presets. */
 export type Provider = 'anthropic' | 'openai' | 'ollama' | 'google';
 
+/**
+ * How the agent works the desktop: `native` through the model vendor's own computer tool, `gai-tools`
+ * through GAI's JSON tools, `auto` native where the model is known to take a computer tool.
+ */
+export type ComputerUseMode = 'auto' | 'native' | 'gai-tools';
+export const COMPUTER_USE_MODES: readonly ComputerUseMode[] = ['auto', 'native', 'gai-tools'];
+
 export interface ProviderConfig {
   provider: Provider;
   model: string;
@@ -140,6 +174,8 @@ export interface ProviderConfig {
   timeoutMs?: number;
   /** Retries of 408/409/429/5xx and connection errors, done by the SDK. */
   maxRetries?: number;
+  /** Whether the model gets its vendor's computer tool (default `auto`). */
+  computerUse?: ComputerUseMode;
 }
 
 export type SingleLlmConfig = ProviderConfig;

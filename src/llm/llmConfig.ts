@@ -1,5 +1,5 @@
 import { GaiError } from '../core/errors';
-import type { LlmModeConfig, Provider, ProviderConfig } from '../core/types';
+import { COMPUTER_USE_MODES, type ComputerUseMode, type LlmModeConfig, type Provider, type ProviderConfig } from '../core/types';
 
 /** What a host knows about the models: flags, settings or a config file, all optional. */
 export interface LlmSettings {
@@ -12,6 +12,8 @@ export interface LlmSettings {
   maxTokens?: number;
   timeoutMs?: number;
   maxRetries?: number;
+  /** Whether the default model gets its vendor's computer tool (`gai.computerUse`, config `llm.computerUse`). */
+  computerUse?: ComputerUseMode;
 }
 
 export const PROVIDERS: readonly Provider[] = ['anthropic', 'openai', 'ollama', 'google'];
@@ -47,10 +49,14 @@ export function resolveLlmConfig(settings: LlmSettings, env: Environment): LlmMo
     timeoutMs: settings.timeoutMs,
     maxRetries: settings.maxRetries,
   };
+  if (settings.computerUse !== undefined && !COMPUTER_USE_MODES.includes(settings.computerUse)) {
+    throw new GaiError('CONFIG', `computerUse: expected one of ${COMPUTER_USE_MODES.join(', ')}, got "${String(settings.computerUse)}"`);
+  }
   const fastModel = settings.fastModel ?? (settings.model ? undefined : defaults.fast);
   const visionModel = settings.visionModel ?? defaults.vision;
+  // Only the agent's model works the desktop; the fast and vision models read and answer.
   return {
-    default: base,
+    default: settings.computerUse ? { ...base, computerUse: settings.computerUse } : base,
     ...(fastModel ? { fast: { ...base, model: fastModel } } : {}),
     ...(visionModel ? { vision: { ...base, model: visionModel } } : {}),
   };

@@ -4,7 +4,7 @@ import { safetySettingsFrom, type SafetySettings } from '../agent/safetySettings
 import { GaiError } from '../core/errors';
 import { compileRedactPatterns, type RedactSettings } from '../core/redact';
 import { compileWindowTitles } from '../desktop/privateWindows';
-import type { Provider, RiskLevel } from '../core/types';
+import { COMPUTER_USE_MODES, type ComputerUseMode, type Provider, type RiskLevel } from '../core/types';
 import { PROVIDERS } from '../llm/llmConfig';
 import { TOOL_PROFILES, type ToolProfile } from '../tools/toolPolicy';
 
@@ -12,6 +12,8 @@ export interface GaiSettings {
   provider: Provider;
   baseUrl?: string;
   model: { default?: string; fast?: string; vision?: string };
+  /** `gai.computerUse`: the model's own computer tool (`native`), GAI's tools, or by model (`auto`). */
+  computerUse: ComputerUseMode;
   maxIterations: number;
   toolProfile: ToolProfile;
   autoApprove: RiskLevel[];
@@ -46,6 +48,7 @@ export function parseSettings(get: SettingsAccessor): GaiSettings {
       fast: optionalString(get, 'model.fast'),
       vision: optionalString(get, 'model.vision'),
     },
+    computerUse: oneOf(get, 'computerUse', COMPUTER_USE_MODES, 'auto'),
     maxIterations: integer(get, 'maxIterations', 10, 1, 1000),
     toolProfile: oneOf(get, 'toolProfile', TOOL_PROFILES, 'standard'),
     autoApprove: riskLevels(get, 'autoApprove'),

@@ -1,6 +1,7 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import { limitToolCall } from '../../core/inputLimits';
-import type { ContentBlock, LlmResponse, Message, StopReason, TokenUsage, ToolCall, ToolDefinition } from '../../core/types';
+import type { ContentBlock, LlmResponse, Message, StopReason, TokenUsage, ToolCall, ToolDefinition, ToolResultBlock } from '../../core/types';
+import { COMPUTER_TOOL_NAME } from '../../tools/desktop/computer/computerActions';
 
 // Pure translation between our types and the Messages API wire format.
 
@@ -8,7 +9,10 @@ type MessageParam = Anthropic.Messages.MessageParam;
 type ContentBlockParam = Anthropic.Messages.ContentBlockParam;
 type ToolParam = Anthropic.Messages.Tool;
 
-const CACHE = { type: 'ephemeral' } as const;
+export const CACHE = { type: 'ephemeral' } as const;
+
+/** The toolset family the API stamps on computer toolset member calls (`tool_use.toolset_name`). */
+export const COMPUTER_TOOLSET_NAME = 'computer';
 
 /**
  * Marks the last block of the last message for prompt caching, so each iteration of the
@@ -36,7 +40,8 @@ function toBlockParam(block: ContentBlock): ContentBlockParam {
         type: 'tool_result',
         tool_use_id: block.toolUseId,
         is_error: block.isError,
-        content: block.content.map((c) =>
+        // The API takes only text in an is_error result (a 400 otherwise): a failed call's screenshot stays out.
+        content: (block.isError ? errorContent(block.content) : block.content).map((c) =>
           c.type === 'text'
             ? { type: 'text' as const, text: c.text }
             : { type: 'image' as const, source: { type: 'base64' as const, media_type: c.source.mediaType, data: c.source.data } },
@@ -45,13 +50,19 @@ function toBlockParam(block: ContentBlock): ContentBlockParam {
   }
 }
 
-/** The tool list is a stable prefix of every request: cache it too. */
-export function toAnthropicTools(tools: readonly ToolDefinition[]): ToolParam[] {
+function errorContent(content: ToolResultBlock['content']): ToolResultBlock['content'] {
+  const text = content.filter((c) => c.type === 'text' && c.text !== '');
+  return text.length ? text : [{ type: 'text', text: 'The tool call failed.' }];
+}
+
+/** The tool list is a stable prefix of every request: cache it too (unless another entry ends it). */
+export function toAnthropicTools(tools: readonly ToolDefinition[], options: { cacheLast?: boolean } = {}): ToolParam[] {
+  const cacheLast = options.cacheLast ?? true;
   return tools.map((tool, i) => ({
     name: tool.name,
     description: tool.description,
     input_schema: tool.inputSchema as ToolParam['input_schema'],
-    ...(i === tools.length - 1 ? { cache_control: CACHE } : {}),
+    ...(cacheLast && i === tools.length - 1 ? { cache_control: CACHE } : {}),
   }));
 }
 
@@ -86,12 +97,20 @@ export function toUsage(usage: AnthropicUsageShape | undefined): TokenUsage {
   };
 }
 
-export function fromAnthropicMessage(message: Anthropic.Messages.Message): LlmResponse {
+export function fromAnthropicMessage(message: Anthropic.Messages.Message | Anthropic.Beta.Messages.BetaMessage): LlmResponse {
   let content = '';
   const toolCalls: ToolCall[] = [];
   for (const block of message.content) {
     if (block.type === 'text') content += block.text;
-    else if (block.type === 'tool_use') toolCalls.push(limitToolCall({ id: block.id, name: block.name, input: block.input }));
+    else if (block.type === 'tool_use') toolCalls.push(limitToolCall(fromWireToolUse(block)));
   }
   return { content, toolCalls, stopReason: toStopReason(message.stop_reason), usage: toUsage(message.usage), model: message.model };
+}
+
+/** A member call of the computer toolset (`toolset_name: 'computer'`) becomes GAI's `computer` call. */
+export function fromWireToolUse(block: { id: string; name: string; input: unknown; toolset_name?: string | null }): ToolCall {
+  if (block.toolset_name !== COMPUTER_TOOLSET_NAME) return { id: block.id, name: block.name, input: block.input };
+  const input = block.input && typeof block.input === 'object' && !Array.isArray(block.input) ? (block.input as Record<string, unknown>) : {};
+  const { action: _ignored, ...rest } = input;
+  return { id: block.id, name: COMPUTER_TOOL_NAME, input: { action: block.name, ...rest } };
 }

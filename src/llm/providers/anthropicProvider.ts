@@ -3,7 +3,9 @@ import { GaiError } from '../../core/errors';
 import { limitToolCall } from '../../core/inputLimits';
 import type { LlmResponse, LlmStreamChunk, ProviderConfig, StopReason, ToolCall } from '../../core/types';
 import type { LlmProvider, LlmRequest } from '../llmProvider';
-import { fromAnthropicMessage, toAnthropicMessages, toAnthropicTools, toStopReason, toUsage } from './anthropicMessages';
+import { nativeComputerFor, type AnthropicNativeComputer } from './anthropicComputerModels';
+import { nativeRequestParams, offersComputer } from './anthropicComputerWire';
+import { fromAnthropicMessage, fromWireToolUse, toAnthropicMessages, toAnthropicTools, toStopReason, toUsage } from './anthropicMessages';
 import { mapSdkError } from './sdkErrors';
 
 const DEFAULT_MAX_TOKENS = 4096;
@@ -12,6 +14,8 @@ const DEFAULT_MAX_TOKENS = 4096;
 export class AnthropicProvider implements LlmProvider {
   readonly providerName = 'anthropic';
   readonly model: string;
+  /** The model's own computer tool, by `computerUse` and the model table (anthropicComputerModels.ts). */
+  readonly nativeComputer?: AnthropicNativeComputer;
   private readonly client: Anthropic;
   private readonly where: string;
 
@@ -20,6 +24,8 @@ export class AnthropicProvider implements LlmProvider {
       throw new GaiError('CONFIG', 'No Anthropic API key: set ANTHROPIC_API_KEY or pass --api-key.');
     }
     this.model = config.model;
+    const native = nativeComputerFor(config.model, config.computerUse);
+    if (native) this.nativeComputer = native;
     this.client = new Anthropic({
       apiKey: config.apiKey,
       baseURL: config.baseUrl,
@@ -31,7 +37,10 @@ export class AnthropicProvider implements LlmProvider {
 
   async send(request: LlmRequest): Promise<LlmResponse> {
     try {
-      const message = await this.client.messages.create(this.body(request), { signal: request.signal });
+      const native = this.nativeFor(request);
+      const message = native
+        ? await this.client.beta.messages.create(nativeRequestParams(this.baseBody(request), request, native), { signal: request.signal })
+        : await this.client.messages.create(this.body(request), { signal: request.signal });
       return fromAnthropicMessage(message);
     } catch (error) {
       throw mapSdkError(this.where, error, { aborted: request.signal?.aborted, secrets: [this.config.apiKey] });
@@ -39,13 +48,16 @@ export class AnthropicProvider implements LlmProvider {
   }
 
   async *stream(request: LlmRequest): AsyncIterable<LlmStreamChunk> {
-    let events: AsyncIterable<Anthropic.Messages.RawMessageStreamEvent>;
+    let events: AsyncIterable<Anthropic.Messages.RawMessageStreamEvent | Anthropic.Beta.Messages.BetaRawMessageStreamEvent>;
     try {
-      events = await this.client.messages.create({ ...this.body(request), stream: true }, { signal: request.signal });
+      const native = this.nativeFor(request);
+      events = native
+        ? await this.client.beta.messages.create({ ...nativeRequestParams(this.baseBody(request), request, native), stream: true }, { signal: request.signal })
+        : await this.client.messages.create({ ...this.body(request), stream: true }, { signal: request.signal });
     } catch (error) {
       throw mapSdkError(this.where, error, { aborted: request.signal?.aborted, secrets: [this.config.apiKey] });
     }
-    const blocks = new Map<number, { kind: 'text' } | { kind: 'tool'; id: string; name: string; json: string }>();
+    const blocks = new Map<number, { kind: 'text' } | { kind: 'tool'; id: string; name: string; toolsetName: string | null; json: string }>();
     const toolCalls: ToolCall[] = [];
     let content = '';
     let stopReason: StopReason = 'other';
@@ -62,7 +74,9 @@ export class AnthropicProvider implements LlmProvider {
             break;
           case 'content_block_start':
             if (event.content_block.type === 'tool_use') {
-              blocks.set(event.index, { kind: 'tool', id: event.content_block.id, name: event.content_block.name, json: '' });
+              const block = event.content_block;
+              const toolsetName = 'toolset_name' in block ? (block.toolset_name ?? null) : null;
+              blocks.set(event.index, { kind: 'tool', id: block.id, name: block.name, toolsetName, json: '' });
             } else if (event.content_block.type === 'text') {
               blocks.set(event.index, { kind: 'text' });
             }
@@ -80,7 +94,9 @@ export class AnthropicProvider implements LlmProvider {
           case 'content_block_stop': {
             const block = blocks.get(event.index);
             if (block?.kind === 'tool') {
-              const call: ToolCall = limitToolCall({ id: block.id, name: block.name, input: parseToolInput(block.json) });
+              const call: ToolCall = limitToolCall(
+                fromWireToolUse({ id: block.id, name: block.name, toolset_name: block.toolsetName, input: parseToolInput(block.json) }),
+              );
               toolCalls.push(call);
               yield { type: 'tool_use', toolCall: call };
             }
@@ -104,16 +120,27 @@ export class AnthropicProvider implements LlmProvider {
     yield { type: 'end', response: { content, toolCalls, stopReason, usage: { ...usage, outputTokens }, model } };
   }
 
-  private body(request: LlmRequest): Anthropic.Messages.MessageCreateParamsNonStreaming {
+  /** The native computer tool, when this model has one and the request offers GAI's `computer` tool. */
+  private nativeFor(request: LlmRequest): AnthropicNativeComputer | undefined {
+    return this.nativeComputer && offersComputer(request.tools) ? this.nativeComputer : undefined;
+  }
+
+  /** Everything but the messages and tools, which each endpoint writes in its own form. */
+  private baseBody(request: LlmRequest) {
+    const temperature = request.temperature ?? this.config.temperature;
     return {
       model: this.model,
       max_tokens: request.maxTokens ?? this.config.maxTokens ?? DEFAULT_MAX_TOKENS,
+      ...(request.system ? { system: [{ type: 'text' as const, text: request.system, cache_control: { type: 'ephemeral' as const } }] } : {}),
+      ...(temperature !== undefined ? { temperature } : {}),
+    };
+  }
+
+  private body(request: LlmRequest): Anthropic.Messages.MessageCreateParamsNonStreaming {
+    return {
+      ...this.baseBody(request),
       messages: toAnthropicMessages(request.messages),
-      ...(request.system ? { system: [{ type: 'text', text: request.system, cache_control: { type: 'ephemeral' } }] } : {}),
       ...(request.tools.length ? { tools: toAnthropicTools(request.tools) } : {}),
-      ...((request.temperature ?? this.config.temperature) !== undefined
-        ? { temperature: request.temperature ?? this.config.temperature }
-        : {}),
     };
   }
 }
