@@ -147,6 +147,8 @@ const LOOK_ALIKES: Record<string, string> = {
 };
 
 /** Characters dropped before matching: zero-width, bidi, soft hyphen, the tag block. */
+// Matching combining marks one by one is the point here.
+// eslint-disable-next-line no-misleading-character-class
 const DROPPED = /[\u00ad\u034f\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u206f\ufe00-\ufe0f\ufeff]|\udb40[\udc00-\udc7f]/y;
 
 /** The folded text, and for each of its characters the index of the character it came from. */
