@@ -3,6 +3,7 @@
 // speedcrunch), warm click by text through the real click tool on labels of every app in turn
 // (real clicks on harmless targets), the same with the tree off (OCR only), a full-screen read,
 // and one plain full-screen pass of the native tesseract CLI for comparison.
+import { execFileSync } from 'node:child_process';
 import { loadavg } from 'node:os';
 import { NativeTesseractOcr } from '../src/desktop/adapters/nativeTesseractOcr';
 import { createPlatformDesktop } from '../src/desktop/adapters/platformDesktop';
@@ -62,9 +63,10 @@ async function main(): Promise<void> {
     const coldStart = performance.now();
     await viaTool(targets[0]!.label.text);
     const cold = performance.now() - coldStart;
-    const withTree = await clickAll(targets, viaTool, scene);
+    const traced = (): string => describeTrace(services.locator.lastTrace);
+    const withTree = await clickAll(targets, viaTool, scene, false, traced);
     // The same with the target's window made active first (not timed): a person looking at that app.
-    const focused = await clickAll(targets, viaTool, scene, true);
+    const focused = await clickAll(targets, viaTool, scene, true, traced);
 
     const ocrOnly = new TargetLocator(services);
     const viaOcr = async (text: string): Promise<Clicked> => {
@@ -130,7 +132,7 @@ function passRows(what: string, pass: Pass, count: number, nativeMs: number, app
 }
 
 /** Clicks each target once, timed; judged by the ground-truth box (and chromium's own record). */
-async function clickAll(targets: Target[], click: (text: string) => Promise<Clicked>, scene: BusyScene, activateFirst = false): Promise<Pass> {
+async function clickAll(targets: Target[], click: (text: string) => Promise<Clicked>, scene: BusyScene, activateFirst = false, trace?: () => string): Promise<Pass> {
   const pass: Pass = { times: [], landed: 0, missed: 0, misclicked: 0, failures: [] };
   await scene.chromium.takeClicks();
   for (const { app, label } of targets) {
@@ -139,7 +141,14 @@ async function clickAll(targets: Target[], click: (text: string) => Promise<Clic
     const started = performance.now();
     const { point, why } = await click(label.text);
     pass.times.push(performance.now() - started);
-    const hits = app === 'chromium' ? await scene.chromium.waitForClicks(point ? 1500 : 200) : [];
+    // GAI_BENCH_DETAIL=1: one line a click (time and the locator's path), to see where time goes.
+    if (process.env.GAI_BENCH_DETAIL && trace) console.error(`  ${app.padEnd(11)} ${(pass.times.at(-1) ?? 0).toFixed(0).padStart(5)} ms  ${trace()}  "${label.text}"`);
+    let hits = app === 'chromium' ? await scene.chromium.waitForClicks(point ? 1500 : 200) : [];
+    if (app === 'chromium' && point && hits.length === 0) {
+      // A busy machine can hold chromium's input back: a click that arrives late still landed.
+      hits = await scene.chromium.waitForClicks(3000);
+      if (hits.length > 0) pass.failures.push(`late (>1.5 s) chromium "${label.text}" hit ${JSON.stringify(hits)}`);
+    }
     if (point === undefined) {
       pass.missed++;
       pass.failures.push(`missed ${app} "${label.text}" (${why ?? ''})`);
@@ -147,7 +156,7 @@ async function clickAll(targets: Target[], click: (text: string) => Promise<Clic
       pass.landed++;
     } else {
       pass.misclicked++;
-      pass.failures.push(`MISCLICK ${app} "${label.text}" at ${point.x},${point.y}${app === 'chromium' ? ` hit ${JSON.stringify(hits)}` : ''}`);
+      pass.failures.push(`MISCLICK ${app} "${label.text}" at ${point.x},${point.y} (label ${JSON.stringify(label.bbox)})${app === 'chromium' ? ` hit ${JSON.stringify(hits)}; ${whereInputWent()}` : ''}`);
     }
   }
   return pass;
@@ -187,6 +196,21 @@ async function harmlessTargets(scene: BusyScene): Promise<Target[]> {
     }
   }
   return out;
+}
+
+/** Which window has the focus and lies under the pointer, to tell a lost click from a misplaced one. */
+function whereInputWent(): string {
+  try {
+    const focus = execFileSync('xdotool', ['getwindowfocus', 'getwindowname'], { encoding: 'utf8', timeout: 2000 }).trim();
+    const mouse = execFileSync('xdotool', ['getmouselocation', '--shell'], { encoding: 'utf8', timeout: 2000 }).replace(/\n/g, ' ').trim();
+    return `focus "${focus}", pointer ${mouse}`;
+  } catch (error) {
+    return `xdotool: ${String(error).slice(0, 80)}`;
+  }
+}
+
+function describeTrace(trace: TargetLocator['lastTrace']): string {
+  return trace ? `${trace.steps.map((step, i) => `${step}@${trace.startedAt[i] ?? '?'}`).join(' > ')} ocr×${trace.ocrRuns}` : '-';
 }
 
 /** `count` labels spread evenly over the list (not just the first rows). */

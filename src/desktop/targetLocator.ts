@@ -38,6 +38,19 @@ export interface LocateTrace {
   steps: Array<'tree-active' | 'tree-all' | 'ocr-active' | 'ocr-window' | 'ocr-screen'>;
   /** Window readings that ran OCR (not served from the per-window cache). */
   ocrRuns: number;
+  /** When each step began, in ms since locate() began (the scene read comes before the first). */
+  startedAt: number[];
+}
+
+class Trace implements LocateTrace {
+  readonly steps: LocateTrace['steps'] = [];
+  readonly startedAt: number[] = [];
+  ocrRuns = 0;
+  constructor(private readonly began: number) {}
+  step(step: LocateTrace['steps'][number]): void {
+    this.steps.push(step);
+    this.startedAt.push(Math.round(performance.now() - this.began));
+  }
 }
 
 /** The state of one locate() call. */
@@ -45,7 +58,7 @@ interface Search {
   text: string;
   query: TargetQuery;
   scene: WindowScene;
-  trace: LocateTrace;
+  trace: Trace;
   doubtful: TextCandidate[];
   /** Tree answers whose box shows nothing: not clicked, unless the pixels agree elsewhere. */
   blank: TextCandidate[];
@@ -77,21 +90,22 @@ export class TargetLocator {
   async locate(text: string, query: TargetQuery = {}): Promise<TargetResult> {
     if (tokenize(text).length === 0) return { status: 'not_found', suggestions: [], reason: 'the text to find is empty' };
     const { desktop } = this.services;
+    const began = performance.now();
     const size = await desktop.screen.size();
     const scene = await readScene(desktop.windows, { x: 0, y: 0, width: size.width, height: size.height });
-    const search: Search = { text, query, scene, trace: { steps: [], ocrRuns: 0 }, doubtful: [], blank: [], weak: [], suggestions: new Set(), privateWindows: new Set(), elements: [] };
+    const search: Search = { text, query, scene, trace: new Trace(began), doubtful: [], blank: [], weak: [], suggestions: new Set(), privateWindows: new Set(), elements: [] };
     this.lastTrace = search.trace;
     const tree = query.accessibility === false ? undefined : await this.treePort();
 
     if (tree) {
-      search.trace.steps.push('tree-active');
+      search.trace.step('tree-active');
       const answer = await this.fromTree(tree, true, search);
       if (answer) return answer;
     }
     const ocrActive = await this.fromActiveWindow(search);
     if (ocrActive) return ocrActive;
     if (tree && scene.windows.some((w) => !isActive(scene, w))) {
-      search.trace.steps.push('tree-all');
+      search.trace.step('tree-all');
       const answer = await this.fromTree(tree, false, search);
       if (answer) return answer;
     }
@@ -187,13 +201,13 @@ export class TargetLocator {
     const { scene } = search;
     const reader = this.services.reader;
     if (!scene.active) {
-      search.trace.steps.push('ocr-screen');
+      search.trace.step('ocr-screen');
       const reading = await reader.read({ signal: search.query.signal });
       if (reading.ocr !== 'cached') search.trace.ocrRuns++;
       if (reading.withheld) search.privateWindows.add('the active window');
       return this.judgeReading(search, reading.analysis, () => true);
     }
-    search.trace.steps.push('ocr-active');
+    search.trace.step('ocr-active');
     const reading = await this.readWindow(search, scene.active, true);
     search.activeTreeComplete = treeCovers(reading.analysis, search.elements, reading.bounds);
     return this.judgeReading(search, reading.analysis, (c) => contains(reading.bounds, c.center) && !coveredAt(scene, c.center, scene.active));
@@ -204,7 +218,7 @@ export class TargetLocator {
     const { scene } = search;
     if (!scene.active) return undefined;
     if (!scene.listed) {
-      search.trace.steps.push('ocr-screen');
+      search.trace.step('ocr-screen');
       const reading = await this.services.reader.read({ signal: search.query.signal });
       if (reading.ocr !== 'cached') search.trace.ocrRuns++;
       const outside = (c: TextCandidate): boolean => !contains(scene.active!.bounds, c.center);
@@ -213,7 +227,7 @@ export class TargetLocator {
     const found: Array<{ window: WindowInfo; sure: TextCandidate[]; anchor?: { x: number; y: number } }> = [];
     for (const window of scene.windows) {
       if (isActive(scene, window) || hidden(scene, window)) continue;
-      search.trace.steps.push('ocr-window');
+      search.trace.step('ocr-window');
       const reading = await this.readWindow(search, window, false);
       const visible = (c: TextCandidate): boolean => contains(reading.bounds, c.center) && !coveredAt(scene, c.center, window);
       const judged = this.judgeOcrIn(search, reading.analysis, visible);
