@@ -102,17 +102,37 @@ export class TargetLocator {
       const answer = await this.fromTree(tree, true, search);
       if (answer) return answer;
     }
+    const others = tree !== undefined && scene.windows.some((w) => !isActive(scene, w));
+    // The active window's tree was seen to hold what its pixels show and has no such label:
+    // another window's tree answering for sure makes reading the active window's pixels moot.
+    let treeAll: TargetResult | undefined | null = null;
+    if (others && scene.active && (this.coverage.get(coverageKey(scene.active)) ?? 0) >= SKIP_OCR_COVERAGE) {
+      search.activeTreeComplete = true;
+      search.trace.step('tree-all');
+      treeAll = await this.fromTree(tree, false, search);
+      if (treeAll?.status === 'found') return treeAll;
+    }
     const ocrActive = await this.fromActiveWindow(search);
     if (ocrActive) return ocrActive;
-    if (tree && scene.windows.some((w) => !isActive(scene, w))) {
-      search.trace.step('tree-all');
-      const answer = await this.fromTree(tree, false, search);
+    if (others) {
+      if (treeAll === null) search.trace.step('tree-all');
+      const answer = treeAll === null ? await this.fromTree(tree, false, search) : treeAll;
       if (answer) return answer;
     }
     const ocrOthers = await this.fromOtherWindows(search);
     if (ocrOthers) return ocrOthers;
     if (search.inexact) return decide(search.inexact.candidates, search.query, search.inexact.anchor, 'ocr');
     return this.lastResort(search);
+  }
+
+  /** Share of each window's words (as OCR last read them while it was active) that lie on its tree's elements. */
+  private readonly coverage = new Map<string, number>();
+
+  private remember(window: WindowInfo, coverage: number): void {
+    const key = coverageKey(window);
+    this.coverage.delete(key);
+    this.coverage.set(key, coverage);
+    if (this.coverage.size > 64) this.coverage.delete(this.coverage.keys().next().value!);
   }
 
   private async treePort(): Promise<AccessibilityPort | undefined> {
@@ -209,7 +229,9 @@ export class TargetLocator {
     }
     search.trace.step('ocr-active');
     const reading = await this.readWindow(search, scene.active, true);
-    search.activeTreeComplete = treeCovers(reading.analysis, search.elements, reading.bounds);
+    const coverage = treeCoverage(reading.analysis, search.elements, reading.bounds);
+    search.activeTreeComplete ||= coverage >= TREE_COVERAGE;
+    if (this.services.desktop.accessibility && search.query.accessibility !== false) this.remember(scene.active, coverage);
     return this.judgeReading(search, reading.analysis, (c) => contains(reading.bounds, c.center) && !coveredAt(scene, c.center, scene.active));
   }
 
@@ -335,14 +357,22 @@ function onlyElsewhere(search: Search, answer: TargetResult, where: WindowInfo |
 
 /** Share of the window's confidently read words that lie on a tree element, at least this: the tree is complete. */
 const TREE_COVERAGE = 0.6;
+/** Stricter, to skip reading the active window's pixels on the strength of an earlier reading. */
+const SKIP_OCR_COVERAGE = 0.85;
 const COVERAGE_MIN_WORDS = 5;
 
-function treeCovers(analysis: WindowReading['analysis'], elements: readonly AccessibleElement[], bounds: BBox): boolean {
-  if (elements.length === 0) return false;
+/** The share of the window's confidently read words that lie on a tree element (0 with too few words to tell). */
+function treeCoverage(analysis: WindowReading['analysis'], elements: readonly AccessibleElement[], bounds: BBox): number {
+  if (elements.length === 0) return 0;
   const words = analysis.elements.filter((e) => e.level === 'word' && e.confidence >= 0.8 && e.text.trim().length >= 2 && contains(bounds, centreOf(e.bbox)));
-  if (words.length < COVERAGE_MIN_WORDS) return false;
+  if (words.length < COVERAGE_MIN_WORDS) return 0;
   const covered = words.filter((w) => elements.some((e) => contains(e.bbox, centreOf(w.bbox)))).length;
-  return covered / words.length >= TREE_COVERAGE;
+  return covered / words.length;
+}
+
+/** A window's content is taken to be the same while its id and title are. */
+function coverageKey(window: WindowInfo): string {
+  return `${window.id ?? window.appName}|${window.title}`;
 }
 
 function treeAnchor(elements: AccessibleElement[], near: string): { x: number; y: number } | undefined {

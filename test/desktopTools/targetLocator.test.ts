@@ -268,6 +268,32 @@ describe('TargetLocator', () => {
     assert.equal((await bare.locator.locate('−')).status, 'low_confidence');
   });
 
+  it('skips the active window\'s pixels once its tree was seen to hold them, when another window\'s tree answers', async () => {
+    const names = ['File', 'Edit', 'View', 'Search', 'Help'];
+    const words = names.map((text, i) => ({ text, x: 10 + i * 60, y: 10, w: 40, h: 14 }));
+    const menu = names.map((name, i) => el(name, { x: 6 + i * 60, y: 6, width: 50, height: 22 }, MAIN, true, 'menu item'));
+    const equals = el('Equals', { x: 600, y: 500, width: 60, height: 30 }, OTHER, false);
+    const { fake, locator } = setUp({ windows: [MAIN, OTHER], words, tree: [...menu, equals] });
+    found(await locator.locate('Help')); // the tree answers: the active window is not read
+    assert.deepEqual(locator.lastTrace?.steps, ['tree-active']);
+    found(await locator.locate('Equals')); // not in the active tree: its pixels are read once, coverage learned
+    assert.deepEqual(locator.lastTrace?.steps, ['tree-active', 'ocr-active', 'tree-all']);
+    fake.screen.paint({ x: 10, y: 40, width: 30, height: 10 }); // the active window changed a little since
+    const ocrCalls = fake.ocr.calls;
+    assert.deepEqual(found(await locator.locate('Equals')).point, { x: 630, y: 515 });
+    assert.deepEqual(locator.lastTrace?.steps, ['tree-active', 'tree-all'], 'no OCR of the active window');
+    assert.equal(fake.ocr.calls, ocrCalls);
+  });
+
+  it('still reads the active window first when its tree does not hold what it shows', async () => {
+    const words = ['alpha', 'beta', 'gamma', 'delta', 'omega'].map((text, i) => ({ text, x: 10 + i * 60, y: 100, w: 40, h: 14 }));
+    const equals = el('Equals', { x: 600, y: 500, width: 60, height: 30 }, OTHER, false);
+    const { locator } = setUp({ windows: [MAIN, OTHER], words, tree: [el('File', { x: 6, y: 6, width: 50, height: 22 }, MAIN, true, 'menu item'), equals] });
+    found(await locator.locate('Equals'));
+    found(await locator.locate('Equals'));
+    assert.deepEqual(locator.lastTrace?.steps, ['tree-active', 'ocr-active', 'tree-all'], 'a code editor\'s words are not in its tree');
+  });
+
   it('the click tool clicks nothing when unsure, and says why', async () => {
     const { fake, services } = setUp({ words: [{ text: 'Saue', x: 20, y: 20, w: 40, h: 14, confidence: 0.41 }] });
     const result = await runTool(new ClickTool(services), { text: 'Save' });
