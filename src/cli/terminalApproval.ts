@@ -20,12 +20,13 @@ export function terminalApproval(input: NodeJS.ReadableStream, output: NodeJS.Wr
 /**
  * `--yes`: every action is approved up front, so only steps that must be asked about anyway
  * arrive here (a consequential step of a learned path: approved, the person said yes to all).
- * The steps of an imported, unconfirmed path are not the person's to approve blindly: they go
- * to the terminal when there is one, else they are denied.
+ * The steps of an imported, unconfirmed path and the calls a model's vendor flagged (safety checks)
+ * are not the person's to approve blindly: they go to the terminal when there is one, else they
+ * are denied.
  */
 export function yesApproval(ask: ApprovalHandler | undefined): ApprovalHandler {
   return async (request, signal) => {
-    if (request.kind !== 'untrusted-path') return 'approve';
+    if (request.kind !== 'untrusted-path' && request.kind !== 'safety-check') return 'approve';
     return ask ? ask(request, signal) : 'deny';
   };
 }

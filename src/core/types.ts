@@ -22,6 +22,27 @@ export interface ToolUseBlock {
   id: string;
   name: string;
   input: unknown;
+  wire?: WireItems;
+}
+
+/**
+ * What a model's API needs back verbatim on the next request (its own item ids, reasoning, the
+ * call as it was sent), kept with the first call of the turn; only the provider that wrote it reads it.
+ */
+export interface WireItems {
+  /** Whose items: a provider sends them back only in its own format (e.g. `openai-responses`). */
+  format: string;
+  items: unknown[];
+}
+
+/**
+ * A check the model's vendor attached to a call (OpenAI's pending safety checks): the person must
+ * confirm it before the call runs, whatever the approval settings.
+ */
+export interface CallConfirmation {
+  id: string;
+  code?: string;
+  message?: string;
 }
 
 export interface ToolResultBlock {
@@ -64,6 +85,10 @@ export interface ToolCall {
   id: string;
   name: string;
   input: unknown;
+  /** For the history: see ToolUseBlock.wire. */
+  wire?: WireItems;
+  /** Checks the person must confirm before this call runs. */
+  confirm?: CallConfirmation[];
 }
 
 /**
@@ -95,6 +120,8 @@ export interface ToolResult<T = unknown> {
   images?: ImageBlock[];
   /** A suggestion for the model when the call failed (from the tool or the replanner). */
   hint?: string;
+  /** Ids of the call's `confirm` checks the person confirmed before it ran. */
+  confirmed?: string[];
 }
 
 // ---- LLM -------------------------------------------------------------------------------
@@ -149,7 +176,15 @@ export interface ProviderConfig {
   maxRetries?: number;
   /** Whether the model gets its vendor's computer tool (default `auto`). */
   computerUse?: ComputerUseMode;
+  /**
+   * Provider `openai` only: `responses` for OpenAI's Responses API; otherwise chat completions,
+   * which every compatible server speaks, unless the model takes OpenAI's computer tool.
+   */
+  api?: OpenAiApi;
 }
+
+export type OpenAiApi = 'chat-completions' | 'responses';
+export const OPENAI_APIS: readonly OpenAiApi[] = ['chat-completions', 'responses'];
 
 export type SingleLlmConfig = ProviderConfig;
 

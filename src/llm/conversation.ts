@@ -51,7 +51,9 @@ export class Conversation {
   addAssistantMessage(text: string, toolCalls: ToolCall[] = []): void {
     const content: ContentBlock[] = [];
     if (text.trim()) content.push({ type: 'text', text });
-    for (const call of toolCalls.map(limitToolCall)) content.push({ type: 'tool_use', id: call.id, name: call.name, input: call.input });
+    for (const call of toolCalls.map(limitToolCall)) {
+      content.push({ type: 'tool_use', id: call.id, name: call.name, input: call.input, ...(call.wire ? { wire: call.wire } : {}) });
+    }
     if (content.length === 0) return;
     const last = this.history.at(-1);
     if (last?.role === 'assistant') last.content.push(...content);

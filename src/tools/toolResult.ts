@@ -110,6 +110,8 @@ export function toolResultContent(result: ToolResult): Array<TextBlock | ImageBl
     if (safe.hint) payload.hint = safe.hint;
   }
   if (safe.data !== undefined) payload.data = safe.data;
+  // The history carries only this text: a provider reads here which flagged checks were confirmed.
+  if (safe.confirmed?.length) payload.confirmed = safe.confirmed;
   return [{ type: 'text', text: fitText(payload) }, ...(safe.images ?? [])];
 }
 
