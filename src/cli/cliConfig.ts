@@ -5,7 +5,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { safetySettingsFrom } from '../agent/safetySettings';
 import { GaiError, errorMessage } from '../core/errors';
 import { compileRedactPatterns } from '../core/redact';
-import { COMPUTER_USE_MODES } from '../core/types';
+import { COMPUTER_USE_MODES, OPENAI_APIS } from '../core/types';
 import { compileWindowTitles } from '../desktop/privateWindows';
 import { compileValidator, StringEnum } from '../tools/schema';
 import { TOOL_PROFILES } from '../tools/toolPolicy';
@@ -32,6 +32,7 @@ const ConfigFileSchema = Type.Object(
           computerUse: Type.Optional(
             StringEnum(COMPUTER_USE_MODES, { description: "the model's own computer tool (native), GAI's tools (gai-tools), or by model (auto, the default)" }),
           ),
+          api: Type.Optional(StringEnum(OPENAI_APIS, { description: 'provider openai: chat-completions (any compatible server) or responses (OpenAI\'s Responses API)' })),
         },
         { additionalProperties: false },
       ),

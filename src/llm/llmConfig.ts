@@ -1,5 +1,5 @@
 import { GaiError } from '../core/errors';
-import { COMPUTER_USE_MODES, type ComputerUseMode, type LlmModeConfig, type Provider, type ProviderConfig } from '../core/types';
+import { COMPUTER_USE_MODES, OPENAI_APIS, type ComputerUseMode, type LlmModeConfig, type OpenAiApi, type Provider, type ProviderConfig } from '../core/types';
 
 /** What a host knows about the models: flags, settings or a config file, all optional. */
 export interface LlmSettings {
@@ -14,6 +14,8 @@ export interface LlmSettings {
   maxRetries?: number;
   /** Whether the default model gets its vendor's computer tool (`gai.computerUse`, config `llm.computerUse`). */
   computerUse?: ComputerUseMode;
+  /** Provider `openai`: which of its APIs (config `llm.api`); see ProviderConfig.api. */
+  api?: OpenAiApi;
 }
 
 export const PROVIDERS: readonly Provider[] = ['anthropic', 'openai', 'ollama', 'google'];
@@ -48,6 +50,7 @@ export function resolveLlmConfig(settings: LlmSettings, env: Environment): LlmMo
     maxTokens: settings.maxTokens,
     timeoutMs: settings.timeoutMs,
     maxRetries: settings.maxRetries,
+    ...(settings.api !== undefined ? { api: openAiApi(provider, settings.api) } : {}),
   };
   if (settings.computerUse !== undefined && !COMPUTER_USE_MODES.includes(settings.computerUse)) {
     throw new GaiError('CONFIG', `computerUse: expected one of ${COMPUTER_USE_MODES.join(', ')}, got "${String(settings.computerUse)}"`);
@@ -60,6 +63,14 @@ export function resolveLlmConfig(settings: LlmSettings, env: Environment): LlmMo
     ...(fastModel ? { fast: { ...base, model: fastModel } } : {}),
     ...(visionModel ? { vision: { ...base, model: visionModel } } : {}),
   };
+}
+
+function openAiApi(provider: Provider, api: OpenAiApi): OpenAiApi {
+  if (!OPENAI_APIS.includes(api)) throw new GaiError('CONFIG', `api: expected one of ${OPENAI_APIS.join(', ')}, got "${String(api)}"`);
+  if (api === 'responses' && provider !== 'openai') {
+    throw new GaiError('CONFIG', `api: "responses" is OpenAI's Responses API and needs provider "openai"; ${provider} speaks chat completions`);
+  }
+  return api;
 }
 
 function detectProvider(env: Environment): Provider {

@@ -2,10 +2,34 @@ import type { LlmMode, LlmModeConfig, ProviderConfig } from '../../core/types';
 import type { LlmProvider } from '../llmProvider';
 import type { ModeProviders } from '../llmManager';
 import { AnthropicProvider } from './anthropicProvider';
+import { openAiNativeComputerFor } from './openaiComputerModels';
 import { OpenAiCompatibleProvider } from './openaiProvider';
+import { OpenAiResponsesProvider } from './openaiResponsesProvider';
 
 export function createProvider(config: ProviderConfig): LlmProvider {
-  return config.provider === 'anthropic' ? new AnthropicProvider(config) : new OpenAiCompatibleProvider(config);
+  if (config.provider === 'anthropic') return new AnthropicProvider(config);
+  return usesResponsesApi(config) ? new OpenAiResponsesProvider(config) : new OpenAiCompatibleProvider(config);
+}
+
+/**
+ * OpenAI's Responses API when the config asks for it, or for a model that takes OpenAI's computer
+ * tool on OpenAI's own endpoint (with `computerUse: native`, on any endpoint: the person insists).
+ * Everything else, Ollama, LM Studio, vLLM and Gemini included, speaks chat completions.
+ */
+export function usesResponsesApi(config: ProviderConfig): boolean {
+  if (config.provider !== 'openai') return false;
+  if (config.api !== undefined) return config.api === 'responses';
+  if (config.computerUse === 'native') return openAiNativeComputerFor(config.model, 'native') !== undefined;
+  return isOpenAiEndpoint(config.baseUrl) && openAiNativeComputerFor(config.model, config.computerUse) !== undefined;
+}
+
+function isOpenAiEndpoint(baseUrl: string | undefined): boolean {
+  if (baseUrl === undefined) return true;
+  try {
+    return new URL(baseUrl).hostname === 'api.openai.com';
+  } catch {
+    return false;
+  }
 }
 
 /** One provider per configured mode; modes with the default's exact settings share it. */
