@@ -2,17 +2,26 @@ import { randomUUID } from 'node:crypto';
 import { GaiError, errorMessage, isGaiError } from '../core/errors';
 import { previewValue } from '../core/inputLimits';
 import type { AgentResponse, AgentStopReason, ExecutedToolCall, LlmResponse, ToolCall, ToolDefinition, ToolResult } from '../core/types';
+import type { LlmRequest } from '../llm/llmProvider';
 import type { LlmManager } from '../llm/llmManager';
 import { NullLogger, type Logger } from '../logging/logger';
 import { toolResultContent, ToolResults } from '../tools/toolResult';
+import type { ComputerDisplay } from '../tools/desktop/computer/computerDisplay';
 import type { ExecutionHooks, ToolRuntime, TurnOutcome } from '../tools/toolRuntime';
 import type { AgentEvent, AgentEventListener } from './agentEvents';
+import { offeredTools } from './computerToolChoice';
+import { COMPUTER_TOOL_NAME } from '../tools/desktop/computer/computerActions';
 import { eventStream } from './eventStream';
 
 export interface AgentConfig {
   maxIterations?: number;
   verbose?: boolean;
   logger?: Logger;
+  /**
+   * The display the `computer` tool shows the model. With it, a default model that has a native
+   * computer tool gets `computer` (sized to its image limits) instead of the GAI tools it replaces.
+   */
+  computerDisplay?: ComputerDisplay;
 }
 
 export interface RequestOptions {
@@ -28,6 +37,7 @@ export class Agent {
   readonly maxIterations: number;
   private readonly verbose: boolean;
   private readonly logger: Logger;
+  private readonly computerDisplay: ComputerDisplay | undefined;
   private readonly listeners = new Set<AgentEventListener>();
   private current?: AbortController;
   private session = randomUUID();
@@ -40,6 +50,7 @@ export class Agent {
     this.maxIterations = config.maxIterations ?? 10;
     this.verbose = config.verbose ?? false;
     this.logger = config.logger ?? new NullLogger();
+    this.computerDisplay = config.computerDisplay;
   }
 
   get running(): boolean {
@@ -124,13 +135,17 @@ export class Agent {
     this.runtime.replanner.startRequest();
     this.llm.addUserMessage(input);
     try {
-      const tools = this.runtime.getDefinitions();
+      const tools = offeredTools(this.runtime.getDefinitions(), this.nativeComputer());
+      // `computer` is offered only in native form, which needs the screenshot size each turn.
+      const native = tools.some((tool) => tool.name === COMPUTER_TOOL_NAME);
       while (iterations < this.maxIterations) {
         if (signal.aborted) break;
         iterations++;
         emit({ type: 'iteration', iteration: iterations, maxIterations: this.maxIterations });
         this.log(`[Iteration ${iterations}/${this.maxIterations}]`);
-        const response = stream ? await this.streamTurn(tools, signal, emit) : await this.llm.send(tools, { signal });
+        const computer = native ? await this.displaySize() : undefined;
+        const turn = { signal, ...(computer ? { computer } : {}) };
+        const response = stream ? await this.streamTurn(tools, turn, emit) : await this.llm.send(tools, turn);
         const usage = this.llm.usage;
         emit({ type: 'usage', request: usage.lastRequest, session: usage.session });
         emit({ type: 'assistant_message', text: response.content, toolCalls: response.toolCalls });
@@ -184,8 +199,26 @@ export class Agent {
     return response;
   }
 
-  private async streamTurn(tools: ToolDefinition[], signal: AbortSignal, emit: AgentEventListener): Promise<LlmResponse> {
-    for await (const chunk of this.llm.stream(tools, { signal })) {
+  /** Whether the turn speaks the default model's native computer tool; sizes the screenshots for it. */
+  private nativeComputer(): boolean {
+    const native = this.llm.getProvider().nativeComputer;
+    if (!native || !this.computerDisplay) return false;
+    this.computerDisplay.setLimits(native.imageLimits);
+    return true;
+  }
+
+  /** The screenshot size the model is told of; read each turn, as the screen may change. */
+  private async displaySize(): Promise<NonNullable<LlmRequest['computer']>> {
+    const { image } = await this.computerDisplay!.geometry();
+    return { displayWidth: image.width, displayHeight: image.height };
+  }
+
+  private async streamTurn(
+    tools: ToolDefinition[],
+    turn: { signal: AbortSignal; computer?: LlmRequest['computer'] },
+    emit: AgentEventListener,
+  ): Promise<LlmResponse> {
+    for await (const chunk of this.llm.stream(tools, turn)) {
       if (chunk.type === 'text') emit({ type: 'text_delta', text: chunk.text });
       if (chunk.type === 'end') return chunk.response;
     }

@@ -23,6 +23,12 @@ export class Conversation {
     private readonly keepScreenshots = 3,
     /** The history's size in characters (text, inputs, image data) above which the oldest turns go. */
     private readonly maxChars = DEFAULT_MAX_HISTORY_CHARS,
+    /**
+     * Older screenshots are stubbed this many at a time: up to keep + batch accumulate, then all
+     * but the newest `keepScreenshots` go at once. Each stub changes the history's prefix, which
+     * the prompt cache then misses; batching makes that once per batch instead of every turn.
+     */
+    private readonly screenshotBatch = 0,
   ) {}
 
   get messages(): readonly Message[] {
@@ -152,8 +158,13 @@ export class Conversation {
     this.history = [{ role: 'user', content: opening }, ...this.history.slice(cut + 1)];
   }
 
-  /** Keeps the newest N images (in user turns and tool results); older ones become a stub. */
+  private imageCount(): number {
+    return this.history.reduce((sum, message) => sum + imagesIn(message), 0);
+  }
+
+  /** Keeps the newest N images (in user turns and tool results); older ones become a stub, a batch at a time. */
   private pruneScreenshots(): void {
+    if (this.imageCount() <= this.keepScreenshots + this.screenshotBatch) return;
     let seen = 0;
     for (let m = this.history.length - 1; m >= 0; m--) {
       const message = this.history[m];
@@ -172,6 +183,15 @@ export class Conversation {
       }
     }
   }
+}
+
+function imagesIn(message: Message): number {
+  let count = 0;
+  for (const block of message.content) {
+    if (block.type === 'image') count++;
+    else if (block.type === 'tool_result') count += block.content.filter((part) => part.type === 'image').length;
+  }
+  return count;
 }
 
 function messageSize(message: Message): number {

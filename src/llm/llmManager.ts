@@ -1,6 +1,6 @@
 import type { ImageBlock, LlmMode, LlmResponse, LlmStreamChunk, Message, TextBlock, TokenUsage, ToolDefinition } from '../core/types';
 import { Conversation } from './conversation';
-import type { LlmProvider } from './llmProvider';
+import type { LlmProvider, LlmRequest } from './llmProvider';
 import type { ModelAccess } from './modelAccess';
 
 export interface ModeProviders {
@@ -13,6 +13,8 @@ export interface LlmManagerOptions {
   system?: string;
   /** Screenshots kept in the history; older ones are replaced by a text stub. */
   keepScreenshots?: number;
+  /** Older screenshots are stubbed this many at a time, so the cached prefix changes once per batch (default 3). */
+  screenshotBatch?: number;
   /** The history's size budget in characters; the oldest turns go beyond it. */
   maxHistoryChars?: number;
 }
@@ -21,6 +23,16 @@ export interface UsageTotals {
   lastRequest: TokenUsage;
   session: TokenUsage;
   requests: number;
+}
+
+/** Screenshots stubbed at a time: the prompt cache misses once per three screenshots, not on each. */
+export const DEFAULT_SCREENSHOT_BATCH = 3;
+
+export interface TurnOptions {
+  signal?: AbortSignal;
+  mode?: LlmMode;
+  /** With a native computer tool: the screenshot size the model is told of. */
+  computer?: LlmRequest['computer'];
 }
 
 /**
@@ -36,7 +48,7 @@ export class LlmManager implements ModelAccess {
     private readonly providers: ModeProviders,
     options: LlmManagerOptions = {},
   ) {
-    this.conversation = new Conversation(options.keepScreenshots ?? 3, options.maxHistoryChars);
+    this.conversation = new Conversation(options.keepScreenshots ?? 3, options.maxHistoryChars, options.screenshotBatch ?? DEFAULT_SCREENSHOT_BATCH);
     this.system = options.system;
   }
 
@@ -49,12 +61,13 @@ export class LlmManager implements ModelAccess {
   }
 
   /** One turn with the history; the model's reply is added to the history. */
-  async send(tools: ToolDefinition[], options: { signal?: AbortSignal; mode?: LlmMode } = {}): Promise<LlmResponse> {
+  async send(tools: ToolDefinition[], options: TurnOptions = {}): Promise<LlmResponse> {
     const response = await this.getProvider(options.mode).send({
       system: this.system,
       messages: [...this.conversation.messages],
       tools,
       signal: options.signal,
+      ...(options.computer ? { computer: options.computer } : {}),
     });
     this.record(response.usage);
     this.conversation.addAssistantMessage(response.content, response.toolCalls);
@@ -66,7 +79,7 @@ export class LlmManager implements ModelAccess {
    * broken or cancelled stream adds only the text received so far (never a partial call),
    * so the history stays valid for the next request.
    */
-  async *stream(tools: ToolDefinition[], options: { signal?: AbortSignal; mode?: LlmMode } = {}): AsyncIterable<LlmStreamChunk> {
+  async *stream(tools: ToolDefinition[], options: TurnOptions = {}): AsyncIterable<LlmStreamChunk> {
     let partialText = '';
     let completed = false;
     try {
@@ -75,6 +88,7 @@ export class LlmManager implements ModelAccess {
         messages: [...this.conversation.messages],
         tools,
         signal: options.signal,
+        ...(options.computer ? { computer: options.computer } : {}),
       })) {
         if (chunk.type === 'text') partialText += chunk.text;
         if (chunk.type === 'end') {

@@ -179,16 +179,19 @@ for (const kind of PROVIDER_KINDS) {
       assert.ok(starts.every((s) => s.at < firstEnd!.at), 'both read tools started before either ended');
     });
 
-    it('keeps only the newest screenshots in the history it sends', async () => {
+    it('keeps only the newest screenshots in the history it sends, stubbing older ones a batch at a time', async () => {
       h = await startHarness(
         kind,
-        [1, 2, 3, 4].map(() => toolReply([{ name: 'snap', input: {} }])).concat([textReply('seen')]),
+        [1, 2, 3, 4, 5, 6].map(() => toolReply([{ name: 'snap', input: {} }])).concat([textReply('seen')]),
         { tools: [new SnapTool()], keepScreenshots: 2 },
       );
-      await h.agent.processRequest('look four times');
+      await h.agent.processRequest('look six times');
+      const shots = (body: string): number => (body.match(/iVBORw0KGgo/g) ?? []).length;
+      // Keep 2 plus a batch of 3: the fifth screenshot is still sent whole, the sixth prunes down to 2.
+      assert.equal(shots(h.server.requests[5]!.rawBody), 5);
       const last = h.server.requests.at(-1)!.rawBody;
-      assert.equal((last.match(/iVBORw0KGgo/g) ?? []).length, 2);
-      assert.equal(last.split(SCREENSHOT_STUB).length - 1, 2);
+      assert.equal(shots(last), 2);
+      assert.equal(last.split(SCREENSHOT_STUB).length - 1, 4);
     });
 
     it('retries a transient read failure and reports the recovery', async () => {

@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
 import type { ContentBlock, ImageBlock, Message, TextBlock, ToolResultBlock } from '../../src/core/types';
 import { Conversation, SCREENSHOT_STUB, TRIMMED_NOTE } from '../../src/llm/conversation';
+import { toAnthropicMessages } from '../../src/llm/providers/anthropicMessages';
 
 function shot(n: number): ImageBlock {
   return { type: 'image', source: { type: 'base64', mediaType: 'image/png', data: `png-${n}` } };
@@ -228,6 +229,31 @@ describe('Conversation', () => {
       c.addToolResult('b', [text('second'), shot(2)]);
       assert.deepEqual(pictures(c.messages), ['STUB', 'png-2']);
       assert.deepEqual(mine, [text('first'), shot(1)]);
+    });
+
+    it('stubs older screenshots a batch at a time: the sent prefix stays byte-identical between prunes', () => {
+      /** Turns (1-based) whose request does not start with the previous request's messages, byte for byte. */
+      const brokenPrefixes = (c: Conversation, turns: number): number[] => {
+        const broken: number[] = [];
+        let previous: string[] = [];
+        c.addUserMessage('watch the screen');
+        for (let turn = 1; turn <= turns; turn++) {
+          c.addAssistantMessage('', [{ id: `t${turn}`, name: 'computer', input: { action: 'screenshot' } }]);
+          c.addToolResult(`t${turn}`, [text('ok'), shot(turn)]);
+          // The wire form without the moving cache breakpoint, message by message.
+          const sent = toAnthropicMessages(c.messages).map((m) => JSON.stringify(m).replace(/,"cache_control":\{"type":"ephemeral"\}/g, ''));
+          if (sent.slice(0, previous.length).join('\n') !== previous.join('\n')) broken.push(turn);
+          previous = sent;
+        }
+        assert.deepEqual(c.problems(), []);
+        return broken;
+      };
+      const batched = new Conversation(2, undefined, 3);
+      assert.deepEqual(brokenPrefixes(batched, 14), [6, 10, 14]);
+      assert.deepEqual(pictures(batched.messages).slice(-3), ['STUB', 'png-13', 'png-14']);
+      assert.equal(pictures(batched.messages).filter((p) => p !== 'STUB').length, 2);
+      // One at a time, every turn after the second changes the prefix.
+      assert.deepEqual(brokenPrefixes(new Conversation(2), 6), [3, 4, 5, 6]);
     });
 
     it('stubs every image with keepScreenshots 0', () => {
