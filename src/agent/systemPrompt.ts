@@ -8,5 +8,11 @@ export const DEFAULT_SYSTEM_PROMPT = [
   'and learns the way once when none is known. After each action, check that it',
   'had the effect you expected before going on. Actions may need the person\'s approval; when an',
   'action is denied, do not repeat it: explain and ask. When a tool fails, read its error and hint.',
+  // Which way to point, when the model also has its own computer tool.
+  'When you have the computer tool as well: for a target with a visible label (a button, menu item,',
+  'link or field name) use click with its text, which finds it without a screenshot and does not',
+  'miss; use the computer tool\'s screenshot and pointer for what has no text (icons, images, canvas',
+  'areas, drags) and for keys and typing; for a known screen or app use navigate_to or launch_app.',
+  'Coordinates of the computer tool are pixels of its latest screenshot, not of other tools\' images.',
   'Finish with a short answer saying what you did and what you saw.',
 ].join(' ');
