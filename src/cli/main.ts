@@ -19,6 +19,7 @@ import { createPlatformDesktop } from '../desktop/adapters/platformDesktop';
 import type { ModelAccess } from '../llm/modelAccess';
 import { EchoTool } from '../tools/echoTool';
 import { createDesktopTools } from '../tools/desktop/desktopTools';
+import { ComputerDisplay } from '../tools/desktop/computer/computerDisplay';
 import { DEFAULT_TOOL_PROFILE, isToolProfile, ToolPolicy, TOOL_PROFILES } from '../tools/toolPolicy';
 import { ToolRegistry } from '../tools/toolRegistry';
 import { ToolRuntime } from '../tools/toolRuntime';
@@ -115,6 +116,9 @@ export async function runCli(argv: string[], terminal: CliIo): Promise<number> {
     });
     return services;
   };
+  // The display as the `computer` tool shows it (the agent sets the model's image limits on it).
+  let display: ComputerDisplay | undefined;
+  const computerDisplay = (): ComputerDisplay => (display ??= new ComputerDisplay(desktop().desktop.screen));
   const modelsIfConfigured = (): ModelAccess | undefined => {
     try {
       const file = config();
@@ -133,7 +137,7 @@ export async function runCli(argv: string[], terminal: CliIo): Promise<number> {
     const log = logger();
     const registry = new ToolRegistry(log);
     registry.register(new EchoTool());
-    for (const tool of createDesktopTools(desktop(), models)) registry.register(tool);
+    for (const tool of createDesktopTools(desktop(), models, { computerDisplay: computerDisplay() })) registry.register(tool);
     const ask = io.interactive ? terminalApproval(io.stdin, io.stderr) : undefined;
     const runtime = new ToolRuntime(registry, {
       policy: new ToolPolicy({ profile: chosen, allow: tools.allow, deny: tools.deny }),

@@ -29,10 +29,13 @@ import { GetCurrentNodeTool } from '../tools/brain/getCurrentNodeTool';
 import { NavigateToTool } from '../tools/brain/navigateToTool';
 import type { GaiSettings } from './settings';
 import { AppPermissionGuard, type AppPermissionPrompt } from '../tools/appPermissions';
+import { ComputerDisplay } from '../tools/desktop/computer/computerDisplay';
 import type { AppPermissionStore } from '../tools/appPermissionStore';
 
 export interface GaiParts {
   desktop: DesktopServices;
+  /** The display as the `computer` tool shows it: set the model's image limits, read its geometry. */
+  computerDisplay: ComputerDisplay;
   /** For the commands a person runs directly (Read Screen, Click Text, Launch App): every tool, no prompt. */
   commandRuntime: ToolRuntime;
   /** Undefined without an API key (and no local provider); `agentProblem` says why. */
@@ -111,10 +114,11 @@ export function buildGaiParts(options: GaiPartsOptions): GaiParts {
     llm = new LlmManager(createModeProviders(llmConfig), { system: DEFAULT_SYSTEM_PROMPT, keepScreenshots: settings.keepScreenshots });
   }
 
+  const computerDisplay = new ComputerDisplay(desktop.desktop.screen);
   const registry = (models?: ModelAccess): ToolRegistry => {
     const tools = new ToolRegistry(logger);
     tools.register(new EchoTool());
-    for (const tool of createDesktopTools(desktop, models)) tools.register(tool);
+    for (const tool of createDesktopTools(desktop, models, { computerDisplay })) tools.register(tool);
     tools.register(new NavigateToTool(brain));
     tools.register(new GetCurrentNodeTool(brain));
     return tools;
@@ -167,6 +171,7 @@ export function buildGaiParts(options: GaiPartsOptions): GaiParts {
 
   return {
     desktop,
+    computerDisplay,
     commandRuntime,
     ...(agent ? { agent } : {}),
     ...(agentProblem ? { agentProblem } : {}),

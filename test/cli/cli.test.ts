@@ -14,7 +14,7 @@ const ROOT = resolve(__dirname, '../..');
 // default model, so the scripted runs name a model.
 const MODEL = 'claude-scripted-test';
 /** What the CLI registers, in order: echo, then the desktop tools. */
-const ALL_TOOLS = ['echo', 'smart_screen_reader', 'screen_capture', 'ocr', 'get_element_tree', 'click', 'type_text', 'press_key', 'tab_navigate', 'scroll', 'spotlight', 'launch_app', 'navigate_to', 'get_current_node'];
+const ALL_TOOLS = ['echo', 'smart_screen_reader', 'screen_capture', 'ocr', 'get_element_tree', 'click', 'type_text', 'press_key', 'tab_navigate', 'scroll', 'spotlight', 'launch_app', 'zoom', 'cursor_position', 'mouse_move', 'drag', 'hold_key', 'wait', 'computer', 'navigate_to', 'get_current_node'];
 /** What the default profile (`standard`, as in the extension) shows: no `system` tools. */
 const STANDARD_TOOLS = ALL_TOOLS.filter((name) => name !== 'spotlight' && name !== 'launch_app');
 
@@ -217,9 +217,10 @@ describe('gai CLI (in process)', function () {
       assert.equal(first?.streamed, true);
       assert.equal(first?.body.model, MODEL);
       assert.equal(first?.headers.authorization, 'Bearer test');
+      // `computer` goes only to a model with a native computer tool, which the scripted one is not.
       assert.deepEqual(
         (first?.body.tools as Array<{ name: string }>).map((t) => t.name),
-        STANDARD_TOOLS,
+        STANDARD_TOOLS.filter((name) => name !== 'computer'),
       );
       // The second request carries the echo result for the model's tool_use id.
       const messages = second?.body.messages as Array<{ role: string; content: Array<Record<string, unknown>> }>;

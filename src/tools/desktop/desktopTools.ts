@@ -2,8 +2,14 @@ import type { DesktopServices } from '../../desktop/desktopServices';
 import type { ModelAccess } from '../../llm/modelAccess';
 import type { AnyTool } from '../toolBase';
 import { ClickTool } from './clickTool';
+import type { ComputerDisplay } from './computer/computerDisplay';
+import { ComputerTool } from './computerTool';
+import { CursorPositionTool } from './cursorPositionTool';
+import { DragTool } from './dragTool';
+import { HoldKeyTool } from './holdKeyTool';
 import { ElementTreeTool } from './elementTreeTool';
 import { LaunchAppTool } from './launchAppTool';
+import { MouseMoveTool } from './mouseMoveTool';
 import { OcrTool } from './ocrTool';
 import { PressKeyTool } from './pressKeyTool';
 import { ScreenCaptureTool } from './screenCaptureTool';
@@ -12,9 +18,19 @@ import { SmartScreenReaderTool } from './smartScreenReaderTool';
 import { SpotlightTool } from './spotlightTool';
 import { TabNavigateTool } from './tabNavigateTool';
 import { TypeTextTool } from './typeTextTool';
+import { WaitTool } from './waitTool';
+import { ZoomTool } from './zoomTool';
 
-/** The vision and action tools over one desktop, in the seed's registration order. */
-export function createDesktopTools(services: DesktopServices, llm?: ModelAccess): AnyTool[] {
+export interface DesktopToolsOptions {
+  /** With it, the `computer` tool (native computer use) is offered too, over this display. */
+  computerDisplay?: ComputerDisplay;
+}
+
+/**
+ * The vision and action tools over one desktop: the seed's, in its registration order, then
+ * the finer pointer and keyboard tools, then `computer` when a display for it is given.
+ */
+export function createDesktopTools(services: DesktopServices, llm?: ModelAccess, options: DesktopToolsOptions = {}): AnyTool[] {
   return [
     new SmartScreenReaderTool(services, llm),
     new ScreenCaptureTool(services),
@@ -27,5 +43,12 @@ export function createDesktopTools(services: DesktopServices, llm?: ModelAccess)
     new ScrollTool(services),
     new SpotlightTool(services),
     new LaunchAppTool(services),
+    new ZoomTool(services),
+    new CursorPositionTool(services),
+    new MouseMoveTool(services),
+    new DragTool(services),
+    new HoldKeyTool(services),
+    new WaitTool(),
+    ...(options.computerDisplay ? [new ComputerTool(services, options.computerDisplay)] : []),
   ];
 }

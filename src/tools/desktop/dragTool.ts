@@ -1,0 +1,49 @@
+import { Type, type Static } from '@sinclair/typebox';
+import type { ToolResult } from '../../core/types';
+import type { DesktopServices } from '../../desktop/desktopServices';
+import { StringEnum, toolInput } from '../schema';
+import { ToolBase } from '../toolBase';
+import { ToolResults } from '../toolResult';
+import { pointsOffScreen, ScreenPointSchema } from './screenPoints';
+
+const schema = toolInput({
+  from: Type.Optional(ScreenPointSchema),
+  to: Type.Optional(ScreenPointSchema),
+  path: Type.Optional(Type.Array(ScreenPointSchema, { minItems: 2, maxItems: 100, description: 'Drag along these points, from the first to the last' })),
+  button: Type.Optional(StringEnum(['left', 'right', 'middle'] as const, { description: 'Mouse button held', default: 'left' })),
+});
+
+type DragInput = Static<typeof schema>;
+
+/** Presses at one point, moves, releases at another: sliders, selections, moving things. */
+export class DragTool extends ToolBase<typeof schema> {
+  readonly name = 'drag';
+  readonly description = 'Drag with a mouse button held: from a point to another (from, to), or along a path of points. Screen pixels.';
+  readonly inputSchema = schema;
+  readonly risk = 'action' as const;
+
+  constructor(private readonly services: DesktopServices) {
+    super();
+  }
+
+  protected override checkInput(input: DragInput): string | undefined {
+    if (input.path !== undefined) {
+      return input.from !== undefined || input.to !== undefined ? `${input.from !== undefined ? 'from' : 'to'}: give either path or from and to, not both` : undefined;
+    }
+    if (input.from === undefined) return 'from: required (with to), or give path';
+    if (input.to === undefined) return 'to: required with from';
+    return undefined;
+  }
+
+  async execute(input: DragInput): Promise<ToolResult> {
+    const path = input.path ?? [input.from!, input.to!];
+    const off = pointsOffScreen(this.name, path.map((p, i) => [input.path ? `path[${i}]` : i === 0 ? 'from' : 'to', p]), await this.services.desktop.screen.size());
+    if (off) return off;
+    const button = input.button ?? 'left';
+    await this.services.desktop.input.dragAlong(path, button);
+    const first = path[0]!;
+    const last = path[path.length - 1]!;
+    const via = path.length > 2 ? ` through ${path.length - 2} point(s)` : '';
+    return ToolResults.success(`Dragged (${button}) from (${first.x}, ${first.y}) to (${last.x}, ${last.y})${via}.`, { path, button });
+  }
+}
