@@ -123,7 +123,7 @@ describe('desktop reading tools', function () {
       const result = data(await runTool(ocr(), { region: { x: 100, y: 100, width: 200, height: 60 } }));
       assert.deepEqual(fake.ocr.images[0]?.origin, { x: 100, y: 100 });
       assert.equal(fake.ocr.images[0]?.width, 200);
-      assert.equal(result.fullText, 'Open File\nRecent items');
+      assert.equal(result.fullText, '<screen_text source="ocr" area="region 200x60 at (100, 100)">\nOpen File\nRecent items\n</screen_text>');
     });
 
     it('refuses a region beyond the screen, naming region', async () => {
@@ -150,7 +150,7 @@ describe('desktop reading tools', function () {
         assert.deepEqual([fake.ocr.images[0]?.width, fake.ocr.images[0]?.height], [240, 180]);
         assert.deepEqual(fake.screen.grabs, [], 'the screen was not captured');
         // Only what lies inside the 240x180 picture is in it.
-        assert.equal(data(result).fullText, 'Desktop\nOpen File\nRecent items');
+        assert.match(String(data(result).fullText), /^<screen_text source="ocr" area="[^"]*shot\.png">\nDesktop\nOpen File\nRecent items\n<\/screen_text>$/);
       });
 
       it('a missing file is NOT_FOUND', async () => {
@@ -206,7 +206,7 @@ describe('desktop reading tools', function () {
       const prompt = JSON.stringify(llm.calls[0]?.messages);
       assert.match(prompt, /Open File/);
       assert.match(prompt, /Editor/);
-      assert.equal(data(result).analysis, 'An editor with a file menu.');
+      assert.equal(data(result).analysis, '<screen_text source="fast model summary of the screen">\nAn editor with a file menu.\n</screen_text>');
     });
 
     it('detailed without a model fails with a hint', async () => {
@@ -222,7 +222,7 @@ describe('desktop reading tools', function () {
       assert.equal(result.success, true, result.error);
       assert.deepEqual(data(result).elements, [{ label: 'Save', role: 'button', x: 200, y: 100 }]);
       assert.equal(data(result).imageScale, 0.5);
-      assert.equal(data(result).analysis, 'An editor.');
+      assert.equal(data(result).analysis, '<screen_text source="vision model summary of the screen">\nAn editor.\n</screen_text>');
       const call = llm.calls[0];
       assert.equal(call?.mode, 'vision');
       const content = call?.messages[0]?.content ?? [];

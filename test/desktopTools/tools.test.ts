@@ -126,7 +126,7 @@ describe('desktop action tools', function () {
       const result = await runTool(click(), { x: 1, y: 1, returnScreen: true });
       const after = data(result).screenAfter as { text: string; settled: boolean };
       assert.equal(after.settled, true);
-      assert.match(after.text, /^Save\nOpen File\n/);
+      assert.match(after.text, /^<screen_text source="ocr" area="the screen after the action">\nSave\nOpen File\n/);
       assert.match(after.text, /Results/);
       assert.equal(result.images, undefined);
     });

@@ -1,10 +1,12 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { neutralizeScreenText, quoteScreenText } from '../../core/screenText';
 import type { BBox, OcrElement, ToolResult } from '../../core/types';
 import type { DesktopServices } from '../../desktop/desktopServices';
 import { union, wordLines } from '../../desktop/textLocator';
 import { toolInput } from '../schema';
 import { ToolBase, type ToolContext } from '../toolBase';
 import { ToolResults } from '../toolResult';
+import { withInstructionFlags } from './untrustedScreen';
 
 const schema = toolInput({
   scope: Type.Optional(
@@ -42,23 +44,30 @@ export class ElementTreeTool extends ToolBase<typeof schema> {
     const reading = await this.services.reader.read({ signal: context.signal });
     const inside = (e: OcrElement): boolean => scope === 'screen' || contains(window!.bounds, e.bbox);
     const segments = wordLines({ fullText: '', elements: reading.analysis.elements.filter((e) => e.level === 'word' && inside(e)) });
-    const lines: LineNode[] = segments.map((words) => ({
-      text: words.map((w) => w.text).join(' '),
-      bbox: union(words.map((w) => w.bbox)),
-      ...(input.includeWords ? { words: words.map((w) => ({ text: w.text, bbox: w.bbox })) } : {}),
+    const read = segments.map((words) => ({ text: words.map((w) => w.text).join(' '), bbox: union(words.map((w) => w.bbox)), words }));
+    // Screen text is data: markers of a screen_text block are made inert in every text of the tree.
+    const lines: LineNode[] = read.map(({ text, bbox, words }) => ({
+      text: neutralizeScreenText(text),
+      bbox,
+      ...(input.includeWords ? { words: words.map((w) => ({ text: neutralizeScreenText(w.text), bbox: w.bbox })) } : {}),
     }));
     const blocks = groupBlocks(lines);
     const root = {
       type: scope,
-      title: window?.title ?? '',
+      title: neutralizeScreenText(window?.title ?? ''),
       appName: window?.appName ?? '',
       bbox: scope === 'window' ? window!.bounds : { x: 0, y: 0, width: reading.image.width, height: reading.image.height },
       blocks,
     };
-    return ToolResults.success(
-      `${scope === 'window' ? `Window "${root.title}"` : 'The screen'} has ${blocks.length} block(s), ${lines.length} line(s) of text.`,
+    const result = ToolResults.success(
+      `${scope === 'window' ? `Window ${quoteScreenText(window?.title ?? '')}` : 'The screen'} has ${blocks.length} block(s), ${lines.length} line(s) of text.`,
       root,
     );
+    return withInstructionFlags(result, [
+      ...(window?.title ? [{ text: window.title, source: 'window title' }] : []),
+      ...read.map((line) => ({ text: line.text, source: `${scope} line at (${line.bbox.x}, ${line.bbox.y})` })),
+      { text: read.map((line) => line.text).join('\n'), source: `the ${scope}'s text` },
+    ]);
   }
 }
 

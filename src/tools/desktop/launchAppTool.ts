@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { errorMessage } from '../../core/errors';
+import { neutralizeScreenText, quoteScreenText } from '../../core/screenText';
 import { sleep } from '../../core/timing';
 import type { ToolResult } from '../../core/types';
 import type { DesktopServices } from '../../desktop/desktopServices';
@@ -9,6 +10,7 @@ import { waitForSettle } from '../../desktop/settle';
 import { toolInput } from '../schema';
 import { ToolBase, type ToolContext } from '../toolBase';
 import { ToolResults } from '../toolResult';
+import { withInstructionFlags } from './untrustedScreen';
 
 const schema = toolInput({
   appName: Type.String({
@@ -72,13 +74,15 @@ export class LaunchAppTool extends ToolBase<typeof schema> {
     }
     // The window exists; let it finish drawing before anyone reads it.
     await waitForSettle(screen, { region: window.bounds.width > 0 ? window.bounds : undefined, signal: context.signal, timeoutMs: 2_000 });
-    return ToolResults.success(`Launched "${input.appName}": window "${window.title}" (${window.appName}) is active.`, {
+    // A window's title is the application's text, not the tool's: quoted, and flagged when it gives orders.
+    const result = ToolResults.success(`Launched "${input.appName}": window ${quoteScreenText(window.title)} (${quoteScreenText(window.appName, 40)}) is active.`, {
       appName: input.appName,
       method: launched.method,
       pid: launched.pid,
-      window: { title: window.title, appName: window.appName, bounds: window.bounds },
+      window: { title: neutralizeScreenText(window.title), appName: neutralizeScreenText(window.appName), bounds: window.bounds },
       waitedMs: Math.round(performance.now() - started),
     });
+    return withInstructionFlags(result, [{ text: window.title, source: 'window title' }]);
   }
 
   /** A path or shell syntax is refused before anything runs, naming the field. */

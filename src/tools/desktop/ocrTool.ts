@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { errorMessage } from '../../core/errors';
+import { neutralizeScreenText, screenTextBlock } from '../../core/screenText';
 import type { OcrAnalysis, OcrElement, ToolResult } from '../../core/types';
 import type { DesktopServices } from '../../desktop/desktopServices';
 import { StringEnum, toolInput } from '../schema';
@@ -7,6 +8,7 @@ import { ToolBase, type ToolContext } from '../toolBase';
 import { ToolResults } from '../toolResult';
 import { readImageFile, type ImageFileFailure } from './imageFile';
 import { RegionSchema, regionOutside } from './screenCaptureTool';
+import { ocrTextItems, withInstructionFlags } from './untrustedScreen';
 
 const schema = toolInput({
   imagePath: Type.Optional(Type.String({ minLength: 1, description: 'An image file to read (PNG or JPEG)' })),
@@ -66,13 +68,15 @@ export class OcrTool extends ToolBase<typeof schema> {
     const chosen = analysis.elements.filter((e) => level === 'both' || e.level === (level === 'lines' ? 'line' : 'word'));
     const max = input.maxElements ?? 300;
     const words = analysis.elements.filter((e) => e.level === 'word').length;
-    return ToolResults.success(`Read ${words} word(s) from ${source}.`, {
-      fullText: analysis.fullText,
+    // The text is data: in a block it cannot close, flagged when it reads like an instruction.
+    const result = ToolResults.success(`Read ${words} word(s) from ${source}.`, {
+      fullText: screenTextBlock(analysis.fullText, { source: 'ocr', area: source }),
       elements: chosen.slice(0, max).map(compact),
       ...(chosen.length > max ? { omitted: chosen.length - max } : {}),
       ocr: cache,
       ms: Math.round(performance.now() - started),
     });
+    return withInstructionFlags(result, ocrTextItems(analysis.elements, 'ocr'));
   }
 }
 
@@ -83,5 +87,5 @@ function imageFileFailure(toolName: string, failure: ImageFileFailure): ToolResu
 }
 
 function compact(e: OcrElement): { text: string; confidence: number; bbox: OcrElement['bbox']; level: OcrElement['level'] } {
-  return { text: e.text, confidence: Number(e.confidence.toFixed(2)), bbox: e.bbox, level: e.level };
+  return { text: neutralizeScreenText(e.text), confidence: Number(e.confidence.toFixed(2)), bbox: e.bbox, level: e.level };
 }

@@ -1,3 +1,4 @@
+import { neutralizeScreenText, quoteScreenText, screenTextBlock } from '../../core/screenText';
 import type { OcrAnalysis } from '../../core/types';
 import type { WindowInfo } from '../../desktop/ports/windowPort';
 
@@ -8,8 +9,9 @@ const MAX_LINES = 60;
 
 export function screenSummaryText(analysis: OcrAnalysis, window: WindowInfo | undefined): string {
   const lines = analysis.elements.filter((e) => e.level === 'line').map((e) => e.text.trim()).filter(Boolean);
-  const head = window ? `Active window: "${window.title}" (${window.appName}).` : 'No active window.';
-  const body = lines.length ? lines.slice(0, MAX_LINES).join('\n') : '(no text found on the screen)';
+  const head = window ? `Active window: ${quoteScreenText(window.title)} (${quoteScreenText(window.appName, 40)}).` : 'No active window.';
+  if (lines.length === 0) return `${head}\nNo text found on the screen.`;
+  const body = screenTextBlock(lines.slice(0, MAX_LINES).join('\n'), { source: 'ocr', area: 'the screen', ...(window ? { window: window.title } : {}) });
   const more = lines.length > MAX_LINES ? `\n… ${lines.length - MAX_LINES} more line(s)` : '';
   return `${head}\nText on screen (${lines.length} line(s), top to bottom):\n${body}${more}`;
 }
@@ -34,7 +36,8 @@ export function parseElements(text: string, scale: number, origin: { x: number; 
       elements: elements
         .filter((e): e is { label?: unknown; role?: unknown; x: number; y: number } => typeof e?.x === 'number' && typeof e?.y === 'number')
         .map((e) => ({
-          label: String(e.label ?? ''),
+          // The label is what the vision model read on the screen: data, like the screen itself.
+          label: neutralizeScreenText(String(e.label ?? '')),
           role: String(e.role ?? 'element'),
           x: Math.round(e.x / scale) + origin.x,
           y: Math.round(e.y / scale) + origin.y,

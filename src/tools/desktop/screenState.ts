@@ -1,7 +1,9 @@
 import { Type } from '@sinclair/typebox';
+import { screenTextBlock } from '../../core/screenText';
 import type { ImageBlock, ToolResult } from '../../core/types';
 import type { DesktopServices } from '../../desktop/desktopServices';
 import { waitForSettle } from '../../desktop/settle';
+import { ocrTextItems, withInstructionFlags } from './untrustedScreen';
 
 // Shared by the action tools: an optional look at the screen after the action (seed 004's
 // "new screen state"), taken once the screen has settled.
@@ -40,9 +42,8 @@ export async function withScreenAfter(
   }
   const reading = await services.reader.read({ signal });
   if (reading.withheld) return { ...result, data: { ...data, screenAfter: { settled: settle.settled, withheld: reading.withheld } } };
-  const lines = reading.analysis.elements.filter((e) => e.level === 'line').map((e) => e.text);
-  return {
-    ...result,
-    data: { ...data, screenAfter: { settled: settle.settled, text: lines.slice(0, MAX_SUMMARY_LINES).join('\n'), lines: lines.length } },
-  };
+  const lines = reading.analysis.elements.filter((e) => e.level === 'line');
+  const text = screenTextBlock(lines.slice(0, MAX_SUMMARY_LINES).map((e) => e.text).join('\n'), { source: 'ocr', area: 'the screen after the action' });
+  const after = { ...result, data: { ...data, screenAfter: { settled: settle.settled, text, lines: lines.length } } };
+  return withInstructionFlags(after, ocrTextItems(lines.slice(0, MAX_SUMMARY_LINES), 'ocr of the screen after'));
 }
