@@ -14,7 +14,14 @@ const schema = toolInput({
   y: Type.Optional(Type.Number({ minimum: 0, description: 'Y in screen pixels (with x)' })),
   text: Type.Optional(Type.String({ minLength: 1, description: 'Visible text or accessible name to find and click, e.g. "Save" or "Open File"' })),
   button: Type.Optional(StringEnum(['left', 'right', 'middle'] as const, { description: 'Mouse button', default: 'left' })),
-  doubleClick: Type.Optional(Type.Boolean({ description: 'Double-click', default: false })),
+  doubleClick: Type.Optional(Type.Boolean({ description: 'Double-click (same as clicks: 2)', default: false })),
+  clicks: Type.Optional(Type.Union([Type.Literal(1), Type.Literal(2), Type.Literal(3)], { description: '2 double-clicks, 3 triple-clicks (selects a line or paragraph)' })),
+  modifiers: Type.Optional(
+    Type.Array(StringEnum(['command', 'ctrl', 'alt', 'shift', 'super'] as const), {
+      maxItems: 5,
+      description: 'Held while clicking, e.g. ["shift"] to extend a selection, ["ctrl"] to add to one. "command" is Cmd on macOS, Ctrl elsewhere.',
+    }),
+  ),
   occurrence: Type.Optional(Type.Integer({ minimum: 1, description: 'With text: which match, 1-based in reading order' })),
   near: Type.Optional(Type.String({ minLength: 1, description: 'With text: pick the match closest to this other text' })),
   returnScreen: ReturnScreenSchema,
@@ -28,7 +35,8 @@ export class ClickTool extends ToolBase<typeof schema> {
   readonly description =
     'Click at screen coordinates (x, y) or on visible text (text). Text matching ignores case; an exact word or phrase ' +
     'beats a partial match. When the text appears several times the result lists the candidates: call again with ' +
-    'occurrence or near. When the match is unsure (a doubtful reading) nothing is clicked and the result says why. Coordinates are screen pixels (divide coordinates read off a downscaled screenshot by its scale).';
+    'occurrence or near. When the match is unsure (a doubtful reading) nothing is clicked and the result says why. clicks: 3 ' +
+    'selects a line; modifiers are held while clicking. Coordinates are screen pixels (divide coordinates read off a downscaled screenshot by its scale).';
   readonly inputSchema = schema;
   readonly risk = 'action' as const;
 
@@ -43,13 +51,18 @@ export class ClickTool extends ToolBase<typeof schema> {
     if (!hasPoint && input.text === undefined) return 'text: required (or give x and y)';
     if (input.text === undefined && (input.occurrence !== undefined || input.near !== undefined)) return `${input.occurrence !== undefined ? 'occurrence' : 'near'}: only used with text`;
     if (input.occurrence !== undefined && input.near !== undefined) return 'near: give either occurrence or near, not both';
+    if (input.doubleClick === true && input.clicks !== undefined && input.clicks !== 2) return `clicks: ${input.clicks} contradicts doubleClick: true`;
     return undefined;
   }
 
   async execute(input: ClickInput, context: ToolContext): Promise<ToolResult> {
     const button = input.button ?? 'left';
-    const double = input.doubleClick ?? false;
-    const what = `${double ? 'Double-clicked' : 'Clicked'}${button === 'left' ? '' : ` (${button})`}`;
+    const count = input.clicks ?? (input.doubleClick ? 2 : 1);
+    const double = count === 2;
+    const modifiers = input.modifiers ?? [];
+    const held = modifiers.length ? ` with ${modifiers.join('+')} held` : '';
+    const what = `${count === 3 ? 'Triple-clicked' : double ? 'Double-clicked' : 'Clicked'}${button === 'left' ? '' : ` (${button})`}`;
+    const extra = { ...(count === 3 ? { clicks: 3 } : {}), ...(modifiers.length ? { modifiers } : {}) };
     let result: ToolResult;
     if (input.text === undefined) {
       const { width, height } = await this.services.desktop.screen.size();
@@ -58,19 +71,19 @@ export class ClickTool extends ToolBase<typeof schema> {
       if (x >= width || y >= height) {
         return ToolResults.failure('INVALID_INPUT', `Invalid input for tool click: ${x >= width ? `x: ${x}` : `y: ${y}`} is outside the ${width}x${height} screen`);
       }
-      await this.services.desktop.input.click({ x, y }, button, double);
-      result = ToolResults.success(`${what} at (${x}, ${y}).`, { mode: 'coordinates', point: { x, y }, button, doubleClick: double });
+      await this.services.desktop.input.click({ x, y }, button, count, modifiers);
+      result = ToolResults.success(`${what} at (${x}, ${y})${held}.`, { mode: 'coordinates', point: { x, y }, button, doubleClick: double, ...extra });
     } else {
       const located = await this.services.locator.locate(input.text, { occurrence: input.occurrence, near: input.near, signal: context.signal });
       if (located.status !== 'found') return notClicked(input.text, located);
       // The screen after is read as what changed since a full reading: take that reading now
       // (the locator may have read one window or none), or the whole screen is read afresh after.
       if (input.returnScreen && input.returnScreen !== 'screenshot') await this.services.reader.read({ signal: context.signal });
-      await this.services.desktop.input.click(located.point, button, double);
+      await this.services.desktop.input.click(located.point, button, count, modifiers);
       // What was found is screen text: quoted so it cannot speak in the tool's voice.
       const kind = located.kind === 'exact' ? '' : ` (${located.kind} match ${quoteScreenText(located.text)})`;
       const via = located.source === 'accessibility' ? 'the accessibility tree' : `OCR, confidence ${located.confidence.toFixed(2)}`;
-      result = ToolResults.success(`${what} "${input.text}" at (${located.point.x}, ${located.point.y})${kind}, found through ${via}.`, {
+      result = ToolResults.success(`${what} "${input.text}" at (${located.point.x}, ${located.point.y})${held}${kind}, found through ${via}.`, {
         mode: 'text',
         source: located.source,
         text: input.text,
@@ -81,6 +94,7 @@ export class ClickTool extends ToolBase<typeof schema> {
         point: located.point,
         button,
         doubleClick: double,
+        ...extra,
         otherMatches: located.alternatives,
       });
     }
