@@ -30,7 +30,12 @@ function contentBlock(block: ResolvedBlock): Record<string, unknown> {
   }
   return block.type === 'text'
     ? { type: 'text', text: block.text }
-    : { type: 'tool_use', id: block.id, name: block.name, input: block.input };
+    : { type: 'tool_use', id: block.id, name: block.name, input: block.input, ...toolset(block) };
+}
+
+/** A toolset member call carries its family, as the API sends it. */
+function toolset(block: ResolvedBlock): { toolset_name?: string } {
+  return block.type === 'tool_use' && block.toolsetName ? { toolset_name: block.toolsetName } : {};
 }
 
 export class ScriptedMessagesServer extends ScriptedHttpServer {
@@ -77,7 +82,7 @@ export class ScriptedMessagesServer extends ScriptedHttpServer {
       } else {
         events.push(sse('content_block_start', {
           type: 'content_block_start', index,
-          content_block: { type: 'tool_use', id: block.id, name: block.name, input: {} },
+          content_block: { type: 'tool_use', id: block.id, name: block.name, input: {}, ...toolset(block) },
         }));
         for (const partial_json of inputChunks(inputJsonText(block.input))) {
           events.push(sse('content_block_delta', { type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json } }));

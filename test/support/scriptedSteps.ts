@@ -7,7 +7,13 @@ import * as http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
 
-export interface ScriptedToolUse { id?: string; name: string; input: unknown }
+export interface ScriptedToolUse {
+  id?: string;
+  name: string;
+  input: unknown;
+  /** Messages API only: a toolset member call (`tool_use.toolset_name`, e.g. 'computer'). */
+  toolsetName?: string;
+}
 
 /**
  * A tool input given as JSON text and sent verbatim, for inputs JSON.stringify cannot write
@@ -75,14 +81,17 @@ export function toolReply(calls: ScriptedToolUse[], text?: string, usage?: Scrip
   return { kind: 'reply', blocks, stopReason: 'tool_use', ...(usage ? { usage } : {}) };
 }
 
-export type ResolvedBlock = { type: 'text'; text: string } | { type: 'tool_use'; id: string; name: string; input: unknown };
+export type ResolvedBlock = { type: 'text'; text: string } | { type: 'tool_use'; id: string; name: string; input: unknown; toolsetName?: string };
 export interface ResolvedReply { blocks: ResolvedBlock[]; stopReason: ScriptedStopReason; usage: ScriptedUsage }
 
 /** Fills the defaults; generated ids depend only on request and block index, so they are stable and unique. */
 export function resolveReply(step: ReplyStep, idPrefix: string, requestIndex: number): ResolvedReply {
   const blocks = step.blocks.map((block, i): ResolvedBlock => block.type === 'text'
     ? { type: 'text', text: block.text }
-    : { type: 'tool_use', id: block.id ?? `${idPrefix}scripted_${requestIndex}_${i}`, name: block.name, input: block.input ?? {} });
+    : {
+        type: 'tool_use', id: block.id ?? `${idPrefix}scripted_${requestIndex}_${i}`, name: block.name, input: block.input ?? {},
+        ...(block.toolsetName ? { toolsetName: block.toolsetName } : {}),
+      });
   const stopReason = step.stopReason ?? (blocks.some((b) => b.type === 'tool_use') ? 'tool_use' : 'end_turn');
   return { blocks, stopReason, usage: step.usage ?? defaultUsage };
 }
