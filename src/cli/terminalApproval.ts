@@ -1,4 +1,5 @@
 import { createInterface } from 'node:readline/promises';
+import { escapeInvisible } from '../core/invisibleText';
 import type { ApprovalDecision, ApprovalHandler } from '../tools/toolRuntime';
 
 /** Asks on the terminal; anything but y/yes/a/always is a denial. */
@@ -6,7 +7,8 @@ export function terminalApproval(input: NodeJS.ReadableStream, output: NodeJS.Wr
   return async (request, signal): Promise<ApprovalDecision> => {
     const rl = createInterface({ input, output });
     try {
-      if (request.note) output.write(`${request.note}\n`);
+      // The summary has its invisible characters escaped already; the note gets the same.
+      if (request.note) output.write(`${escapeInvisible(request.note)}\n`);
       const answer = await rl.question(`Allow ${request.risk} tool ${request.summary}? [y]es / [N]o / [a]lways: `, { signal });
       const normalized = answer.trim().toLowerCase();
       if (normalized === 'a' || normalized === 'always') return 'always';

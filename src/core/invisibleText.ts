@@ -37,10 +37,11 @@ export function escapeInvisible(text: string, options: { keepLayout?: boolean } 
 /**
  * A JSON text with its invisible characters escaped the JSON way (`\u202e`), so it stays
  * valid JSON that parses to the same value. JSON.stringify already escapes C0 controls;
- * this adds the rest (bidi, zero-width, C1, tags).
+ * this adds the rest (bidi, zero-width, C1, tags) and leaves the layout of pretty-printed JSON.
  */
 export function escapeInvisibleJson(json: string): string {
-  return json.replace(INVISIBLE, jsonEscape);
+  // Raw line breaks and tabs in a JSON text are its layout (stringify escapes those inside strings).
+  return json.replace(INVISIBLE, (char) => (char === '\n' || char === '\t' || char === '\r' ? char : jsonEscape(char)));
 }
 
 function codeEscape(char: string): string {

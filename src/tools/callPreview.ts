@@ -1,6 +1,7 @@
 // The forms of a call people see: bounded in size, so a huge or deeply nested input from the
 // model never floods a prompt, a log line or a card.
 import { previewValue } from '../core/inputLimits';
+import { escapeInvisibleJson } from '../core/invisibleText';
 import type { ToolCall } from '../core/types';
 
 /** The call with its input bounded for showing: huge or deeply nested input becomes a short preview. */
@@ -8,9 +9,13 @@ export function previewCall(call: ToolCall): ToolCall {
   return { ...call, input: previewValue(call.input) };
 }
 
-/** One line for a prompt or a card, e.g. `click {"text":"Save"}`. */
+/**
+ * One line for a prompt or a card, e.g. `click {"text":"Save"}`. Invisible and control
+ * characters in the input show as JSON escapes (`\u202e`, `\u200b`, `\u001b`, `\n`): a person
+ * approving a type_text call sees every character it will type.
+ */
 export function summarizeCall(call: ToolCall): string {
   const input = JSON.stringify(call.input) ?? '';
-  return `${call.name} ${input.length > 200 ? input.slice(0, 200) + '…' : input}`;
+  return escapeInvisibleJson(`${call.name} ${input.length > 200 ? input.slice(0, 200) + '…' : input}`);
 }
 

@@ -5,6 +5,7 @@ import type { AgentEvent } from '../agent/agentEvents';
 import type { ApprovalDecision, ApprovalRequest } from '../tools/toolRuntime';
 import { EMPTY_USAGE, type ChatEntry, type HostMessage, type ScreenPicture, type UsageView } from '../shared/protocol';
 import { previewValue } from '../core/inputLimits';
+import { escapeInvisibleJson } from '../core/invisibleText';
 
 const MAX_INPUT_CHARS = 2_000;
 /** Screenshots are large: only the newest few keep theirs (the text stays), so memory is bounded. */
@@ -207,6 +208,7 @@ export class ChatSession {
 
 function formatInput(input: unknown): string {
   // A bounded copy first: the input may be nested too deep for JSON.stringify.
-  const text = JSON.stringify(previewValue(input), null, 2) ?? '';
+  // Invisible and control characters as JSON escapes: the card shows what will be typed, all of it.
+  const text = escapeInvisibleJson(JSON.stringify(previewValue(input), null, 2) ?? '');
   return text.length > MAX_INPUT_CHARS ? `${text.slice(0, MAX_INPUT_CHARS)}…` : text;
 }

@@ -4,6 +4,7 @@ import type { AgentEvent } from '../../agent/agentEvents';
 import type { AgentResponse } from '../../core/types';
 import type { LlmSettings } from '../../llm/llmConfig';
 import { previewText } from '../../core/inputLimits';
+import { escapeInvisibleJson } from '../../core/invisibleText';
 import { err, out, EXIT, type CliIo } from '../cliIo';
 import { modelSettings, withModelOptions, type ModelOptions } from './modelOptions';
 
@@ -81,7 +82,7 @@ function render(io: CliIo, event: AgentEvent): void {
       out(io, event.text);
       break;
     case 'tool_started':
-      err(io, `\n→ ${event.call.name} ${previewText(event.call.input, MAX_SHOWN_INPUT_CHARS)}\n`);
+      err(io, `\n→ ${event.call.name} ${escapeInvisibleJson(previewText(event.call.input, MAX_SHOWN_INPUT_CHARS))}\n`);
       break;
     case 'tool_finished': {
       const r = event.result;

@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { errorMessage } from '../../core/errors';
+import { escapeInvisible } from '../../core/invisibleText';
 import { maskSecretText } from '../../core/redact';
 import { sleep } from '../../core/timing';
 import type { ToolResult } from '../../core/types';
@@ -59,7 +60,8 @@ export class TypeTextTool extends ToolBase<typeof schema> {
     }
     const chars = [...input.text].length;
     const secret = this.secretInputs.has(input) || this.looksSecret(input);
-    const shown = secret ? maskSecretText(input.text) : `"${chars > 60 ? `${[...input.text].slice(0, 60).join('')}…` : input.text}"`;
+    // Invisible characters shown escaped: the card and the model see what was typed, all of it.
+    const shown = secret ? maskSecretText(input.text) : `"${escapeInvisible(chars > 60 ? `${[...input.text].slice(0, 60).join('')}…` : input.text)}"`;
     const result = ToolResults.success(`Typed ${chars} character(s)${pressEnter ? ' and pressed Enter' : ''}: ${shown}.`, {
       length: chars,
       pressEnter,
