@@ -9,6 +9,7 @@ import { notFoundResult, toOpenAiFunction, type ToolRegistry } from './toolRegis
 import { runToolBounded } from './boundedRun';
 import { ToolResults } from './toolResult';
 import { previewCall, summarizeCall } from './callPreview';
+import { withConfirmation } from './safetyCheckApproval';
 
 export interface ApprovalRequest {
   /** The public call: secrets masked, size bounded. */
@@ -415,15 +416,4 @@ function riskFor(tool: AnyTool, input: unknown): RiskLevel {
 
 function stopReason(signal: AbortSignal, abort: string | undefined): string {
   return signal.aborted || !abort ? 'the request was cancelled' : `the request was stopped: ${abort}`;
-}
-
-/**
- * A call the vendor flagged asks every time, with the vendor's codes and messages, as a kind of
- * its own so that no blanket approval (`--yes`, auto-approved risks, "always") confirms it.
- */
-function withConfirmation(call: ToolCall, options: ExecuteOptions): ExecuteOptions {
-  if (!call.confirm?.length) return options;
-  const checks = call.confirm.map((c) => `${c.code ?? 'safety check'}: ${c.message ?? '(no details)'}`).join('; ');
-  const note = `The model's provider flagged this call and the person must confirm it (${checks}).`;
-  return { approval: 'required', approvalKind: 'safety-check', approvalNote: options.approvalNote ? `${options.approvalNote} ${note}` : note };
 }
