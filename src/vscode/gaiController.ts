@@ -235,7 +235,7 @@ export class GaiController implements vscode.Disposable {
     const answer = this.chat.waitForApproval(request, signal);
     if (!this.webview?.visible()) {
       void vscode.window
-        .showWarningMessage(`GAI wants to run ${request.summary} (risk: ${request.risk})`, 'Approve', 'Deny', 'Always allow this tool')
+        .showWarningMessage(`GAI wants to run ${request.summary} (risk: ${request.risk})${request.note ? `. ${this.redactor.redact(request.note)}` : ''}`, 'Approve', 'Deny', 'Always allow this tool')
         .then((choice) => {
           const decision: ApprovalDecision = choice === 'Approve' ? 'approve' : choice === 'Always allow this tool' ? 'always' : 'deny';
           this.chat.answerApproval(request.call.id, decision);
