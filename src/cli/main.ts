@@ -184,7 +184,7 @@ export async function runCli(argv: string[], terminal: CliIo): Promise<number> {
       keepScreenshots: file.agent?.keepScreenshots,
     });
     const runtime = buildRuntime(options.profile, options.yes, llm, (host) => lazyBrain(() => openBrain(undefined, settings, host)));
-    return new Agent(llm, runtime, { maxIterations, verbose: globals().verbose, logger: logger() });
+    return new Agent(llm, runtime, { maxIterations, verbose: globals().verbose, logger: logger(), computerDisplay: computerDisplay() });
   };
 
   /** The brain in its folder; it learns with the model when one is configured, else only replays. */

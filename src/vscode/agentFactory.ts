@@ -10,6 +10,7 @@ import { withWatchedInput } from '../desktop/watchedInput';
 import { SafetyMonitor, type TakeoverHandler } from '../agent/safetyMonitor';
 import { createDesktopServices, type DesktopServices } from '../desktop/desktopServices';
 import { compileWindowTitles } from '../desktop/privateWindows';
+import { isGaiError } from '../core/errors';
 import { resolveLlmConfig, type Environment } from '../llm/llmConfig';
 import { LlmManager } from '../llm/llmManager';
 import { createModeProviders } from '../llm/providers/providerFactory';
@@ -104,6 +105,7 @@ export function buildGaiParts(options: GaiPartsOptions): GaiParts {
       model: settings.model.default,
       fastModel: settings.model.fast,
       visionModel: settings.model.vision,
+      computerUse: settings.computerUse,
     },
     options.env,
   );
@@ -111,7 +113,13 @@ export function buildGaiParts(options: GaiPartsOptions): GaiParts {
   if (needsKey && !llmConfig.default.apiKey) {
     agentProblem = 'No API key: run "GAI: Set API Key" (or set ANTHROPIC_API_KEY before starting VS Code).';
   } else {
-    llm = new LlmManager(createModeProviders(llmConfig), { system: DEFAULT_SYSTEM_PROMPT, keepScreenshots: settings.keepScreenshots });
+    try {
+      llm = new LlmManager(createModeProviders(llmConfig), { system: DEFAULT_SYSTEM_PROMPT, keepScreenshots: settings.keepScreenshots });
+    } catch (error) {
+      // A setting the model cannot follow, e.g. gai.computerUse "native" for a model without a computer tool.
+      if (!isGaiError(error, 'CONFIG')) throw error;
+      agentProblem = error.message.startsWith('computerUse') ? `Setting gai.${error.message}` : error.message;
+    }
   }
 
   const computerDisplay = new ComputerDisplay(desktop.desktop.screen);
@@ -166,7 +174,7 @@ export function buildGaiParts(options: GaiPartsOptions): GaiParts {
   });
   agentRuntime.addGuard(appPermissions);
   built.agentRuntime = agentRuntime;
-  const agent = llm ? new Agent(llm, agentRuntime, { maxIterations: settings.maxIterations, logger }) : undefined;
+  const agent = llm ? new Agent(llm, agentRuntime, { maxIterations: settings.maxIterations, logger, computerDisplay }) : undefined;
   if (agent) safety.follow(agent);
 
   return {
