@@ -1,9 +1,11 @@
+import { quoteScreenText } from '../../core/screenText';
 import type { ToolResult } from '../../core/types';
 import { describeCurrentNode } from '../../brain/brainStats';
 import type { BrainProvider } from '../../brain/navigationBrain';
 import { toolInput } from '../schema';
 import { ToolBase, type ToolContext } from '../toolBase';
 import { ToolResults } from '../toolResult';
+import { withInstructionFlags } from '../desktop/untrustedScreen';
 
 const schema = toolInput({});
 
@@ -25,9 +27,11 @@ export class GetCurrentNodeTool extends ToolBase<typeof schema> {
     const found = await brain.identifyCurrentNode(context.signal);
     const data = { ...describeCurrentNode(brain.store.document, found.node), matchedBy: found.matchedBy, similarity: Number(found.similarity.toFixed(3)) };
     const paths = data.availablePaths.length;
-    return ToolResults.success(
-      `On "${found.node.label}" (${found.node.key}${found.isNew ? ', new' : ''}); ${paths} learned path(s) from here, ${data.graphStats.totalNodes} node(s) known.`,
+    // A node's label is a window's title or the screen's text: quoted, and flagged when it gives orders.
+    const result = ToolResults.success(
+      `On ${quoteScreenText(found.node.label)} (${found.node.key}${found.isNew ? ', new' : ''}); ${paths} learned path(s) from here, ${data.graphStats.totalNodes} node(s) known.`,
       data,
     );
+    return withInstructionFlags(result, [{ text: found.node.label, source: 'the current screen\'s label' }]);
   }
 }

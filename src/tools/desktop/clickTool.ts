@@ -118,8 +118,10 @@ function notClicked(text: string, located: Exclude<TargetResult, { status: 'foun
       data: { reason: 'ambiguous', candidates: located.candidates.map(describe) },
     });
   }
-  return ToolResults.failure('FAILED', `Not sure where "${text}" is (${located.reason}); nothing was clicked.`, {
-    observation: `Did NOT click "${text}". ${located.reason}.`,
+  // The reason quotes the doubtful text read on the screen: its block markers are made inert.
+  const reason = neutralizeScreenText(located.reason);
+  return ToolResults.failure('FAILED', `Not sure where "${text}" is (${reason}); nothing was clicked.`, {
+    observation: `Did NOT click "${text}". ${reason}.`,
     hint: 'Read the screen (ocr) or take a screenshot to check, then click by coordinates or with a more exact text.',
     data: { reason: 'low_confidence', candidates: located.candidates.map(describe) },
   });
