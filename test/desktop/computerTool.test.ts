@@ -97,6 +97,16 @@ describe('computer tool on a real X display (Tk fixture)', function () {
     await app.waitFor((e) => event('text', 'email_entry')(e) && String(e.value).endsWith('a'));
   });
 
+  it('scroll at a coordinate, with a modifier held', async () => {
+    app = await launchFixture(display);
+    const list = aim(app.widget('item_list'));
+    await computer({ action: 'scroll', coordinate: list, scroll_direction: 'down', scroll_amount: 3 });
+    await app.waitFor((e) => event('scroll', 'item_list')(e) && e.direction === 'down');
+    // Tk reads Shift + wheel as sideways scrolling: the fixture logs it as "left".
+    await computer({ action: 'scroll', coordinate: list, scroll_direction: 'up', scroll_amount: 1, text: 'shift' });
+    await app.waitFor((e) => event('scroll', 'item_list')(e) && e.direction === 'left');
+  });
+
   it('cursor_position after mouse_move returns the point', async () => {
     app = await launchFixture(display);
     const target: Point = { x: 321, y: 234 };
