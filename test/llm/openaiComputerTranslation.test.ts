@@ -5,6 +5,8 @@ import type { ProviderConfig } from '../../src/core/types';
 import { computerCallIdOf, computerCallToToolCalls, keyCombination, wheelSteps } from '../../src/llm/providers/openaiComputerActions';
 import { openAiComputerToolFor, openAiNativeComputerFor } from '../../src/llm/providers/openaiComputerModels';
 import { usesResponsesApi } from '../../src/llm/providers/providerFactory';
+import { toResponsesInput } from '../../src/llm/providers/openaiResponsesInput';
+import { SCREENSHOT_STUB } from '../../src/llm/conversation';
 import { resolveLlmConfig } from '../../src/llm/llmConfig';
 import { yesApproval } from '../../src/cli/terminalApproval';
 import { computerInputSchema } from '../../src/tools/desktop/computer/computerActions';
@@ -120,5 +122,32 @@ describe('OpenAI computer models and the choice of API', () => {
   it('takes llm.api from the settings and refuses responses for a chat-completions provider', () => {
     assert.equal(resolveLlmConfig({ provider: 'openai', apiKey: 'k', api: 'responses' }, {}).default.api, 'responses');
     assert.throws(() => resolveLlmConfig({ provider: 'ollama', model: 'm', api: 'responses' }, {}), /api: "responses" .* needs provider "openai"/);
+  });
+});
+
+describe('toResponsesInput: computer calls without a screenshot', () => {
+  it('sends a turn as text, without its reasoning, when no screenshot is left to answer it with (pruned)', () => {
+    const call = computerCall([{ type: 'click', button: 'left', x: 1, y: 2 }]);
+    const [first, second] = computerCallToToolCalls(call);
+    const items = toResponsesInput([
+      { role: 'user', content: [{ type: 'text', text: 'Go' }, { type: 'text', text: SCREENSHOT_STUB }] },
+      {
+        role: 'assistant',
+        content: [
+          { type: 'tool_use', id: first!.id, name: 'computer', input: first!.input, wire: { format: 'openai-responses', items: [{ type: 'reasoning', id: 'rs_1', summary: [] }, call] } },
+          { type: 'tool_use', id: second!.id, name: 'computer', input: second!.input },
+        ],
+      },
+      {
+        role: 'user',
+        content: [
+          { type: 'tool_result', toolUseId: first!.id, content: [{ type: 'text', text: '{"success":true,"observation":"Clicked."}' }], isError: false },
+          { type: 'tool_result', toolUseId: second!.id, content: [{ type: 'text', text: SCREENSHOT_STUB }], isError: false },
+        ],
+      },
+    ]);
+    assert.ok(!items.some((i) => 'type' in i && (i.type === 'computer_call' || i.type === 'computer_call_output' || i.type === 'reasoning')));
+    assert.deepEqual(items[1], { role: 'assistant', content: '[computer actions call_c1: [{"type":"click","button":"left","x":1,"y":2}]]' });
+    assert.match(JSON.stringify(items[2]), /results of computer actions call_c1: call_c1#0: .*Clicked/);
   });
 });

@@ -216,7 +216,7 @@ describe('OpenAiResponsesProvider over HTTP (real openai SDK, scripted Responses
     assert.ok(!JSON.stringify(h.server.requests[0]!.body).includes('acknowledged_safety_checks'));
   });
 
-  it('a denied safety check runs nothing and acknowledges nothing', async () => {
+  it('a denied safety check runs nothing, and the call goes back as text: no output leaves a check unanswered', async () => {
     const computer = new FakeComputer();
     const h = await harness([
       computerCall([{ type: 'click', button: 'left', x: 1, y: 2 }, { type: 'type', text: 'x' }], [{ id: 'cs_1', code: 'sensitive_domain', message: 'A bank.' }]),
@@ -226,10 +226,11 @@ describe('OpenAiResponsesProvider over HTTP (real openai SDK, scripted Responses
     assert.deepEqual(computer.done, []);
     await turn(h);
     const input = inputOf(h, 1);
-    const output = outputsOf(input)[0];
-    assert.equal(output?.call_id, 'call_c1');
-    assert.equal(output?.acknowledged_safety_checks, undefined);
-    assert.match(notesOf(input), /did not confirm the safety checks/);
+    assert.deepEqual(outputsOf(input), []);
+    assert.ok(!input.some((i) => i.type === 'computer_call' || i.type === 'reasoning'), 'neither the call nor its reasoning goes back');
+    assert.ok(!JSON.stringify(input).includes('acknowledged_safety_checks'));
+    assert.ok(input.some((i) => i.role === 'assistant' && String(i.content).startsWith('[computer actions call_c1: ')));
+    assert.match(notesOf(input), /call_c1#0: .*DENIED.*The person did not confirm the safety checks \(sensitive_domain\), so none of these actions ran\./);
   });
 
   it('cancelled mid-batch, every action is answered and the next request answers the call once', async () => {

@@ -7,7 +7,8 @@
 // computer_call_output with a screenshot: the newest image among the results of its actions (the
 // batch ends with a screenshot action), or, when the batch stopped before it, the newest image of
 // the history before the call, with a note saying so. A turn whose computer call has no image at
-// all (pruned long ago, or never taken) goes as text, without its reasoning items.
+// all (pruned long ago, or never taken), or whose safety checks the person did not confirm, goes as
+// text, without its reasoning items: the API gets no output that leaves a pending check unanswered.
 
 import type {
   EasyInputMessage,
@@ -63,7 +64,12 @@ function assistantItems(
 
   const results = next?.content.filter((b): b is ToolResultBlock => b.type === 'tool_result') ?? [];
   const computerCalls = wire.filter((item): item is ResponseComputerToolCall => item.type === 'computer_call');
-  const canAnswer = computerCalls.every((call) => newestImage !== undefined || resultsOf(call.call_id, results).some((r) => lastImage(r.content)));
+  const canAnswer = computerCalls.every((call) => {
+    const own = resultsOf(call.call_id, results);
+    const confirmed = new Set(own[0] ? confirmedIds(own[0]) : []);
+    const hasImage = newestImage !== undefined || own.some((r) => lastImage(r.content));
+    return hasImage && call.pending_safety_checks.every((c) => confirmed.has(c.id));
+  });
   const items: ResponseInputItem[] = [];
   const text: string[] = [];
   for (const item of wire) {
@@ -137,7 +143,7 @@ function userItems(message: Message, answers: Map<string, ComputerAnswer>): Resp
       if (answered.has(answer.call.call_id)) continue;
       answered.add(answer.call.call_id);
       const own = answers.get(result.toolUseId) === answer ? [result] : resultsOf(answer.call.call_id, results);
-      if (answer.asText) notes.push(textAnswer(answer.call.call_id, own));
+      if (answer.asText) notes.push(textAnswer(answer.call, own));
       else {
         const { item, note } = computerOutput(answer, own);
         items.push(item);
@@ -165,12 +171,9 @@ function computerOutput(answer: ComputerAnswer, results: ToolResultBlock[]): { i
   const { call } = answer;
   const own = lastImageOf(results);
   const image = own ?? answer.fallback;
-  const confirmed = new Set(results[0] ? confirmedIds(results[0]) : []);
-  const acknowledged = call.pending_safety_checks.filter((c) => confirmed.has(c.id));
+  // Only checks the person confirmed reach here (see assistantItems), so all are acknowledged.
+  const acknowledged = call.pending_safety_checks;
   const lines = failureLines(results);
-  if (call.pending_safety_checks.length > acknowledged.length) {
-    lines.unshift('The person did not confirm the safety checks of this call, so its actions did not run.');
-  }
   if (!own) lines.push('No screenshot was taken after these actions; the screenshot sent is the last one from before them.');
   const item: ResponseInputItem.ComputerCallOutput = {
     type: 'computer_call_output',
@@ -181,9 +184,12 @@ function computerOutput(answer: ComputerAnswer, results: ToolResultBlock[]): { i
   return { item, ...(lines.length > 0 ? { note: `Computer call ${call.call_id}: ${lines.join(' ')}` } : {}) };
 }
 
-function textAnswer(callId: string, results: ToolResultBlock[]): string {
+function textAnswer(call: ResponseComputerToolCall, results: ToolResultBlock[]): string {
   const texts = results.map((r) => `${r.toolUseId}: ${r.content.filter(isText).map((b) => b.text).join(' ')}`);
-  return `[results of computer actions ${callId}: ${texts.join(' | ') || 'none'}]`;
+  const confirmed = new Set(results[0] ? confirmedIds(results[0]) : []);
+  const unconfirmed = call.pending_safety_checks.filter((c) => !confirmed.has(c.id)).map((c) => c.code ?? c.id);
+  const denied = unconfirmed.length > 0 ? ` The person did not confirm the safety checks (${unconfirmed.join(', ')}), so none of these actions ran.` : '';
+  return `[results of computer actions ${call.call_id}: ${texts.join(' | ') || 'none'}]${denied}`;
 }
 
 /** What failed in a batch, in the model's words: the action, its code and why. */
