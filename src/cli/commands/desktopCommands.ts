@@ -57,7 +57,10 @@ export function registerDesktopCommands(program: Command, io: CliIo, runtime: Ru
         maxElements: 2_000,
       });
       if (result.success && !o.json) {
-        out(io, `${(result.data as { fullText: string }).fullText}\n`);
+        // The lines, not the model's screen_text block; their control characters are escaped,
+        // so text on the screen cannot drive this terminal.
+        const elements = (result.data as { elements: Array<{ text: string }> }).elements;
+        out(io, `${elements.map((e) => e.text).join('\n')}\n`);
         setExit(EXIT.ok);
         return;
       }
