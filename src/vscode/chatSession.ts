@@ -5,7 +5,7 @@ import type { AgentEvent } from '../agent/agentEvents';
 import type { ApprovalDecision, ApprovalRequest } from '../tools/toolRuntime';
 import { EMPTY_USAGE, type ChatEntry, type HostMessage, type ScreenPicture, type UsageView } from '../shared/protocol';
 import { previewValue } from '../core/inputLimits';
-import { escapeInvisibleJson } from '../core/invisibleText';
+import { escapeInvisible, escapeInvisibleJson } from '../core/invisibleText';
 
 const MAX_INPUT_CHARS = 2_000;
 /** Screenshots are large: only the newest few keep theirs (the text stays), so memory is bounded. */
@@ -79,7 +79,7 @@ export class ChatSession {
           input: this.redact(formatInput(request.call.input)),
           risk: request.risk,
           status: 'awaiting_approval',
-          ...(request.note ? { observation: this.redact(request.note) } : {}),
+          ...(request.note ? { observation: this.redact(escapeInvisible(request.note, { keepLayout: true })) } : {}),
         }),
       );
     }
@@ -148,7 +148,7 @@ export class ChatSession {
             this.push({ kind: 'tool', callId: event.call.id, name: event.call.name, input: this.redact(formatInput(event.call.input)), risk: 'read', status }),
           );
         }
-        this.updateTool(event.call.id, { status, durationMs: result.durationMs, observation: this.redact(result.observation) });
+        this.updateTool(event.call.id, { status, durationMs: result.durationMs, observation: this.redact(escapeInvisible(result.observation, { keepLayout: true })) });
         break;
       }
       case 'usage':

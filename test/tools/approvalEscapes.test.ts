@@ -90,4 +90,14 @@ describe('approvals show invisible characters escaped', () => {
     assert.doesNotMatch(entry.input.replace(/\n/g, ' '), RAW_INVISIBLE);
     chat.denyPending();
   });
+
+  it("the chat card's result shows invisible characters of an observation escaped, keeping its lines", () => {
+    const chat = new ChatSession(() => {});
+    const call = { id: 'call_2', name: 'click', input: { text: 'Save' } };
+    chat.handle({ type: 'tool_started', call, risk: 'action' });
+    chat.handle({ type: 'tool_finished', call, result: { success: true, observation: 'Clicked "\u202eevas"\nnext line', durationMs: 1 } });
+    const entry = chat.entries[0];
+    assert.ok(entry?.kind === 'tool');
+    assert.equal(entry.observation, 'Clicked "\\u202eevas"\nnext line');
+  });
 });
