@@ -151,3 +151,25 @@ describe('toResponsesInput: computer calls without a screenshot', () => {
     assert.match(JSON.stringify(items[2]), /results of computer actions call_c1: call_c1#0: .*Clicked/);
   });
 });
+
+describe('toResponsesInput: another provider\'s computer calls', () => {
+  it('sends an Anthropic computer call and its result as text, other calls as function_call items', () => {
+    const items = toResponsesInput([
+      { role: 'user', content: [{ type: 'text', text: 'Go' }] },
+      { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'computer', input: { action: 'screenshot' } }, { type: 'tool_use', id: 'toolu_2', name: 'click', input: { text: 'OK' } }] },
+      {
+        role: 'user',
+        content: [
+          { type: 'tool_result', toolUseId: 'toolu_1', content: [{ type: 'text', text: 'Screenshot taken.' }], isError: false },
+          { type: 'tool_result', toolUseId: 'toolu_2', content: [{ type: 'text', text: 'Clicked.' }], isError: false },
+        ],
+      },
+    ]);
+    assert.deepEqual(items.slice(1), [
+      { role: 'assistant', content: '[computer action toolu_1: {"action":"screenshot"}]' },
+      { type: 'function_call', call_id: 'toolu_2', name: 'click', arguments: '{"text":"OK"}' },
+      { type: 'function_call_output', call_id: 'toolu_2', output: 'Clicked.' },
+      { role: 'user', content: [{ type: 'input_text', text: '[results of computer actions toolu_1: toolu_1: Screenshot taken.]' }] },
+    ]);
+  });
+});

@@ -19,6 +19,7 @@ import type {
   ResponseInputItem,
 } from 'openai/resources/responses/responses';
 import type { ContentBlock, ImageBlock, Message, TextBlock, ToolResultBlock, ToolUseBlock, WireItems } from '../../core/types';
+import { COMPUTER_TOOL_NAME } from '../../tools/desktop/computer/computerActions';
 import { actionsOf, computerCallIdOf } from './openaiComputerActions';
 
 export const RESPONSES_WIRE_FORMAT = 'openai-responses';
@@ -100,8 +101,9 @@ function plainAssistantItems(blocks: ContentBlock[], answers: Map<string, Comput
   const text = blocks.filter(isText).map((b) => b.text).join('\n');
   const items: ResponseInputItem[] = text.trim() ? [assistantMessage(text)] : [];
   for (const use of blocks.filter((b): b is ToolUseBlock => b.type === 'tool_use')) {
-    // Our computer calls without their items cannot be rebuilt as computer_calls: said in words.
-    if (computerCallIdOf(use.id) !== undefined && use.name === 'computer') {
+    // Computer calls without our items (pruned, or another provider's) cannot be rebuilt as
+    // computer_calls, nor sent as calls of a function the request does not offer: said in words.
+    if (use.name === COMPUTER_TOOL_NAME) {
       items.push(assistantMessage(`[computer action ${use.id}: ${JSON.stringify(use.input)}]`));
       answers.set(use.id, { call: placeholderCall(use.id), fallback: undefined, asText: true });
       continue;
