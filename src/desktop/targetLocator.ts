@@ -8,6 +8,7 @@ import { isSecretRole } from './screenPrivacy';
 import { compactCandidates } from './compactMatch';
 import { byStrength, DEFAULT_RULES, describeCandidate, isShortQuery, judgeOcr, pick, type Judged, type TargetRuleOptions } from './targetRules';
 import { isBlank, preferOnTop, type TreeMatch } from './targetTree';
+import { coverageKey, mayDrawUnnamedGlyphs, SKIP_OCR_COVERAGE, TREE_COVERAGE, treeCoverage } from './treeCoverage';
 import { findCandidates, locateText, tokenize, type LocateOptions, type MatchKind, type TextCandidate } from './textLocator';
 import { centreOf, clipBox, contains, coveredAt, elementVisible, isActive, isDialogWindow, readScene, type WindowScene } from './windowScene';
 
@@ -106,7 +107,8 @@ export class TargetLocator {
     // The active window's tree was seen to hold what its pixels show and has no such label:
     // another window's tree answering for sure makes reading the active window's pixels moot.
     let treeAll: TargetResult | undefined | null = null;
-    if (others && scene.active && (this.coverage.get(coverageKey(scene.active)) ?? 0) >= SKIP_OCR_COVERAGE) {
+    // Never for one or two characters: a glyph button's accessible name is often a word ("−" is "Zoom out").
+    if (others && scene.active && !isShortQuery(text) && (this.coverage.get(coverageKey(scene.active)) ?? 0) >= SKIP_OCR_COVERAGE) {
       search.activeTreeComplete = true;
       search.trace.step('tree-all');
       treeAll = await this.fromTree(tree, false, search);
@@ -230,7 +232,9 @@ export class TargetLocator {
     search.trace.step('ocr-active');
     const reading = await this.readWindow(search, scene.active, true);
     const coverage = treeCoverage(reading.analysis, search.elements, reading.bounds);
-    search.activeTreeComplete ||= coverage >= TREE_COVERAGE;
+    // A small element whose name OCR did not read where it is drawn may be a glyph button named
+    // in words ("−" named "Zoom out"): then the tree's silence about a glyph proves nothing.
+    search.activeTreeComplete ||= coverage >= TREE_COVERAGE && !mayDrawUnnamedGlyphs(reading.analysis, search.elements, reading.bounds);
     if (this.services.desktop.accessibility && search.query.accessibility !== false) this.remember(scene.active, coverage);
     return this.judgeReading(search, reading.analysis, (c) => contains(reading.bounds, c.center) && !coveredAt(scene, c.center, scene.active));
   }
@@ -353,26 +357,6 @@ function onlyElsewhere(search: Search, answer: TargetResult, where: WindowInfo |
   const title = typeof where === 'object' ? where.title : where;
   const window = title ? `"${title}"` : 'another window';
   return { status: 'low_confidence', candidates: [candidate], reason: `"${search.text}" was found only in ${window}, not in the active window "${search.scene.active.title}"; activate that window first or click by coordinates` };
-}
-
-/** Share of the window's confidently read words that lie on a tree element, at least this: the tree is complete. */
-const TREE_COVERAGE = 0.6;
-/** Stricter, to skip reading the active window's pixels on the strength of an earlier reading. */
-const SKIP_OCR_COVERAGE = 0.85;
-const COVERAGE_MIN_WORDS = 5;
-
-/** The share of the window's confidently read words that lie on a tree element (0 with too few words to tell). */
-function treeCoverage(analysis: WindowReading['analysis'], elements: readonly AccessibleElement[], bounds: BBox): number {
-  if (elements.length === 0) return 0;
-  const words = analysis.elements.filter((e) => e.level === 'word' && e.confidence >= 0.8 && e.text.trim().length >= 2 && contains(bounds, centreOf(e.bbox)));
-  if (words.length < COVERAGE_MIN_WORDS) return 0;
-  const covered = words.filter((w) => elements.some((e) => contains(e.bbox, centreOf(w.bbox)))).length;
-  return covered / words.length;
-}
-
-/** A window's content is taken to be the same while its id and title are. */
-function coverageKey(window: WindowInfo): string {
-  return `${window.id ?? window.appName}|${window.title}`;
 }
 
 function treeAnchor(elements: AccessibleElement[], near: string): { x: number; y: number } | undefined {

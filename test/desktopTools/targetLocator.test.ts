@@ -285,10 +285,34 @@ describe('TargetLocator', () => {
     assert.equal(fake.ocr.calls, ocrCalls);
   });
 
+  it('a glyph is looked for in the active window\'s pixels even when its tree holds the rest (a "−" button named "Zoom out")', async () => {
+    const names = ['File', 'Edit', 'View', 'Search', 'Help'];
+    const words = [...names.map((text, i) => ({ text, x: 10 + i * 60, y: 10, w: 40, h: 14 })), { text: '−', x: 400, y: 300, w: 14, h: 14 }];
+    const menu = names.map((name, i) => el(name, { x: 6 + i * 60, y: 6, width: 50, height: 22 }, MAIN, true, 'menu item'));
+    const zoomOut = el('Zoom out', { x: 392, y: 292, width: 30, height: 30 }, MAIN, true);
+    const minus = el('−', { x: 600, y: 500, width: 40, height: 30 }, OTHER, false);
+    const { locator } = setUp({ windows: [MAIN, OTHER], words, tree: [...menu, zoomOut, minus, el('Equals', { x: 700, y: 500, width: 60, height: 30 }, OTHER, false)] });
+    found(await locator.locate('Equals')); // learns that the active window's tree holds its words
+    assert.deepEqual(found(await locator.locate('−')).point, { x: 407, y: 307 }, 'the active window\'s own "−"');
+  });
+
+  it('a glyph only another window\'s tree has is not clicked when the active window has a small button whose name OCR did not read', async () => {
+    const names = ['File', 'Edit', 'View', 'Search', 'Help'];
+    const words = names.map((text, i) => ({ text, x: 10 + i * 60, y: 10, w: 40, h: 14 }));
+    const menu = names.map((name, i) => el(name, { x: 6 + i * 60, y: 6, width: 50, height: 22 }, MAIN, true, 'menu item'));
+    const zoomOut = el('Zoom out', { x: 392, y: 292, width: 30, height: 30 }, MAIN, true); // draws "−", which OCR missed
+    const minus = el('−', { x: 600, y: 500, width: 40, height: 30 }, OTHER, false);
+    const { locator } = setUp({ windows: [MAIN, OTHER], words, tree: [...menu, zoomOut, minus] });
+    const answer = await locator.locate('−');
+    assert.equal(answer.status, 'low_confidence', JSON.stringify(answer));
+  });
+
   it('still reads the active window first when its tree does not hold what it shows', async () => {
-    const words = ['alpha', 'beta', 'gamma', 'delta', 'omega'].map((text, i) => ({ text, x: 10 + i * 60, y: 100, w: 40, h: 14 }));
+    const words = ['alpha', 'beta', 'gamma', 'delta', 'omega', 'sigma'].map((text, i) => ({ text, x: 10 + i * 60, y: 100, w: 40, h: 14 }));
     const equals = el('Equals', { x: 600, y: 500, width: 60, height: 30 }, OTHER, false);
-    const { locator } = setUp({ windows: [MAIN, OTHER], words, tree: [el('File', { x: 6, y: 6, width: 50, height: 22 }, MAIN, true, 'menu item'), equals] });
+    // A text view around the whole document holds the words, but cannot say where each one is.
+    const document = { ...el('', { x: 0, y: 40, width: 500, height: 560 }, MAIN, true, 'text'), text: words.map((w) => w.text).join(' ') };
+    const { locator } = setUp({ windows: [MAIN, OTHER], words, tree: [el('File', { x: 6, y: 6, width: 50, height: 22 }, MAIN, true, 'menu item'), document, equals] });
     found(await locator.locate('Equals'));
     found(await locator.locate('Equals'));
     assert.deepEqual(locator.lastTrace?.steps, ['tree-active', 'ocr-active', 'tree-all'], 'a code editor\'s words are not in its tree');
