@@ -19,6 +19,7 @@ import { buildScreenPicture, pointsOf } from './screenPictures';
 import { parseSettings, type GaiSettings } from './settings';
 import { takeoverPrompt } from './takeoverPrompt';
 import { passwordPrompt } from './passwordPrompt';
+import { escapeInvisible } from '../core/invisibleText';
 
 /** Tools whose result is best understood next to the screen they read. */
 const PICTURE_TOOLS = new Set(['ocr', 'smart_screen_reader', 'click', 'scroll', 'get_element_tree']);
@@ -235,7 +236,7 @@ export class GaiController implements vscode.Disposable {
     const answer = this.chat.waitForApproval(request, signal);
     if (!this.webview?.visible()) {
       void vscode.window
-        .showWarningMessage(`GAI wants to run ${request.summary} (risk: ${request.risk})${request.note ? `. ${this.redactor.redact(request.note)}` : ''}`, 'Approve', 'Deny', 'Always allow this tool')
+        .showWarningMessage(`GAI wants to run ${request.summary} (risk: ${request.risk})${request.note ? `. ${this.redactor.redact(escapeInvisible(request.note))}` : ''}`, 'Approve', 'Deny', 'Always allow this tool')
         .then((choice) => {
           const decision: ApprovalDecision = choice === 'Approve' ? 'approve' : choice === 'Always allow this tool' ? 'always' : 'deny';
           this.chat.answerApproval(request.call.id, decision);
