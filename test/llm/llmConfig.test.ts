@@ -168,4 +168,13 @@ describe('resolveLlmConfig()', () => {
     assert.equal(error.message, `provider: expected one of ${PROVIDERS.join(', ')}, got "bedrock"`);
     assert.deepEqual([...PROVIDERS], ['anthropic', 'openai', 'ollama', 'google']);
   });
+
+  it('gives computerUse to the default model only, and names it when it is wrong', () => {
+    const config = resolveLlmConfig({ provider: 'anthropic', apiKey: 'k', computerUse: 'native' }, {});
+    assert.equal(config.default.computerUse, 'native');
+    assert.equal(config.fast?.computerUse, undefined, 'the fast model reads, it does not work the desktop');
+    assert.equal(resolveLlmConfig({ provider: 'anthropic', apiKey: 'k' }, {}).default.computerUse, undefined);
+    const error = configError({ provider: 'anthropic', computerUse: 'always' as never });
+    assert.equal(error.message, 'computerUse: expected one of auto, native, gai-tools, got "always"');
+  });
 });
