@@ -73,6 +73,8 @@ interface Search {
   elements: AccessibleElement[];
   /** The active window's tree holds what its pixels show (most words OCR read lie on its elements). */
   activeTreeComplete?: boolean;
+  /** The active window has small named elements whose names OCR did not read: glyph buttons named in words, maybe. */
+  activeGlyphDoubt?: boolean;
 }
 
 export class TargetLocator {
@@ -234,7 +236,8 @@ export class TargetLocator {
     const coverage = treeCoverage(reading.analysis, search.elements, reading.bounds);
     // A small element whose name OCR did not read where it is drawn may be a glyph button named
     // in words ("−" named "Zoom out"): then the tree's silence about a glyph proves nothing.
-    search.activeTreeComplete ||= coverage >= TREE_COVERAGE && !mayDrawUnnamedGlyphs(reading.analysis, search.elements, reading.bounds);
+    search.activeTreeComplete ||= coverage >= TREE_COVERAGE;
+    search.activeGlyphDoubt = mayDrawUnnamedGlyphs(reading.analysis, search.elements, reading.bounds);
     if (this.services.desktop.accessibility && search.query.accessibility !== false) this.remember(scene.active, coverage);
     return this.judgeReading(search, reading.analysis, (c) => contains(reading.bounds, c.center) && !coveredAt(scene, c.center, scene.active));
   }
@@ -352,7 +355,8 @@ function onlyElsewhere(search: Search, answer: TargetResult, where: WindowInfo |
   if (answer.status !== 'found' || !search.scene.active || !isShortQuery(search.text)) return answer;
   if (typeof where === 'object' && isActive(search.scene, where)) return answer;
   // Where the active window's tree shows all it draws, its silence means the label is not there.
-  if (search.activeTreeComplete) return answer;
+  // A symbol may be drawn by a button named in words; letters and digits OCR reads where drawn.
+  if (search.activeTreeComplete && (/[\p{L}\p{N}]/u.test(search.text) || !search.activeGlyphDoubt)) return answer;
   const candidate: TextCandidate = { text: answer.text, bbox: answer.bbox, center: answer.point, confidence: answer.confidence, kind: answer.kind, whole: true };
   const title = typeof where === 'object' ? where.title : where;
   const window = title ? `"${title}"` : 'another window';
