@@ -75,6 +75,8 @@ interface Search {
   activeTreeComplete?: boolean;
   /** The active window has small named elements whose names OCR did not read: glyph buttons named in words, maybe. */
   activeGlyphDoubt?: boolean;
+  /** Readings like the label in the active window's pixels (fuzzy, partial or unsure). */
+  activeLookAlikes?: number;
 }
 
 export class TargetLocator {
@@ -239,7 +241,10 @@ export class TargetLocator {
     search.activeTreeComplete ||= coverage >= TREE_COVERAGE;
     search.activeGlyphDoubt = mayDrawUnnamedGlyphs(reading.analysis, search.elements, reading.bounds);
     if (this.services.desktop.accessibility && search.query.accessibility !== false) this.remember(scene.active, coverage);
-    return this.judgeReading(search, reading.analysis, (c) => contains(reading.bounds, c.center) && !coveredAt(scene, c.center, scene.active));
+    const shown = (c: TextCandidate): boolean => contains(reading.bounds, c.center) && !coveredAt(scene, c.center, scene.active);
+    // Anything OCR read there like the label (fuzzy, inside a longer word, unsure) is a reason for doubt.
+    search.activeLookAlikes = findCandidates(reading.analysis, search.text).filter(shown).length;
+    return this.judgeReading(search, reading.analysis, shown);
   }
 
   /** OCR of each other window not hidden, topmost first; the screen where windows cannot be listed. */
@@ -357,6 +362,8 @@ function onlyElsewhere(search: Search, answer: TargetResult, where: WindowInfo |
   // Where the active window's tree shows all it draws, its silence means the label is not there.
   // A symbol may be drawn by a button named in words; letters and digits OCR reads where drawn.
   if (search.activeTreeComplete && (/[\p{L}\p{N}]/u.test(search.text) || !search.activeGlyphDoubt)) return answer;
+  // Two letters or digits OCR read nowhere in the active window, not even as a doubtful look-alike.
+  if ((search.text.match(/[\p{L}\p{N}]/gu) ?? []).length >= 2 && search.activeLookAlikes === 0) return answer;
   const candidate: TextCandidate = { text: answer.text, bbox: answer.bbox, center: answer.point, confidence: answer.confidence, kind: answer.kind, whole: true };
   const title = typeof where === 'object' ? where.title : where;
   const window = title ? `"${title}"` : 'another window';

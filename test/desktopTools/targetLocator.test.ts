@@ -310,6 +310,16 @@ describe('TargetLocator', () => {
     assert.deepEqual(found(await again.locate('MR')).point, { x: 620, y: 515 });
   });
 
+  it('two letters found only in another window are clicked there unless the active window shows a look-alike; one character never', async () => {
+    const code = ['const', 'match', 'exec', 'line', 'trim'].map((text, i) => ({ text, x: 10 + i * 60, y: 100, w: 40, h: 14 }));
+    const keys = [el('MS', { x: 600, y: 500, width: 40, height: 30 }, OTHER, false), el('7', { x: 650, y: 500, width: 40, height: 30 }, OTHER, false)];
+    const plain = setUp({ windows: [MAIN, OTHER], words: code, tree: keys });
+    assert.deepEqual(found(await plain.locator.locate('MS')).point, { x: 620, y: 515 });
+    assert.equal((await plain.locator.locate('7')).status, 'low_confidence', 'a lone digit may be drawn where OCR missed it');
+    const lookAlike = setUp({ windows: [MAIN, OTHER], words: [...code, { text: 'M5', x: 10, y: 200, w: 30, h: 14, confidence: 0.45 }], tree: keys });
+    assert.equal((await lookAlike.locator.locate('MS')).status, 'low_confidence');
+  });
+
   it('still reads the active window first when its tree does not hold what it shows', async () => {
     const words = ['alpha', 'beta', 'gamma', 'delta', 'omega', 'sigma'].map((text, i) => ({ text, x: 10 + i * 60, y: 100, w: 40, h: 14 }));
     const equals = el('Equals', { x: 600, y: 500, width: 60, height: 30 }, OTHER, false);
