@@ -9,6 +9,7 @@ import { runExtensionBench } from './extensionBench';
 import { runHostileBench } from './hostileBench';
 import { runNavigationBench } from './navigationBench';
 import { runStopBench } from './stopBench';
+import { runTokenBench } from './tokenBench';
 import { runOcrBench } from './ocrBench';
 import { runPackageBench } from './packageBench';
 import { runPrivacyBench } from './privacyBench';
@@ -29,6 +30,7 @@ const BENCHES: Array<{ name: string; run: () => Promise<BenchRow[]> }> = [
   { name: 'warm', run: runWarmBench },
   { name: 'busy', run: runBusyDesktopBench },
   { name: 'bridge', run: runBridgeBench },
+  { name: 'tokens', run: runTokenBench },
 ];
 
 async function main(): Promise<void> {
