@@ -59,3 +59,12 @@ function attribute(value: string): string {
   const flat = neutralizeScreenText(value).replace(/\s+/g, ' ').trim();
   return boundText(flat, MAX_ATTRIBUTE_CHARS).replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
+
+/**
+ * For a person's eyes (the status bar, a chat entry): the text of a string that is one screen
+ * text block, without its markers; any other string as it is. Its inner text stays neutralised.
+ */
+export function screenTextForPeople(value: string): string {
+  const block = new RegExp(`^<${SCREEN_TEXT_TAG}(?: [^>\\n]*)?>\\n([\\s\\S]*)\\n</${SCREEN_TEXT_TAG}>$`).exec(value.trim());
+  return block ? block[1]! : value;
+}

@@ -76,7 +76,9 @@ export class ScreenReader {
   private readonly margin: number;
   private readonly privacy?: ScreenPrivacy;
   /** Per window: the pixels last read, their raw OCR and the protected reading; oldest first. */
-  private readonly windows = new Map<string, { image: ScreenImage; analysis: OcrAnalysis; reading: WindowReading }>();
+  private readonly windows = new Map<string, { image: ScreenImage; analysis: OcrAnalysis; reading: WindowReading; shown: ScreenImage }>();
+  /** The newest reading of either kind, a window's or the whole screen's (protected). */
+  private seen?: LatestReading;
   private readonly windowCacheSize: number;
 
   constructor(
@@ -110,6 +112,7 @@ export class ScreenReader {
     this.windows.delete(key); // most recently used last
     if (known && sameOrigin(known.image, image) && framesEqual(known.image, image)) {
       this.windows.set(key, known);
+      this.seen = { image: known.shown, analysis: known.reading.analysis, secretRegions: known.reading.secretRegions };
       return { ...known.reading, window, ocr: 'cached', ocrMs: performance.now() - started };
     }
     // The tree's secret fields are looked up while OCR runs.
@@ -119,7 +122,8 @@ export class ScreenReader {
     const { analysis, kind } = await this.recognizeChanges(known && sameOrigin(known.image, image) ? known : undefined, image, options.signal);
     const view = this.privacy ? this.privacy.protect(image, analysis, { window, fields: await fields }) : { image, analysis, regions: [] };
     const reading: WindowReading = { window, bounds, analysis: view.analysis, secretRegions: view.regions, ocr: kind, ocrMs: performance.now() - started };
-    this.windows.set(key, { image, analysis, reading });
+    this.windows.set(key, { image, analysis, reading, shown: view.image });
+    this.seen = { image: view.image, analysis: view.analysis, secretRegions: view.regions };
     while (this.windows.size > this.windowCacheSize) this.windows.delete(this.windows.keys().next().value!);
     return reading;
   }
@@ -157,6 +161,7 @@ export class ScreenReader {
     if (previous && !options.region && framesEqual(previous.image, image)) {
       // A new object all the same: callers tell by identity that the screen was read (again).
       this.last = { ...previous, given: given(previous.view) };
+      this.seen = this.last.given;
       return reading(previous.view, 'cached', performance.now() - started);
     }
     // The window and tree lookups run while OCR does.
@@ -171,6 +176,7 @@ export class ScreenReader {
     const { analysis, kind } = await this.recognizeChanges(previous, image, options.signal);
     const view = await this.protect(image, analysis, probing);
     this.last = { image, analysis, view, given: given(view) };
+    this.seen = this.last.given;
     return reading(view, kind, performance.now() - started);
   }
 
@@ -183,9 +189,18 @@ export class ScreenReader {
     return this.last?.given;
   }
 
+  /**
+   * The newest reading of the screen or of one window (protected), a new object for every read:
+   * what the agent last saw, e.g. the window a click by text read to find its label.
+   */
+  latestSeen(): LatestReading | undefined {
+    return this.seen;
+  }
+
   /** Forget the remembered readings (e.g. after switching displays). */
   reset(): void {
     this.last = undefined;
+    this.seen = undefined;
     this.windows.clear();
   }
 

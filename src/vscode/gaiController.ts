@@ -20,6 +20,7 @@ import { parseSettings, type GaiSettings } from './settings';
 import { takeoverPrompt } from './takeoverPrompt';
 import { passwordPrompt } from './passwordPrompt';
 import { escapeInvisible } from '../core/invisibleText';
+import { screenTextForPeople } from '../core/screenText';
 
 /** Tools whose result is best understood next to the screen they read. */
 const PICTURE_TOOLS = new Set(['ocr', 'smart_screen_reader', 'click', 'scroll', 'get_element_tree']);
@@ -101,10 +102,10 @@ export class GaiController implements vscode.Disposable {
 
   /** Runs smart_screen_reader and shows the analysis, with the screenshot, in the chat. */
   async readScreen(mode: 'quick' | 'detailed', signal?: AbortSignal): Promise<ToolResult> {
-    const before = (await this.getParts()).desktop.reader.latest();
+    const before = (await this.getParts()).desktop.reader.latestSeen();
     const result = await this.runTool('smart_screen_reader', { mode }, signal);
     const data = result.data as { analysis?: unknown } | undefined;
-    const analysis = typeof data?.analysis === 'string' ? data.analysis : data?.analysis === undefined ? '' : JSON.stringify(data.analysis, null, 2);
+    const analysis = typeof data?.analysis === 'string' ? screenTextForPeople(data.analysis) : data?.analysis === undefined ? '' : JSON.stringify(data.analysis, null, 2);
     const title = `Screen (${mode})`;
     if (result.success) await this.addScreen(title, `${result.observation}\n\n${analysis}`.trim(), result, before);
     else this.chat.error(`${title}: ${result.observation}`);
@@ -184,7 +185,7 @@ export class GaiController implements vscode.Disposable {
     try {
       for await (const event of agent.streamRequest(text)) {
         if (event.type === 'error') reported = true;
-        if (event.type === 'tool_started') seenBefore = parts.desktop.reader.latest();
+        if (event.type === 'tool_started') seenBefore = parts.desktop.reader.latestSeen();
         this.chat.handle(event);
         if (event.type === 'text_delta') timings.sendToFirstTokenMs ??= performance.now() - receivedAt;
         if (event.type === 'tool_finished' && PICTURE_TOOLS.has(event.call.name)) {
@@ -205,7 +206,7 @@ export class GaiController implements vscode.Disposable {
   /** Adds a screen entry; with a picture only when the tool read the screen afresh (not a stale one). */
   private async addScreen(title: string, text: string, result: ToolResult, readingBefore: unknown): Promise<void> {
     const parts = await this.getParts();
-    const reading = parts.desktop.reader.latest();
+    const reading = parts.desktop.reader.latestSeen();
     if (!reading || reading === readingBefore) {
       this.chat.addScreen(title, text);
       return;

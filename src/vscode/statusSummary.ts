@@ -1,5 +1,6 @@
 // The status bar's one line about the screen, from a quick smart_screen_reader result: the
 // active window and how much text is on screen without a model, the model's first sentence with one.
+import { screenTextForPeople } from '../core/screenText';
 import type { ToolResult } from '../core/types';
 
 export const STATUS_TEXT_MAX = 48;
@@ -14,7 +15,8 @@ export interface StatusSummary {
 export function statusSummary(result: ToolResult): StatusSummary {
   if (!result.success) return { text: 'screen not read', tooltip: result.observation };
   const data = (result.data ?? {}) as { analysis?: unknown; llmMode?: unknown; window?: { title?: unknown } };
-  const analysis = typeof data.analysis === 'string' ? data.analysis : '';
+  // The model gets the analysis as a screen text block; the person reads the text.
+  const analysis = typeof data.analysis === 'string' ? screenTextForPeople(data.analysis) : '';
   const title = typeof data.window?.title === 'string' ? data.window.title : undefined;
   let text: string;
   if (data.llmMode === 'fast' && analysis.trim() !== '') {

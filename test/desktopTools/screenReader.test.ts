@@ -162,6 +162,20 @@ describe('ScreenReader', () => {
     assert.deepEqual(texts('word', reading.analysis).sort(), ['Hello', 'Lane', 'Status', 'Tip', 'World']);
   });
 
+  it('latestSeen is the newest reading of a window or of the screen, a new object each time, its image where it was read', async () => {
+    assert.equal(reader.latestSeen(), undefined);
+    const window = { id: '0x1', title: 'Editor', appName: 'editor', bounds: { x: 280, y: 230, width: 120, height: 60 } };
+    await reader.readWindow(window);
+    const seen = reader.latestSeen();
+    assert.ok(seen);
+    assert.deepEqual([seen.image.origin, seen.image.width, seen.image.height], [{ x: 280, y: 230 }, 120, 60]);
+    await reader.readWindow(window); // unchanged: served from the cache, seen again all the same
+    assert.notEqual(reader.latestSeen(), seen);
+    assert.equal(ocr.calls, 1);
+    await reader.read();
+    assert.equal(reader.latestSeen(), reader.latest(), 'a full reading is the newest seen');
+  });
+
   it('re-reads the whole screen after a big change', async () => {
     await reader.read();
     screen.paint({ x: 0, y: 0, width: 700, height: 500 });

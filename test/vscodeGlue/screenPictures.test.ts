@@ -5,6 +5,7 @@ import type { HostMessage, ScreenPicture } from '../../src/shared/protocol';
 import { ChatSession, MAX_PICTURES } from '../../src/vscode/chatSession';
 import { buildScreenPicture, pointsOf } from '../../src/vscode/screenPictures';
 import { statusSummary } from '../../src/vscode/statusSummary';
+import { screenTextBlock } from '../../src/core/screenText';
 
 function screen(width: number, height: number, origin = { x: 0, y: 0 }): ScreenImage {
   return { width, height, origin, data: Buffer.alloc(width * height * 4, 200) };
@@ -90,6 +91,13 @@ describe('status-bar summary', () => {
     const long = statusSummary(quick({ llmMode: 'fast', analysis: 'x'.repeat(200) }));
     assert.equal(long.text.length, 48);
     assert.ok(long.text.endsWith('…'));
+  });
+
+  it('shows the text of a screen text block (what the model gets), not its markers', () => {
+    const analysis = screenTextBlock('A calculator shows 42. The keypad is visible.', { source: 'fast model summary of the screen' });
+    const summary = statusSummary(quick({ llmMode: 'fast', analysis }));
+    assert.equal(summary.text, 'A calculator shows 42.');
+    assert.doesNotMatch(summary.tooltip, /screen_text/);
   });
 
   it('a failed read says so', () => {
