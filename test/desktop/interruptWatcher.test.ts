@@ -67,6 +67,13 @@ describe('X11 interrupt watcher (python3-xlib helper)', function () {
     await w.reset();
     seen = await w.activity();
     assert.equal(seen.moved || seen.keys > 0, false, 'forgotten after a reset');
+    // Modifiers alone act on nothing: the first keys of the stop hotkey are not a takeover.
+    await xdotool('keydown', 'ctrl', 'keydown', 'alt', 'keyup', 'alt', 'keyup', 'ctrl', 'key', 'shift');
+    seen = await w.activity();
+    assert.equal(seen.keys, 0, 'modifier presses are not counted');
+    await xdotool('key', 'ctrl+b');
+    seen = await w.activity();
+    assert.equal(seen.keys, 1, 'a key pressed with a modifier is');
   });
 
   it('says so when another program holds the hotkey; the helper ends with its stdin and releases the grab', async () => {

@@ -13,7 +13,7 @@
 // it was read, so an answer covers all input the server had processed when it was asked.
 // It exits when its stdin closes: it never outlives the Node process.
 export const X11_INTERRUPT_SCRIPT = String.raw`
-import json, os, select, sys, time
+import json, os, select, struct, sys, time
 try:
     from Xlib import X, XK, display, error
     from Xlib.ext import xinput
@@ -29,6 +29,14 @@ CORNER_POLL_S = 0.025
 def send(obj):
     sys.stdout.write(json.dumps(obj) + '\n')
     sys.stdout.flush()
+
+def raw_keycode(ev):
+    # python-xlib leaves raw XI2 events unparsed: after deviceid (2 bytes) and time (4) comes
+    # detail (4), the keycode, in the connection's (native) byte order.
+    data = ev.data
+    if isinstance(data, (bytes, bytearray, memoryview)) and len(data) >= 10:
+        return struct.unpack_from('=I', bytes(data[:10]), 6)[0]
+    return getattr(data, 'detail', None)
 
 def mod_mask_for(d, keysym_names):
     codes = set()
@@ -102,6 +110,7 @@ def main():
     xi_opcode = d.display.get_extension_major(xinput.extname) if raw else -1
 
     state = {'sending': False, 'keys': 0, 'buttons': 0, 'motions': 0, 'targets': [], 'stopped': False}
+    modifier_codes = set(k for row in d.get_modifier_mapping() for k in row if k)
 
     def pointer():
         p = root.query_pointer()
@@ -138,8 +147,10 @@ def main():
                     if not state['sending']:
                         state['motions'] += 1
                 elif not state['sending']:
+                    # A modifier alone acts on nothing (the first keys of the stop hotkey are modifiers).
                     if ev.evtype == xinput.RawKeyPress:
-                        state['keys'] += 1
+                        if raw_keycode(ev) not in modifier_codes:
+                            state['keys'] += 1
                     elif ev.evtype == xinput.RawButtonPress:
                         state['buttons'] += 1
 
