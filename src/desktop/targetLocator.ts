@@ -8,9 +8,9 @@ import { isSecretRole } from './screenPrivacy';
 import { compactCandidates } from './compactMatch';
 import { byStrength, DEFAULT_RULES, describeCandidate, isShortQuery, judgeOcr, pick, type Judged, type TargetRuleOptions } from './targetRules';
 import { isBlank, preferOnTop, type TreeMatch } from './targetTree';
-import { coverageKey, mayDrawUnnamedGlyphs, SKIP_OCR_COVERAGE, TREE_COVERAGE, treeCoverage } from './treeCoverage';
+import { coverageKey, mayDrawUnnamedGlyphs, SKIP_OCR_COVERAGE, TREE_COVERAGE, treeCoverage, treeMentions, treeTextCoverage } from './treeCoverage';
 import { findCandidates, locateText, tokenize, type LocateOptions, type MatchKind, type TextCandidate } from './textLocator';
-import { centreOf, clipBox, contains, coveredAt, elementVisible, isActive, isDialogWindow, readScene, type WindowScene } from './windowScene';
+import { centreOf, clipBox, contains, coveredAt, elementVisible, hidden, isActive, isDialogWindow, readScene, type WindowScene } from './windowScene';
 
 // Where to click for a label, fast on a busy screen and never on a guess. The accessibility
 // tree answers first where it has the label exactly (no OCR at all); otherwise the active
@@ -75,6 +75,8 @@ interface Search {
   activeTreeComplete?: boolean;
   /** The active window has small named elements whose names OCR did not read: glyph buttons named in words, maybe. */
   activeGlyphDoubt?: boolean;
+  /** The active window's tree has, as text, what the window shows (a text view's document included). */
+  activeTextKnown?: boolean;
   /** Readings like the label in the active window's pixels (fuzzy, partial or unsure). */
   activeLookAlikes?: number;
 }
@@ -240,6 +242,7 @@ export class TargetLocator {
     // in words ("−" named "Zoom out"): then the tree's silence about a glyph proves nothing.
     search.activeTreeComplete ||= coverage >= TREE_COVERAGE;
     search.activeGlyphDoubt = mayDrawUnnamedGlyphs(reading.analysis, search.elements, reading.bounds);
+    search.activeTextKnown = treeTextCoverage(reading.analysis, search.elements, reading.bounds) >= TREE_COVERAGE;
     if (this.services.desktop.accessibility && search.query.accessibility !== false) this.remember(scene.active, coverage);
     const shown = (c: TextCandidate): boolean => contains(reading.bounds, c.center) && !coveredAt(scene, c.center, scene.active);
     // Anything OCR read there like the label (fuzzy, inside a longer word, unsure) is a reason for doubt.
@@ -362,6 +365,8 @@ function onlyElsewhere(search: Search, answer: TargetResult, where: WindowInfo |
   // Where the active window's tree shows all it draws, its silence means the label is not there.
   // A symbol may be drawn by a button named in words; letters and digits OCR reads where drawn.
   if (search.activeTreeComplete && (/[\p{L}\p{N}]/u.test(search.text) || !search.activeGlyphDoubt)) return answer;
+  // The tree knows the active window's text and none of it has the label, nor may a button draw it.
+  if (search.activeTextKnown && !search.activeGlyphDoubt && !treeMentions(search.elements, search.text)) return answer;
   // Two letters or digits OCR read nowhere in the active window, not even as a doubtful look-alike.
   if ((search.text.match(/[\p{L}\p{N}]/gu) ?? []).length >= 2 && search.activeLookAlikes === 0) return answer;
   const candidate: TextCandidate = { text: answer.text, bbox: answer.bbox, center: answer.point, confidence: answer.confidence, kind: answer.kind, whole: true };
@@ -380,17 +385,6 @@ function ocrAnchor(search: Search, reading: WindowReading): { x: number; y: numb
   if (near === undefined) return undefined;
   if (typeof near !== 'string') return near;
   return findCandidates(reading.analysis, near)[0]?.center ?? treeAnchor(search.elements, near);
-}
-
-/** A window wholly under one window above it shows nothing. */
-function hidden(scene: WindowScene, window: WindowInfo): boolean {
-  for (const above of scene.windows) {
-    if (above === window) return false;
-    const a = above.bounds;
-    const b = window.bounds;
-    if (a.x <= b.x && a.y <= b.y && a.x + a.width >= b.x + b.width && a.y + a.height >= b.y + b.height) return true;
-  }
-  return false;
 }
 
 function sameBox(a: BBox, b: BBox): boolean {

@@ -57,3 +57,25 @@ export function mayDrawUnnamedGlyphs(analysis: WindowReading['analysis'], elemen
 export function coverageKey(window: WindowInfo): string {
   return `${window.id ?? window.appName}|${window.title}`;
 }
+
+/**
+ * The share of the window's confidently read words that the tree has as text where they are
+ * drawn: in the name or the text content of an element under them, however long (a text view's
+ * document counts). Where it is high, the tree knows what the window shows, if not where.
+ */
+export function treeTextCoverage(analysis: WindowReading['analysis'], elements: readonly AccessibleElement[], bounds: BBox): number {
+  if (elements.length === 0) return 0;
+  const words = analysis.elements.filter((e) => e.level === 'word' && e.confidence >= 0.8 && e.text.trim().length >= 2 && contains(bounds, centreOf(e.bbox)));
+  if (words.length < COVERAGE_MIN_WORDS) return 0;
+  const covered = words.filter((w) => {
+    const word = w.text.trim().toLowerCase();
+    return elements.some((e) => contains(e.bbox, centreOf(w.bbox)) && `${e.name}\n${e.text ?? ''}`.toLowerCase().includes(word));
+  }).length;
+  return covered / words.length;
+}
+
+/** Whether any of the elements has the text in its name or its text content. */
+export function treeMentions(elements: readonly AccessibleElement[], text: string): boolean {
+  const wanted = text.normalize('NFKC').trim().toLowerCase();
+  return elements.some((e) => `${e.name}\n${e.text ?? ''}`.normalize('NFKC').toLowerCase().includes(wanted));
+}

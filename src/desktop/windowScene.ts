@@ -121,3 +121,14 @@ export function centreOf(box: BBox): { x: number; y: number } {
 function sameBox(a: BBox, b: BBox): boolean {
   return a.x === b.x && a.y === b.y && a.width === b.width && a.height === b.height;
 }
+
+/** A window wholly under one window above it shows nothing. */
+export function hidden(scene: WindowScene, window: WindowInfo): boolean {
+  for (const above of scene.windows) {
+    if (above === window) return false;
+    const a = above.bounds;
+    const b = window.bounds;
+    if (a.x <= b.x && a.y <= b.y && a.x + a.width >= b.x + b.width && a.y + a.height >= b.y + b.height) return true;
+  }
+  return false;
+}

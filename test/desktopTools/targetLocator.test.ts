@@ -320,6 +320,16 @@ describe('TargetLocator', () => {
     assert.equal((await lookAlike.locator.locate('MS')).status, 'low_confidence');
   });
 
+  it('a glyph only another window has is clicked there when the active window\'s tree knows its text (an editor\'s document) and none of it has the glyph', async () => {
+    const words = ['const', 'match', 'exec', 'line', 'trim', 'split'].map((text, i) => ({ text, x: 10 + i * 60, y: 100, w: 40, h: 14 }));
+    const editor = (text: string): AccessibleElement => ({ ...el('', { x: 0, y: 40, width: 500, height: 560 }, MAIN, true, 'text'), text });
+    const pi = el('π', { x: 600, y: 500, width: 40, height: 30 }, OTHER, false);
+    const known = setUp({ windows: [MAIN, OTHER], words, tree: [editor(words.map((w) => w.text).join(' ')), pi] });
+    assert.deepEqual(found(await known.locator.locate('π')).point, { x: 620, y: 515 });
+    const mentioned = setUp({ windows: [MAIN, OTHER], words, tree: [editor(`${words.map((w) => w.text).join(' ')} // π`), pi] });
+    assert.equal((await mentioned.locator.locate('π')).status, 'low_confidence', 'the document has a π OCR did not read');
+  });
+
   it('still reads the active window first when its tree does not hold what it shows', async () => {
     const words = ['alpha', 'beta', 'gamma', 'delta', 'omega', 'sigma'].map((text, i) => ({ text, x: 10 + i * 60, y: 100, w: 40, h: 14 }));
     const equals = el('Equals', { x: 600, y: 500, width: 60, height: 30 }, OTHER, false);
