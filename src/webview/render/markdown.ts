@@ -65,3 +65,14 @@ function secureLinks(tokens: Token[]): void {
     }
   }
 }
+
+let inlineRenderer: MarkdownIt | undefined;
+
+/**
+ * One line of Markdown with no links at all (an approval's sentence): emphasis and code only,
+ * so a URL read from the screen is shown as text, never as something to click.
+ */
+export function renderInlineMarkdown(text: string): string {
+  inlineRenderer ??= markdownIt({ html: false, linkify: false, typographer: false, breaks: false }).disable(['link', 'image', 'autolink']);
+  return inlineRenderer.renderInline(text);
+}
