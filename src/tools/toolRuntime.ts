@@ -77,6 +77,8 @@ export interface ToolRuntimeOptions {
   requestApproval?: ApprovalHandler;
   /** Risk levels that run without asking; `read` by default. */
   autoApprove?: RiskLevel[];
+  /** Tool names that never ask in the default mode (the person's "allow always" setting). */
+  alwaysAllow?: string[];
   guards?: ActionGuard[];
 }
 
@@ -111,6 +113,7 @@ export class ToolRuntime {
       requestApproval: options.requestApproval,
       autoApprove: new Set(options.autoApprove ?? ['read']),
       alwaysAllowed: new Set(),
+      settingAllowed: new Set(options.alwaysAllow ?? []),
       guards: [...(options.guards ?? [])],
     };
   }
@@ -178,6 +181,16 @@ export class ToolRuntime {
 
   resetApprovals(): void {
     this.shared.alwaysAllowed.clear();
+  }
+
+  /** The tools allowed for this conversation ("Allow for this conversation"), in grant order. */
+  conversationGrants(): string[] {
+    return [...this.shared.alwaysAllowed];
+  }
+
+  /** Forgets a conversation grant: the tool asks again. False when it had none. */
+  revokeGrant(name: string): boolean {
+    return this.shared.alwaysAllowed.delete(name);
   }
 
   /** Runs the calls of one model turn (see runTurn for the order and when later calls are skipped). */
@@ -306,7 +319,7 @@ export class ToolRuntime {
   ): Promise<ToolResult | undefined> {
     const mode = options.approval ?? 'default';
     if (mode === 'skip') return undefined;
-    if (mode === 'default' && (this.autoApprove.has(risk) || this.shared.alwaysAllowed.has(tool.name))) return undefined;
+    if (mode === 'default' && (this.autoApprove.has(risk) || this.shared.alwaysAllowed.has(tool.name) || this.shared.settingAllowed.has(tool.name))) return undefined;
     const request: ApprovalRequest = { call, risk, summary: summarizeCall(call), ...(options.approvalNote ? { note: options.approvalNote } : {}), ...(options.approvalKind ? { kind: options.approvalKind } : {}) };
     if (!this.requestApproval) {
       const why = options.approvalNote ?? `approvals are needed for ${risk} tools`;
@@ -319,6 +332,8 @@ export class ToolRuntime {
     } catch {
       return ToolResults.cancelled(tool.name, 'the request was cancelled while waiting for approval');
     }
+    // A stop while the question was open answers it too (the host denies what is pending): that is a cancel, not the person's "no".
+    if (signal.aborted) return ToolResults.cancelled(tool.name, 'stopped while waiting for approval');
     hooks.onApprovalResolved?.(call, decision);
     if (decision === 'deny') return ToolResults.denied(tool.name, request.summary);
     // "Always" on a step that must ask every time approves that step, and grants nothing more.
@@ -341,6 +356,8 @@ interface SharedRules {
   requestApproval?: ApprovalHandler;
   autoApprove: Set<RiskLevel>;
   alwaysAllowed: Set<string>;
+  /** Tools the person allows always (a setting): never asked, kept across conversations. */
+  settingAllowed: Set<string>;
   guards: ActionGuard[];
 }
 

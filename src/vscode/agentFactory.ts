@@ -39,6 +39,8 @@ export interface GaiParts {
   computerDisplay: ComputerDisplay;
   /** For the commands a person runs directly (Read Screen, Click Text, Launch App): every tool, no prompt. */
   commandRuntime: ToolRuntime;
+  /** The agent's runtime: its conversation grants ("Allow for this conversation") are listed and revoked in the chat. */
+  agentRuntime: ToolRuntime;
   /** Undefined without an API key (and no local provider); `agentProblem` says why. */
   agent?: Agent;
   agentProblem?: string;
@@ -157,6 +159,7 @@ export function buildGaiParts(options: GaiPartsOptions): GaiParts {
     policy: new ToolPolicy({ profile: settings.toolProfile }),
     logger,
     autoApprove: settings.autoApprove,
+    alwaysAllow: settings.alwaysAllowTools,
     // Clicking Approve or typing an answer is not taking over.
     requestApproval: safety.asking(options.requestApproval),
   });
@@ -181,6 +184,7 @@ export function buildGaiParts(options: GaiPartsOptions): GaiParts {
     desktop,
     computerDisplay,
     commandRuntime,
+    agentRuntime,
     ...(agent ? { agent } : {}),
     ...(agentProblem ? { agentProblem } : {}),
     brain,

@@ -17,6 +17,8 @@ export interface GaiSettings {
   maxIterations: number;
   toolProfile: ToolProfile;
   autoApprove: RiskLevel[];
+  /** `gai.approvals.alwaysAllow`: tools the agent runs without asking, in every conversation. */
+  alwaysAllowTools: string[];
   ocrLanguage: string;
   screenshotMaxWidth: number;
   statusBarRefreshSeconds: number;
@@ -52,6 +54,7 @@ export function parseSettings(get: SettingsAccessor): GaiSettings {
     maxIterations: integer(get, 'maxIterations', 10, 1, 1000),
     toolProfile: oneOf(get, 'toolProfile', TOOL_PROFILES, 'standard'),
     autoApprove: riskLevels(get, 'autoApprove'),
+    alwaysAllowTools: nameList(get, 'approvals.alwaysAllow', 100),
     ocrLanguage: ocrLanguage(get, 'ocrLanguage'),
     screenshotMaxWidth: integer(get, 'screenshotMaxWidth', 1280, 200, 8192),
     statusBarRefreshSeconds: integer(get, 'statusBar.refreshSeconds', 0, 0, 3600),

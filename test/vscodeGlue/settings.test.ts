@@ -22,6 +22,7 @@ describe('extension settings (gai.*)', () => {
       maxIterations: 10,
       toolProfile: 'standard',
       autoApprove: ['read'],
+      alwaysAllowTools: [],
       ocrLanguage: 'eng',
       screenshotMaxWidth: 1280,
       statusBarRefreshSeconds: 0,
@@ -38,6 +39,8 @@ describe('extension settings (gai.*)', () => {
     const settings = parseSettings(defaults({ 'apps.allow': [' gedit ', 'xterm'], 'apps.deny': ['firefox'], 'launch.allow': ['xcalc'] }));
     assert.deepEqual(settings.apps, { allow: ['gedit', 'xterm'], deny: ['firefox'] });
     assert.deepEqual(settings.launchAllow, ['xcalc']);
+    assert.deepEqual(parseSettings(defaults({ 'approvals.alwaysAllow': ['scroll', ' click '] })).alwaysAllowTools, ['scroll', 'click']);
+    assert.throws(() => parseSettings(defaults({ 'approvals.alwaysAllow': ['click', 3] })), /gai\.approvals\.alwaysAllow: expected a list of names/);
     assert.throws(() => parseSettings(defaults({ 'apps.allow': 'gedit' })), /Setting gai\.apps\.allow: expected a list of names/);
     assert.throws(() => parseSettings(defaults({ 'apps.deny': [''] })), /Setting gai\.apps\.deny: expected a list of names/);
     assert.throws(() => parseSettings(defaults({ 'launch.allow': ['x'.repeat(101)] })), /Setting gai\.launch\.allow: expected a list of names \(at most 500, each 1 to 100 characters\)/);
