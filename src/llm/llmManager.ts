@@ -17,6 +17,8 @@ export interface LlmManagerOptions {
   screenshotBatch?: number;
   /** The history's size budget in characters; the oldest turns go beyond it. */
   maxHistoryChars?: number;
+  /** Told of every model call's tokens (history turns and stateless calls alike): one place that counts them all. */
+  onUsage?: (usage: TokenUsage) => void;
 }
 
 export interface UsageTotals {
@@ -43,6 +45,7 @@ export class LlmManager implements ModelAccess {
   readonly conversation: Conversation;
   system: string | undefined;
   private totals: UsageTotals = emptyTotals();
+  private readonly onUsage: ((usage: TokenUsage) => void) | undefined;
 
   constructor(
     private readonly providers: ModeProviders,
@@ -50,6 +53,7 @@ export class LlmManager implements ModelAccess {
   ) {
     this.conversation = new Conversation(options.keepScreenshots ?? 3, options.maxHistoryChars, options.screenshotBatch ?? DEFAULT_SCREENSHOT_BATCH);
     this.system = options.system;
+    this.onUsage = options.onUsage;
   }
 
   getProvider(mode: LlmMode = 'default'): LlmProvider {
@@ -144,6 +148,7 @@ export class LlmManager implements ModelAccess {
     this.totals.requests++;
     this.totals.lastRequest = { ...usage };
     this.totals.session = addUsage(this.totals.session, usage);
+    this.onUsage?.({ ...usage });
   }
 }
 

@@ -21,6 +21,11 @@ export const WEBVIEW_MESSAGE_SCHEMAS = {
     { type: Type.Literal('approval'), callId: Type.String({ minLength: 1, maxLength: 200 }), decision: Decision },
     { additionalProperties: false },
   ),
+  /** Takes back an "Allow for this conversation" grant: the tool asks again. */
+  revokeTool: Type.Object(
+    { type: Type.Literal('revokeTool'), name: Type.String({ minLength: 1, maxLength: 100 }) },
+    { additionalProperties: false },
+  ),
 } satisfies Record<string, TObject>;
 
 export type WebviewMessageType = keyof typeof WEBVIEW_MESSAGE_SCHEMAS;
@@ -43,6 +48,8 @@ export type ChatEntry =
       status: ToolStatus;
       durationMs?: number;
       observation?: string;
+      /** What the call will do, for the person approving it: a Markdown sentence and the screen around its point. */
+      approval?: ApprovalView;
     }
   | { kind: 'screen'; title: string; text: string; picture?: ScreenPicture }
   | { kind: 'error'; text: string }
@@ -69,12 +76,23 @@ export interface UsageView {
   sessionOutput: number;
 }
 
+export interface ApprovalView {
+  /** e.g. "Click at (1570, 576) in *galculator*" (screen strings escaped; rendered without links). */
+  text: string;
+  /** A small crop of the latest screen reading around the point, the point marked. */
+  picture?: ScreenPicture;
+}
+
 /** Host → webview. */
 export type HostMessage =
-  | { type: 'state'; entries: ChatEntry[]; running: boolean; usage: UsageView }
+  | { type: 'state'; entries: ChatEntry[]; running: boolean; usage: UsageView; thinkingSince?: number }
   | { type: 'entry'; index: number; entry: ChatEntry }
   | { type: 'appendText'; index: number; text: string }
+  /** The tools allowed for this conversation (shown in the header, each revocable). */
+  | { type: 'grants'; tools: string[] }
   | { type: 'running'; running: boolean }
-  | { type: 'usage'; usage: UsageView };
+  | { type: 'usage'; usage: UsageView }
+  /** The model is thinking since `since` (epoch ms); without it, it has answered. */
+  | { type: 'thinking'; since?: number };
 
 export const EMPTY_USAGE: UsageView = { requestInput: 0, requestOutput: 0, sessionInput: 0, sessionOutput: 0 };

@@ -13,6 +13,7 @@ import { compileWindowTitles } from '../desktop/privateWindows';
 import { isGaiError } from '../core/errors';
 import { resolveLlmConfig, type Environment } from '../llm/llmConfig';
 import { LlmManager } from '../llm/llmManager';
+import type { TokenUsage } from '../core/types';
 import { createModeProviders } from '../llm/providers/providerFactory';
 import type { SecretRedactor } from '../core/redact';
 import type { SecretPrompt } from '../brain/pathReplayer';
@@ -74,6 +75,8 @@ export interface GaiPartsOptions {
   onTakeover?: TakeoverHandler;
   /** A stop, or a safety feature that cannot work here: for the chat. */
   onSafetyNotice?: (message: string) => void;
+  /** Every model call's tokens (the chat's, Read Screen's, navigation learning's, the status bar's). */
+  onUsage?: (usage: TokenUsage) => void;
 }
 
 export function buildGaiParts(options: GaiPartsOptions): GaiParts {
@@ -116,7 +119,7 @@ export function buildGaiParts(options: GaiPartsOptions): GaiParts {
     agentProblem = 'No API key: run "GAI: Set API Key" (or set ANTHROPIC_API_KEY before starting VS Code).';
   } else {
     try {
-      llm = new LlmManager(createModeProviders(llmConfig), { system: DEFAULT_SYSTEM_PROMPT, keepScreenshots: settings.keepScreenshots });
+      llm = new LlmManager(createModeProviders(llmConfig), { system: DEFAULT_SYSTEM_PROMPT, keepScreenshots: settings.keepScreenshots, ...(options.onUsage ? { onUsage: options.onUsage } : {}) });
     } catch (error) {
       // A setting the model cannot follow, e.g. gai.computerUse "native" for a model without a computer tool.
       if (!isGaiError(error, 'CONFIG')) throw error;
@@ -145,7 +148,7 @@ export function buildGaiParts(options: GaiPartsOptions): GaiParts {
       services: desktop,
       hostRuntime: agentRuntime,
       ...(llm ? { models: llm } : {}),
-      ...(llm ? { createLlm: () => new LlmManager(createModeProviders(llmConfig), { system: NAVIGATION_PROMPT }) } : {}),
+      ...(llm ? { createLlm: () => new LlmManager(createModeProviders(llmConfig), { system: NAVIGATION_PROMPT, ...(options.onUsage ? { onUsage: options.onUsage } : {}) }) } : {}),
       logger,
       thumbnails: settings.brainThumbnails,
       ...(options.promptSecret ? { promptSecret: options.promptSecret } : {}),

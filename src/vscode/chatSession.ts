@@ -3,6 +3,7 @@
 // webview has not answered yet. No vscode import: unit-tested directly.
 import type { AgentEvent } from '../agent/agentEvents';
 import type { ApprovalDecision, ApprovalRequest } from '../tools/toolRuntime';
+import type { TokenUsage } from '../core/types';
 import { EMPTY_USAGE, type ChatEntry, type HostMessage, type ScreenPicture, type UsageView } from '../shared/protocol';
 import { previewValue } from '../core/inputLimits';
 import { escapeInvisible, escapeInvisibleJson } from '../core/invisibleText';
@@ -15,6 +16,8 @@ export class ChatSession {
   readonly entries: ChatEntry[] = [];
   running = false;
   usage: UsageView = { ...EMPTY_USAGE };
+  /** When the model call in flight started (epoch ms); undefined when none is, or it has answered. */
+  thinkingSince: number | undefined;
   private assistantIndex: number | undefined;
   private readonly toolIndex = new Map<string, number>();
   private readonly approvals = new Map<string, (decision: ApprovalDecision) => void>();
@@ -26,7 +29,35 @@ export class ChatSession {
   ) {}
 
   snapshot(): HostMessage {
-    return { type: 'state', entries: this.entries, running: this.running, usage: this.usage };
+    return { type: 'state', entries: this.entries, running: this.running, usage: this.usage, ...(this.thinkingSince === undefined ? {} : { thinkingSince: this.thinkingSince }) };
+  }
+
+  /** A new request (or command) starts: "last request" counts from zero. */
+  beginUsage(): void {
+    this.usage = { ...this.usage, requestInput: 0, requestOutput: 0 };
+    this.post({ type: 'usage', usage: this.usage });
+  }
+
+  /** One model call's tokens, whoever made it (the agent, a screen reader, navigation learning). */
+  countUsage(usage: TokenUsage): void {
+    this.usage = {
+      requestInput: this.usage.requestInput + usage.inputTokens,
+      requestOutput: this.usage.requestOutput + usage.outputTokens,
+      sessionInput: this.usage.sessionInput + usage.inputTokens,
+      sessionOutput: this.usage.sessionOutput + usage.outputTokens,
+    };
+    this.post({ type: 'usage', usage: this.usage });
+  }
+
+  /** Shows a saved conversation (not running: its requests are over). */
+  restore(entries: readonly ChatEntry[], usage: UsageView): void {
+    this.denyPending();
+    this.entries.splice(0, this.entries.length, ...entries);
+    this.toolIndex.clear();
+    this.assistantIndex = undefined;
+    this.thinkingSince = undefined;
+    this.usage = { ...usage };
+    this.post(this.snapshot());
   }
 
   addUser(text: string): void {
@@ -53,6 +84,7 @@ export class ChatSession {
   setRunning(running: boolean): void {
     this.running = running;
     this.post({ type: 'running', running });
+    if (!running) this.setThinking(undefined);
   }
 
   clear(): void {
@@ -60,6 +92,7 @@ export class ChatSession {
     this.entries.length = 0;
     this.toolIndex.clear();
     this.assistantIndex = undefined;
+    this.thinkingSince = undefined;
     this.usage = { ...EMPTY_USAGE };
     this.post(this.snapshot());
   }
@@ -113,6 +146,9 @@ export class ChatSession {
   }
 
   handle(event: AgentEvent): void {
+    // The model is asked at each iteration; its first words or tool call end the wait.
+    if (event.type === 'iteration') this.setThinking(Date.now());
+    else if (event.type !== 'usage') this.setThinking(undefined);
     switch (event.type) {
       case 'text_delta':
         if (this.assistantIndex === undefined) this.assistantIndex = this.push({ kind: 'assistant', text: '' });
@@ -151,15 +187,7 @@ export class ChatSession {
         this.updateTool(event.call.id, { status, durationMs: result.durationMs, observation: this.redact(escapeInvisible(result.observation, { keepLayout: true })) });
         break;
       }
-      case 'usage':
-        this.usage = {
-          requestInput: event.request.inputTokens,
-          requestOutput: event.request.outputTokens,
-          sessionInput: event.session.inputTokens,
-          sessionOutput: event.session.outputTokens,
-        };
-        this.post({ type: 'usage', usage: this.usage });
-        break;
+      // 'usage' is not counted here: countUsage hears of every model call, the agent's included.
       case 'done':
         if (event.response.note) this.notice(event.response.note);
         break;
@@ -169,6 +197,12 @@ export class ChatSession {
       default:
         break;
     }
+  }
+
+  private setThinking(since: number | undefined): void {
+    if (since === this.thinkingSince) return;
+    this.thinkingSince = since;
+    this.post(since === undefined ? { type: 'thinking' } : { type: 'thinking', since });
   }
 
   private push(entry: ChatEntry): number {

@@ -103,6 +103,7 @@ export class GaiController implements vscode.Disposable {
   /** Runs smart_screen_reader and shows the analysis, with the screenshot, in the chat. */
   async readScreen(mode: 'quick' | 'detailed', signal?: AbortSignal): Promise<ToolResult> {
     const before = (await this.getParts()).desktop.reader.latestSeen();
+    this.chat.beginUsage();
     const result = await this.runTool('smart_screen_reader', { mode }, signal);
     const data = result.data as { analysis?: unknown } | undefined;
     const analysis = typeof data?.analysis === 'string' ? screenTextForPeople(data.analysis) : data?.analysis === undefined ? '' : JSON.stringify(data.analysis, null, 2);
@@ -117,6 +118,7 @@ export class GaiController implements vscode.Disposable {
     const parts = await this.getParts();
     const brain = await parts.brain();
     this.logger.info(`navigate to "${target}"`);
+    this.chat.beginUsage();
     // The stop hotkey, the corner and a takeover end the navigation like its Cancel button.
     const stop = new AbortController();
     const onCancel = (): void => stop.abort(signal.reason);
@@ -165,6 +167,7 @@ export class GaiController implements vscode.Disposable {
       return;
     }
     this.chat.addUser(text);
+    this.chat.beginUsage();
     let parts: GaiParts;
     try {
       parts = await this.getParts();
@@ -291,7 +294,7 @@ export class GaiController implements vscode.Disposable {
     this.redactor.setPatterns(compileRedactPatterns(settings.redact.patterns, 'gai.redact.patterns'));
     // Loaded here, not at activation: the LLM SDKs and the desktop adapters.
     const { buildGaiParts } = await import('./agentFactory');
-    const parts = buildGaiParts({ settings, apiKey, env: process.env, logger: this.logger, requestApproval: this.requestApproval, brainDir: this.brainDir, redactor: this.redactor, promptSecret: passwordPrompt, appPermissionStore: this.appPermissionStore, appPrompt: modalAppPrompt, onTakeover: takeoverPrompt((line) => this.chat.notice(line)), onSafetyNotice: (message) => this.chat.notice(message) });
+    const parts = buildGaiParts({ settings, apiKey, env: process.env, logger: this.logger, requestApproval: this.requestApproval, brainDir: this.brainDir, redactor: this.redactor, promptSecret: passwordPrompt, appPermissionStore: this.appPermissionStore, appPrompt: modalAppPrompt, onTakeover: takeoverPrompt((line) => this.chat.notice(line)), onSafetyNotice: (message) => this.chat.notice(message), onUsage: (usage) => this.chat.countUsage(usage) });
     this.logger.info(`agent and tools built in ${Math.round(performance.now() - started)} ms (provider ${settings.provider}, profile ${settings.toolProfile})`);
     return parts;
   }

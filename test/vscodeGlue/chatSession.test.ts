@@ -8,12 +8,17 @@ describe('chat session (host side of the chat view)', () => {
   it('streams text into one assistant entry and tracks a tool card through its states', () => {
     const posted: HostMessage[] = [];
     const chat = new ChatSession((message) => posted.push(message));
+    chat.countUsage({ inputTokens: 200, outputTokens: 30 }); // an earlier request
+    chat.beginUsage();
     chat.addUser('save the file');
     chat.handle({ type: 'text_delta', text: 'Click' });
     chat.handle({ type: 'text_delta', text: 'ing Save.' });
     chat.handle({ type: 'assistant_message', text: 'Clicking Save.', toolCalls: [call] });
     chat.handle({ type: 'tool_started', call, risk: 'action' });
     chat.handle({ type: 'tool_finished', call, result: { success: true, durationMs: 42, observation: 'Clicked "Save" at (10, 20).' } });
+    // Every model call is counted once (the agent's turn, a screen reader's call); the agent's own usage event adds nothing.
+    chat.countUsage({ inputTokens: 60, outputTokens: 15 });
+    chat.countUsage({ inputTokens: 40, outputTokens: 5 });
     chat.handle({ type: 'usage', request: { inputTokens: 100, outputTokens: 20 }, session: { inputTokens: 300, outputTokens: 50 } });
 
     assert.deepEqual(chat.entries, [

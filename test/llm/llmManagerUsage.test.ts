@@ -1,0 +1,39 @@
+import { strict as assert } from 'node:assert';
+import type { TokenUsage } from '../../src/core/types';
+import { LlmManager } from '../../src/llm/llmManager';
+import { AnthropicProvider } from '../../src/llm/providers/anthropicProvider';
+import { ScriptedMessagesServer } from '../support/scriptedMessagesServer';
+import { textReply } from '../support/scriptedSteps';
+
+describe('LlmManager onUsage: every model call is counted in one place', () => {
+  let server: ScriptedMessagesServer;
+  afterEach(async () => server?.close());
+
+  it('reports history turns (sent and streamed) and stateless calls, each with its own tokens', async () => {
+    server = await ScriptedMessagesServer.start([
+      textReply('one', { inputTokens: 11, outputTokens: 1 }),
+      textReply('two', { inputTokens: 22, outputTokens: 2 }),
+      textReply('three', { inputTokens: 33, outputTokens: 3 }),
+    ]);
+    const seen: TokenUsage[] = [];
+    const provider = new AnthropicProvider({ provider: 'anthropic', model: 'test-model', apiKey: 'test', baseUrl: server.baseUrl, maxRetries: 0 });
+    const llm = new LlmManager({ default: provider }, { onUsage: (usage) => seen.push(usage) });
+    llm.addUserMessage('hi');
+    await llm.send([]);
+    llm.addUserMessage('again');
+    for await (const _chunk of llm.stream([])) {
+      // drained
+    }
+    // A screen reader's call: outside the history, still counted.
+    await llm.sendWithMode('fast', [{ role: 'user', content: [{ type: 'text', text: 'what is on screen?' }] }]);
+    assert.deepEqual(
+      seen.map((usage) => [usage.inputTokens, usage.outputTokens]),
+      [
+        [11, 1],
+        [22, 2],
+        [33, 3],
+      ],
+    );
+    assert.equal(llm.usage.session.inputTokens, 66);
+  });
+});
