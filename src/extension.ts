@@ -9,6 +9,8 @@ import { ApiKeyStore } from './vscode/apiKeyStore';
 import { MementoAppPermissionStore } from './vscode/mementoAppPermissions';
 import { ChatViewProvider, CHAT_VIEW_ID } from './vscode/chatViewProvider';
 import { registerCommands } from './vscode/commands';
+import { ConversationHistory } from './vscode/conversationHistory';
+import { ConversationStore, type SavedConversation } from './vscode/conversationStore';
 import type { ChatEntry } from './shared/protocol';
 import { GaiController, type RequestTimings } from './vscode/gaiController';
 import { OutputChannelLogger } from './vscode/outputLogger';
@@ -33,6 +35,9 @@ export interface GaiExtensionApi {
   lastTimings(): RequestTimings | undefined;
   /** Where the navigation brain is kept (global storage). */
   brainDir(): string;
+  /** The saved conversations, newest first, and the id of the one the chat shows. */
+  savedConversations(): Promise<readonly SavedConversation[]>;
+  currentConversationId(): string;
 }
 
 export function activate(context: vscode.ExtensionContext): GaiExtensionApi {
@@ -45,6 +50,13 @@ export function activate(context: vscode.ExtensionContext): GaiExtensionApi {
   const keys = new ApiKeyStore(context.secrets);
   const controller = new GaiController(keys, logger, context.globalStorageUri.fsPath, redactor, new MementoAppPermissionStore(context.globalState));
   const chatView = new ChatViewProvider(context.extensionUri, controller);
+  const history = new ConversationHistory(
+    controller.chat,
+    new ConversationStore(vscode.Uri.joinPath(context.globalStorageUri, 'conversations.json').fsPath, (message) => logger.warn(message)),
+    (message) => logger.warn(message),
+    () => controller.newConversation(),
+  );
+  controller.beforeNewConversation = () => history.startNew();
   const statusBar = new GaiStatusBar(controller);
   context.subscriptions.push(
     channel,
@@ -52,8 +64,14 @@ export function activate(context: vscode.ExtensionContext): GaiExtensionApi {
     chatView,
     statusBar,
     vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, chatView),
-    ...registerCommands(controller, keys, () => void vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`), context.extensionUri),
+    ...registerCommands(controller, keys, () => void vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`), context.extensionUri, history),
+    // Each request's end saves the conversation.
+    controller.onDidChangeRunning((running) => {
+      if (!running) void history.save();
+    }),
   );
+  // Reopening VS Code shows the last conversation (read from disk after activation returns).
+  void history.restoreLast().catch((error: unknown) => logger.warn(`conversation history: ${String(error)}`));
   try {
     controller.settings();
   } catch (error) {
@@ -76,6 +94,8 @@ export function activate(context: vscode.ExtensionContext): GaiExtensionApi {
     statusText: () => statusBar.text,
     lastTimings: () => controller.lastTimings,
     brainDir: () => controller.brainDir,
+    savedConversations: () => history.store.list(),
+    currentConversationId: () => history.current,
   };
 }
 

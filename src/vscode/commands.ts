@@ -4,9 +4,10 @@ import { errorMessage } from '../core/errors';
 import type { ToolResult } from '../core/types';
 import type { ApiKeyStore } from './apiKeyStore';
 import { BrainPanel } from './brainPanel';
+import type { ConversationHistory } from './conversationHistory';
 import type { GaiController } from './gaiController';
 
-export function registerCommands(controller: GaiController, keys: ApiKeyStore, focusChat: () => void, extensionUri: vscode.Uri): vscode.Disposable[] {
+export function registerCommands(controller: GaiController, keys: ApiKeyStore, focusChat: () => void, extensionUri: vscode.Uri, history: ConversationHistory): vscode.Disposable[] {
   const register = (id: string, run: (...args: unknown[]) => unknown): vscode.Disposable =>
     vscode.commands.registerCommand(id, async (...args: unknown[]) => {
       try {
@@ -97,6 +98,8 @@ export function registerCommands(controller: GaiController, keys: ApiKeyStore, f
     }),
     register('gai.stopAgent', () => controller.stop()),
     register('gai.newConversation', () => controller.newConversation()),
+    // An id argument reopens that conversation directly (automation and tests); none shows the list.
+    register('gai.showHistory', (arg) => (typeof arg === 'string' ? history.open(arg) : history.pick())),
     register('gai.setApiKey', async (arg) => {
       // An argument is accepted for automation and tests; it never goes to settings or logs.
       const key =

@@ -7,7 +7,7 @@ import type { ToolResult } from '../core/types';
 import type { NavigationReport } from '../brain/navigationBrain';
 import { BrainStore } from '../brain/brainStore';
 import type { BrainSource } from './brainController';
-import type { HostMessage } from '../shared/protocol';
+import type { HostMessage, ScreenPicture } from '../shared/protocol';
 import type { ApprovalDecision, ApprovalRequest } from '../tools/toolRuntime';
 import type { ApiKeyStore } from './apiKeyStore';
 import type { AppPermissionStore } from '../tools/appPermissionStore';
@@ -19,6 +19,7 @@ import { buildScreenPicture, pointsOf } from './screenPictures';
 import { parseSettings, type GaiSettings } from './settings';
 import { takeoverPrompt } from './takeoverPrompt';
 import { passwordPrompt } from './passwordPrompt';
+import { buildApprovalView } from './approvalView';
 import { escapeInvisible } from '../core/invisibleText';
 import { screenTextForPeople } from '../core/screenText';
 
@@ -42,6 +43,8 @@ export class GaiController implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [this.runningEmitter];
   /** Set by the chat view: posts to the webview when it exists, and tells whether it is visible. */
   webview?: { post(message: HostMessage): void; visible(): boolean };
+  /** Set by the conversation history: saves the conversation that New Chat is about to clear. */
+  beforeNewConversation?: () => Promise<void>;
   /** The newest request's timings (for the benchmark and the log). */
   lastTimings?: RequestTimings;
   /** The screen the last navigation ended on (highlighted in Show Brain). */
@@ -191,7 +194,8 @@ export class GaiController implements vscode.Disposable {
         if (event.type === 'tool_started') seenBefore = parts.desktop.reader.latestSeen();
         this.chat.handle(event);
         if (event.type === 'text_delta') timings.sendToFirstTokenMs ??= performance.now() - receivedAt;
-        if (event.type === 'tool_finished' && PICTURE_TOOLS.has(event.call.name)) {
+        // A denied or cancelled call did nothing: no picture of it.
+        if (event.type === 'tool_finished' && PICTURE_TOOLS.has(event.call.name) && event.result.code !== 'DENIED' && event.result.code !== 'CANCELLED') {
           await this.addScreen(`What the agent saw (${event.call.name})`, event.result.observation, event.result, seenBefore);
         }
       }
@@ -223,31 +227,74 @@ export class GaiController implements vscode.Disposable {
   }
 
   stop(): void {
-    this.chat.denyPending();
-    void this.parts?.then((parts) => parts.agent?.cancel()).catch(() => {});
+    // The agent is cancelled first, so the runtime sees its signal aborted when the pending
+    // approvals are answered: recorded as cancelled, not as the person's denial.
+    void (this.parts ?? Promise.resolve(undefined))
+      .then((parts) => parts?.agent?.cancel())
+      .catch(() => {})
+      .finally(() => this.chat.denyPending());
   }
 
   async newConversation(): Promise<void> {
     this.stop();
+    await this.beforeNewConversation?.();
     const parts = await this.parts?.catch(() => undefined);
     parts?.agent?.startSession();
     parts?.appPermissions.reset();
     this.chat.clear();
+    this.postGrants();
   }
 
-  /** The runtime's approval handler: the chat card answers; a notification too when the view is not visible. */
-  requestApproval = (request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision> => {
-    const answer = this.chat.waitForApproval(request, signal);
-    if (!this.webview?.visible()) {
+  /** Tells the chat which tools are allowed for this conversation (its header lists them). */
+  postGrants(): void {
+    void (this.parts ?? Promise.resolve(undefined))
+      .then((parts) => this.webview?.post({ type: 'grants', tools: parts?.agentRuntime.conversationGrants() ?? [] }))
+      .catch(() => this.webview?.post({ type: 'grants', tools: [] }));
+  }
+
+  /** The person took back "Allow for this conversation" for a tool: it asks again. */
+  async revokeTool(name: string): Promise<void> {
+    const parts = await this.parts?.catch(() => undefined);
+    if (parts?.agentRuntime.revokeGrant(name)) this.logger.info(`approvals: ${name} asks again`);
+    this.postGrants();
+  }
+
+  /**
+   * The runtime's approval handler: the chat card answers; when the view is not visible, a modal
+   * says the same and waits (a notification would expire into the notification centre). Stop
+   * answers both: the card through the signal, the modal is left to close unanswered.
+   */
+  requestApproval = async (request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision> => {
+    const view = await this.approvalView(request);
+    const answer = this.chat.waitForApproval(request, signal, view);
+    if (!this.webview?.visible() && !signal.aborted) {
+      const note = request.note ? `\n\n${this.redactor.redact(escapeInvisible(request.note))}` : '';
       void vscode.window
-        .showWarningMessage(`GAI wants to run ${request.summary} (risk: ${request.risk})${request.note ? `. ${this.redactor.redact(escapeInvisible(request.note))}` : ''}`, 'Approve', 'Deny', 'Always allow this tool')
+        .showWarningMessage(`GAI wants to: ${plainSentence(this.redactor.redact(view.text))}`, { modal: true, detail: `Risk: ${request.risk}. ${this.redactor.redact(request.summary)}${note}` }, 'Approve', 'Allow for this conversation', 'Deny')
         .then((choice) => {
-          const decision: ApprovalDecision = choice === 'Approve' ? 'approve' : choice === 'Always allow this tool' ? 'always' : 'deny';
+          const decision: ApprovalDecision = choice === 'Approve' ? 'approve' : choice === 'Allow for this conversation' ? 'always' : 'deny';
           this.chat.answerApproval(request.call.id, decision);
         });
     }
-    return answer;
+    const decision = await answer;
+    if (decision === 'always') queueMicrotask(() => this.postGrants());
+    return decision;
   };
+
+  /** The sentence and picture for a card; the bare tool call when the desktop cannot say more. */
+  private async approvalView(request: ApprovalRequest): Promise<{ text: string; picture?: ScreenPicture }> {
+    try {
+      const parts = await this.getParts();
+      return await buildApprovalView(request, {
+        desktop: parts.desktop.desktop,
+        latestReading: () => parts.desktop.reader.latestSeen(),
+        computerScale: async () => 1 / (await parts.computerDisplay.geometry()).scale,
+      });
+    } catch (error) {
+      this.logger.warn(`approval for ${request.call.name}: no description (${errorMessage(error)})`);
+      return { text: `Run \`${request.call.name}\`` };
+    }
+  }
 
   dispose(): void {
     this.stop();
@@ -298,4 +345,9 @@ export class GaiController implements vscode.Disposable {
     this.logger.info(`agent and tools built in ${Math.round(performance.now() - started)} ms (provider ${settings.provider}, profile ${settings.toolProfile})`);
     return parts;
   }
+}
+
+/** The Markdown sentence as plain text for a dialog: emphasis marks and escapes dropped. */
+function plainSentence(markdown: string): string {
+  return markdown.replace(/\\(.)/g, '\u0000$1').replace(/[*`]/g, '').replace(/\u0000(.)/g, '$1');
 }

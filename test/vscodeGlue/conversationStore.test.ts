@@ -3,7 +3,7 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { EMPTY_USAGE, type ChatEntry } from '../../src/shared/protocol';
-import { ConversationStore, TITLE_MAX, conversationTitle, type SavedConversation } from '../../src/vscode/conversationStore';
+import { ConversationStore, TITLE_MAX, conversationTitle, relativeTime, type SavedConversation } from '../../src/vscode/conversationStore';
 
 function conversation(id: string, updatedAt: number, entries: ChatEntry[] = [{ kind: 'user', text: `ask ${id}` }]): SavedConversation {
   return { id, title: conversationTitle(entries), updatedAt, entries, usage: { ...EMPTY_USAGE, sessionInput: 10, sessionOutput: 2 } };
@@ -92,5 +92,16 @@ describe('conversation store (chat history in global storage)', () => {
     const long = conversationTitle([{ kind: 'user', text: 'a'.repeat(200) }]);
     assert.equal(long.length, TITLE_MAX);
     assert.ok(long.endsWith('…'));
+  });
+});
+
+describe('conversation history: relative times', () => {
+  it('says how long ago, then the date', () => {
+    const now = Date.UTC(2026, 10, 25, 12);
+    assert.equal(relativeTime(now - 5_000, now), 'just now');
+    assert.equal(relativeTime(now - 5 * 60_000, now), '5 min ago');
+    assert.equal(relativeTime(now - 3 * 3_600_000, now), '3 h ago');
+    assert.equal(relativeTime(now - 86_400_000, now), '1 day ago');
+    assert.equal(relativeTime(Date.UTC(2026, 0, 2), now), '2026-01-02');
   });
 });
