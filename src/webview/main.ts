@@ -8,6 +8,7 @@ import { Controls } from './controls';
 import { byId } from './dom';
 import { entryView } from './render/entryView';
 import type { ApprovalHandler } from './render/toolCard';
+import { ThinkingRow } from './thinkingRow';
 import { applyHostMessage, emptyState, restoreState, stateForSaving, type ViewState } from './viewState';
 import { vscodeApi } from './vscodeApi';
 
@@ -35,6 +36,8 @@ const log = new ChatLog(
   },
   () => scheduleSave(),
 );
+// After the entries (the log's own list), so it follows the newest one.
+const thinking = new ThinkingRow(byId('log'));
 
 let saveTimer: ReturnType<typeof setTimeout> | undefined;
 function scheduleSave(): void {
@@ -46,6 +49,7 @@ function scheduleSave(): void {
 
 function updateStatus(): void {
   controls.update(state);
+  thinking.update(state.thinkingSince, state.running);
   // Screen readers wait with announcing a busy log until the reply is complete.
   byId('log').setAttribute('aria-busy', String(state.running));
 }

@@ -6,6 +6,8 @@ export interface ViewState {
   entries: ChatEntry[];
   running: boolean;
   usage: UsageView;
+  /** Since when the model has been thinking (epoch ms), while it has not answered. */
+  thinkingSince?: number;
 }
 
 /** What a message changed, so that only that part is re-rendered. */
@@ -31,6 +33,7 @@ export function applyHostMessage(state: ViewState, message: HostMessage): Change
       state.entries = Array.isArray(message.entries) ? [...message.entries] : [];
       state.running = message.running === true;
       state.usage = message.usage ?? state.usage;
+      state.thinkingSince = typeof message.thinkingSince === 'number' ? message.thinkingSince : undefined;
       return { kind: 'all' };
     case 'entry':
       if (!isIndex(message.index) || !message.entry) return { kind: 'none' };
@@ -48,6 +51,9 @@ export function applyHostMessage(state: ViewState, message: HostMessage): Change
       return { kind: 'controls' };
     case 'usage':
       state.usage = message.usage ?? state.usage;
+      return { kind: 'controls' };
+    case 'thinking':
+      state.thinkingSince = typeof message.since === 'number' ? message.since : undefined;
       return { kind: 'controls' };
     default:
       return { kind: 'none' };
