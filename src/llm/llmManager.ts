@@ -2,6 +2,7 @@ import type { ImageBlock, LlmMode, LlmResponse, LlmStreamChunk, Message, TextBlo
 import { Conversation } from './conversation';
 import type { LlmProvider, LlmRequest } from './llmProvider';
 import type { ModelAccess } from './modelAccess';
+import { spentUsage } from './spentUsage';
 
 export interface ModeProviders {
   default: LlmProvider;
@@ -102,6 +103,11 @@ export class LlmManager implements ModelAccess {
         }
         yield chunk;
       }
+    } catch (error) {
+      // Cancelled or broken mid-answer: what the call had spent still counts.
+      const spent = spentUsage(error);
+      if (spent) this.record(spent);
+      throw error;
     } finally {
       if (!completed && partialText.trim()) this.conversation.addAssistantMessage(partialText + ' [interrupted]');
     }

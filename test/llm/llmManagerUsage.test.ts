@@ -36,4 +36,21 @@ describe('LlmManager onUsage: every model call is counted in one place', () => {
     );
     assert.equal(llm.usage.session.inputTokens, 66);
   });
+
+  it('a stream cancelled mid-answer counts the prompt it was billed for', async () => {
+    server = await ScriptedMessagesServer.start([{ ...textReply('a long answer that is cut short', { inputTokens: 1_234, outputTokens: 50 }), chunkDelayMs: 50 }]);
+    const seen: TokenUsage[] = [];
+    const provider = new AnthropicProvider({ provider: 'anthropic', model: 'test-model', apiKey: 'test', baseUrl: server.baseUrl, maxRetries: 0 });
+    const llm = new LlmManager({ default: provider }, { onUsage: (usage) => seen.push(usage) });
+    llm.addUserMessage('hi');
+    const abort = new AbortController();
+    await assert.rejects(async () => {
+      for await (const chunk of llm.stream([], { signal: abort.signal })) {
+        if (chunk.type === 'text') abort.abort();
+      }
+    });
+    assert.equal(seen.length, 1);
+    assert.equal(seen[0]?.inputTokens, 1_234);
+    assert.equal(llm.usage.session.inputTokens, 1_234);
+  });
 });

@@ -7,6 +7,7 @@ import { nativeComputerFor, type AnthropicNativeComputer } from './anthropicComp
 import { nativeRequestParams, offersComputer } from './anthropicComputerWire';
 import { fromAnthropicMessage, fromWireToolUse, toAnthropicMessages, toAnthropicTools, toStopReason, toUsage } from './anthropicMessages';
 import { mapSdkError } from './sdkErrors';
+import { withSpentUsage } from '../spentUsage';
 
 const DEFAULT_MAX_TOKENS = 4096;
 
@@ -112,10 +113,11 @@ export class AnthropicProvider implements LlmProvider {
         }
       }
     } catch (error) {
-      throw mapSdkError(this.where, error, { midStream: true, aborted: request.signal?.aborted, secrets: [this.config.apiKey] });
+      // The prompt is billed once the answer started (message_start told its size).
+      throw withSpentUsage(mapSdkError(this.where, error, { midStream: true, aborted: request.signal?.aborted, secrets: [this.config.apiKey] }), { ...usage, outputTokens });
     }
     if (!ended) {
-      throw new GaiError('LLM_STREAM_INTERRUPTED', `${this.where}: the connection was lost mid-response (the stream ended early)`);
+      throw withSpentUsage(new GaiError('LLM_STREAM_INTERRUPTED', `${this.where}: the connection was lost mid-response (the stream ended early)`), { ...usage, outputTokens });
     }
     yield { type: 'end', response: { content, toolCalls, stopReason, usage: { ...usage, outputTokens }, model } };
   }
