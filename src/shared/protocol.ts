@@ -69,18 +69,18 @@ export interface ScreenPicture {
   points: Array<{ x: number; y: number; label: string; kind: 'click' | 'candidate' }>;
 }
 
-export interface UsageView {
-  requestInput: number;
-  requestOutput: number;
-  sessionInput: number;
-  sessionOutput: number;
-}
-
 export interface ApprovalView {
   /** e.g. "Click at (1570, 576) in *galculator*" (screen strings escaped; rendered without links). */
   text: string;
   /** A small crop of the latest screen reading around the point, the point marked. */
   picture?: ScreenPicture;
+}
+
+export interface UsageView {
+  requestInput: number;
+  requestOutput: number;
+  sessionInput: number;
+  sessionOutput: number;
 }
 
 /** Host → webview. */

@@ -4,7 +4,7 @@
 import type { AgentEvent } from '../agent/agentEvents';
 import type { ApprovalDecision, ApprovalRequest } from '../tools/toolRuntime';
 import type { TokenUsage } from '../core/types';
-import { EMPTY_USAGE, type ChatEntry, type HostMessage, type ScreenPicture, type UsageView } from '../shared/protocol';
+import { EMPTY_USAGE, type ApprovalView, type ChatEntry, type HostMessage, type ScreenPicture, type UsageView } from '../shared/protocol';
 import { previewValue } from '../core/inputLimits';
 import { escapeInvisible, escapeInvisibleJson } from '../core/invisibleText';
 
@@ -98,8 +98,9 @@ export class ChatSession {
   }
 
   /** Waits for the webview's answer; a cancel (signal) denies. */
-  waitForApproval(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision> {
-    if (this.toolIndex.has(request.call.id)) this.updateTool(request.call.id, { status: 'awaiting_approval' });
+  waitForApproval(request: ApprovalRequest, signal: AbortSignal, approval?: ApprovalView): Promise<ApprovalDecision> {
+    const shown = approval ? { approval: { ...approval, text: this.redact(approval.text) } } : {};
+    if (this.toolIndex.has(request.call.id)) this.updateTool(request.call.id, { status: 'awaiting_approval', ...shown });
     else {
       // A step of a navigation (replayed or learned) has no card yet: the person must see what
       // they are asked about, and why it asks.
@@ -112,6 +113,7 @@ export class ChatSession {
           input: this.redact(formatInput(request.call.input)),
           risk: request.risk,
           status: 'awaiting_approval',
+          ...shown,
           ...(request.note ? { observation: this.redact(escapeInvisible(request.note, { keepLayout: true })) } : {}),
         }),
       );
@@ -173,7 +175,7 @@ export class ChatSession {
         break;
       }
       case 'approval_resolved':
-        this.updateTool(event.call.id, { status: event.decision === 'deny' ? 'denied' : 'running' });
+        this.updateTool(event.call.id, { status: event.decision === 'deny' ? 'denied' : 'running', ...this.approvalWithoutPicture(event.call.id) });
         break;
       case 'tool_finished': {
         const result = event.result;
@@ -228,6 +230,13 @@ export class ChatSession {
     if (entry?.kind !== 'assistant') return;
     entry.text += text;
     this.post({ type: 'appendText', index, text });
+  }
+
+  /** Answered: the sentence stays on the card, the crop goes (memory, and the saved conversation). */
+  private approvalWithoutPicture(callId: string): { approval?: ApprovalView } {
+    const index = this.toolIndex.get(callId);
+    const entry = index === undefined ? undefined : this.entries[index];
+    return entry?.kind === 'tool' && entry.approval ? { approval: { text: entry.approval.text } } : {};
   }
 
   private updateTool(callId: string, patch: Partial<Extract<ChatEntry, { kind: 'tool' }>>): void {

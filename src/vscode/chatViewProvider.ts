@@ -55,6 +55,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         case 'ready':
           this.readyCount++;
           this.post(this.controller.chat.snapshot());
+          this.controller.postGrants();
           this.controller.warmUp();
           break;
         case 'send':
@@ -70,6 +71,9 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
           if (!this.controller.chat.answerApproval(message.callId, message.decision)) {
             this.controller.logger.warn(`webview: no approval pending for call ${message.callId}`);
           }
+          break;
+        case 'revokeTool':
+          void this.controller.revokeTool(message.name);
           break;
       }
     } catch (error) {

@@ -349,5 +349,6 @@ export class GaiController implements vscode.Disposable {
 
 /** The Markdown sentence as plain text for a dialog: emphasis marks and escapes dropped. */
 function plainSentence(markdown: string): string {
-  return markdown.replace(/\\(.)/g, '\u0000$1').replace(/[*`]/g, '').replace(/\u0000(.)/g, '$1');
+  // An escaped character is kept; an unescaped * or ` is Markdown's, not the sentence's.
+  return markdown.replace(/\\(.)|[*`]/g, (_mark, escaped: string | undefined) => escaped ?? '');
 }

@@ -7,6 +7,7 @@ import { ChatLog } from './chatLog';
 import { Controls } from './controls';
 import { byId } from './dom';
 import { entryView } from './render/entryView';
+import { GrantsBar } from './grantsBar';
 import type { ApprovalHandler } from './render/toolCard';
 import { ThinkingRow } from './thinkingRow';
 import { applyHostMessage, emptyState, restoreState, stateForSaving, type ViewState } from './viewState';
@@ -28,6 +29,9 @@ const approvals: ApprovalHandler = {
 };
 
 const controls = new Controls((message) => vscode.postMessage(message));
+// The header above the conversation: tools allowed for it, each revocable.
+const grants = new GrantsBar((message) => vscode.postMessage(message));
+byId('log').before(grants.element);
 const log = new ChatLog(
   byId('log'),
   (index, existing) => {
@@ -57,6 +61,7 @@ function updateStatus(): void {
 window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
   const message = event.data;
   if (typeof message !== 'object' || message === null || typeof message.type !== 'string') return;
+  if (message.type === 'grants') return grants.update(message.tools);
   const change = applyHostMessage(state, message);
   switch (change.kind) {
     case 'all':

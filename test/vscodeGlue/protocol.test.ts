@@ -11,6 +11,7 @@ describe('webview → host protocol validation', () => {
     { type: 'approval', callId: 'toolu_1', decision: 'approve' },
     { type: 'approval', callId: 'toolu_1', decision: 'deny' },
     { type: 'approval', callId: 'toolu_1', decision: 'always' },
+    { type: 'revokeTool', name: 'click' },
   ];
   for (const message of valid) {
     it(`accepts ${JSON.stringify(message)}`, () => {
@@ -28,6 +29,10 @@ describe('webview → host protocol validation', () => {
     ['an unknown type', { type: 'runShell', command: 'rm -rf /' }, /unknown message type "runShell"/],
     ['a prototype key as type', { type: 'constructor' }, /unknown message type/],
     ['send without text', { type: 'send' }, /"send" message: text: required field/],
+    ['revokeTool without a name', { type: 'revokeTool' }, /"revokeTool" message: name: required field/],
+    ['revokeTool with an empty name', { type: 'revokeTool', name: '' }, /"revokeTool" message: name/],
+    ['revokeTool with a long name', { type: 'revokeTool', name: 'x'.repeat(101) }, /"revokeTool" message: name/],
+    ['revokeTool with more fields', { type: 'revokeTool', name: 'click', all: true }, /"revokeTool" message/],
     ['send with empty text', { type: 'send', text: '' }, /text: must have at least 1/],
     ['send with a number', { type: 'send', text: 5 }, /text: expected/],
     ['send with too much text', { type: 'send', text: 'x'.repeat(MAX_CHAT_INPUT + 1) }, new RegExp(`text: .*limit of ${MAX_CHAT_INPUT}`)],

@@ -2,6 +2,9 @@
 // (collapsible), the result, and inline approval buttons while the call waits for the person.
 import type { ApprovalChoice, ChatEntry, ToolStatus } from '../../shared/protocol';
 import { codicon, el, formatMs } from '../dom';
+import { renderInlineMarkdown } from './markdown';
+import { buildPictureModel } from './pictureModel';
+import { pictureSvg } from './screenPicture';
 
 type ToolEntry = Extract<ChatEntry, { kind: 'tool' }>;
 
@@ -29,7 +32,7 @@ const RISK_HINT: Record<ToolEntry['risk'], string> = {
 const CHOICES: ReadonlyArray<{ decision: ApprovalChoice; label: string; icon: string; secondary: boolean }> = [
   { decision: 'approve', label: 'Approve', icon: 'check', secondary: false },
   { decision: 'deny', label: 'Deny', icon: 'close', secondary: true },
-  { decision: 'always', label: 'Always allow this tool', icon: 'check-all', secondary: true },
+  { decision: 'always', label: 'Allow for this conversation', icon: 'check-all', secondary: true },
 ];
 
 /** A long observation is shown in full but scrolls inside the card (see chat.css). */
@@ -46,9 +49,10 @@ export function toolCard(entry: ToolEntry, approvals: ApprovalHandler): HTMLElem
   if (entry.durationMs !== undefined) statusLine.append(el('span', 'tool-duration', formatMs(entry.durationMs)));
   header.append(codicon('tools'), el('span', 'tool-name', entry.name), risk, statusLine);
   card.append(header);
+  if (entry.approval) card.append(approvalSentence(entry.approval));
 
   const input = el('vscode-collapsible', 'tool-input');
-  input.setAttribute('heading', 'Input');
+  input.setAttribute('heading', entry.approval ? 'Raw input' : 'Input');
   input.append(el('pre', 'tool-input-text', capped(entry.input)));
   card.append(input);
 
@@ -72,6 +76,22 @@ function capped(text: unknown): string {
   const value = typeof text === 'string' ? text : String(text);
   if (value.length <= MAX_CARD_TEXT_CHARS) return value;
   return `${value.slice(0, MAX_CARD_TEXT_CHARS)}… (${value.length - MAX_CARD_TEXT_CHARS} more characters)`;
+}
+
+/** What the call will do, in words (Markdown without links), and the screen around its point. */
+function approvalSentence(approval: NonNullable<ToolEntry['approval']>): HTMLElement {
+  const box = el('div', 'approval-what');
+  const sentence = el('p', 'approval-text');
+  // Safe as HTML: the renderer escapes raw HTML and makes no links.
+  sentence.innerHTML = renderInlineMarkdown(typeof approval.text === 'string' ? approval.text : '');
+  box.append(sentence);
+  const model = approval.picture ? buildPictureModel(approval.picture) : undefined;
+  if (model) {
+    const picture = el('div', 'approval-picture');
+    picture.append(pictureSvg(model));
+    box.append(picture);
+  }
+  return box;
 }
 
 function approvalButtons(entry: ToolEntry, approvals: ApprovalHandler): HTMLElement {
