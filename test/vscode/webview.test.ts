@@ -105,7 +105,7 @@ describe('chat webview in a browser (real bundle, real CSP)', function () {
         statusIcon: element?.querySelector('.tool-status .codicon')?.className,
       };
     });
-    assert.deepEqual(card.labels, ['Approve', 'Deny', 'Always allow this tool']);
+    assert.deepEqual(card.labels, ['Approve', 'Deny', 'Allow for this conversation']);
     assert.equal(card.name, 'click_text');
     assert.equal(card.risk, 'action');
     assert.equal(card.input, '{\n  "text": "Save"\n}');
