@@ -8,6 +8,8 @@ export interface ActionContext {
   windowTitle?: string;
   /** Accessible name of the focused element, when the accessibility tree says. */
   focusedName?: string;
+  /** The text the latest reading saw at the call's point (a click at x,y on a "7" key). */
+  targetText?: string;
   /** Screen pixels per `computer` screenshot pixel, when known: its points then name the screen point too. */
   computerScale?: number;
 }
@@ -32,7 +34,7 @@ export function describeAction(call: { name: string; input: unknown }, context: 
   const inWindow = context.windowTitle ? ` in *${escapeMarkdown(context.windowTitle)}*` : '';
   switch (call.name) {
     case 'click':
-      return describeClick(input, inWindow);
+      return describeClick(input, inWindow, context.targetText);
     case 'type_text':
       return { text: describeTyping(input.text, input.secret === true, context) + (input.pressEnter === true ? ', then press **Enter**' : '') };
     case 'press_key':
@@ -61,7 +63,7 @@ export function describeAction(call: { name: string; input: unknown }, context: 
   }
 }
 
-function describeClick(input: Record<string, unknown>, inWindow: string): ActionDescription {
+function describeClick(input: Record<string, unknown>, inWindow: string, targetText?: string): ActionDescription {
   const clicks = input.clicks === 3 ? 'Triple-click' : input.clicks === 2 || input.doubleClick === true ? 'Double-click' : 'Click';
   const button = input.button === 'right' ? `Right-${clicks.toLowerCase()}` : input.button === 'middle' ? `Middle-${clicks.toLowerCase()}` : clicks;
   const modifiers = Array.isArray(input.modifiers) && input.modifiers.length > 0 ? ` holding ${input.modifiers.map((m) => `**${escapeMarkdown(String(m))}**`).join('+')}` : '';
@@ -71,7 +73,8 @@ function describeClick(input: Record<string, unknown>, inWindow: string): Action
     const near = isString(input.near) ? ` near **${escapeMarkdown(input.near)}**` : '';
     return { text: `${button} **${escapeMarkdown(input.text)}**${which}${near}${modifiers}${inWindow}` };
   }
-  if (point) return { text: `${button} at ${formatPoint(point)}${modifiers}${inWindow}`, point };
+  const on = targetText ? ` **${escapeMarkdown(targetText)}**` : '';
+  if (point) return { text: `${button}${on} at ${formatPoint(point)}${modifiers}${inWindow}`, point };
   return { text: `${button} where the mouse is${modifiers}${inWindow}` };
 }
 
@@ -97,7 +100,8 @@ function describeComputer(input: Record<string, unknown>, inWindow: string, cont
   const click = COMPUTER_CLICKS[action];
   if (click) {
     const where = at(input.coordinate);
-    return { text: `${click}${where.text || ' where the mouse is'}${held}${inWindow}`, ...(where.point ? { point: where.point } : {}) };
+    const on = where.point && context.targetText ? ` **${escapeMarkdown(context.targetText)}**` : '';
+    return { text: `${click}${on}${where.text || ' where the mouse is'}${held}${inWindow}`, ...(where.point ? { point: where.point } : {}) };
   }
   switch (action) {
     case 'type':

@@ -35,18 +35,21 @@ export async function buildApprovalView(request: ApprovalRequest, sources: Appro
   if (window?.title) context.windowTitle = window.title;
   if (focused?.name) context.focusedName = focused.name;
   if (scale) context.computerScale = scale;
-  const described = describeAction(request.call, context);
-  const reading = described.point ? sources.latestReading() : undefined;
-  if (!described.point || !reading) return { text: described.text };
-  const region = around(described.point, reading.image);
-  if (!region) return { text: described.text };
+  const first = describeAction(request.call, context);
+  const point = first.point;
+  const reading = point ? sources.latestReading() : undefined;
+  if (!point || !reading) return { text: first.text };
+  const target = textAt(point, reading.analysis.elements);
+  const text = target ? describeAction(request.call, { ...context, targetText: target }).text : first.text;
+  const region = around(point, reading.image);
+  if (!region) return { text };
   const picture = await buildScreenPicture(
     sources.desktop.images,
     { image: crop(reading.image, region), analysis: { ...reading.analysis, elements: [] } },
-    [{ ...described.point, label: 'will click here', kind: 'click' }],
+    [{ ...point, label: 'will click here', kind: 'click' }],
     APPROVAL_PICTURE_WIDTH,
   );
-  return { text: described.text, picture };
+  return { text, picture };
 }
 
 /** The crop rectangle around the point, inside the image; undefined when the point is outside it. */
@@ -58,6 +61,17 @@ export function around(point: { x: number; y: number }, image: { width: number; 
   const x = Math.round(Math.min(Math.max(point.x - width / 2, ox), ox + image.width - width));
   const y = Math.round(Math.min(Math.max(point.y - height / 2, oy), oy + image.height - height));
   return { x, y, width, height };
+}
+
+/** The smallest OCR word (or line) that holds the point: what a click there lands on. */
+export function textAt(point: { x: number; y: number }, elements: ReadonlyArray<{ text: string; bbox: { x: number; y: number; width: number; height: number } }>): string | undefined {
+  let best: { text: string; area: number } | undefined;
+  for (const { text, bbox } of elements) {
+    if (point.x < bbox.x || point.y < bbox.y || point.x > bbox.x + bbox.width || point.y > bbox.y + bbox.height || text.trim() === '') continue;
+    const area = bbox.width * bbox.height;
+    if (!best || area < best.area) best = { text: text.trim().slice(0, 80), area };
+  }
+  return best?.text;
 }
 
 async function within<T>(work: Promise<T>): Promise<T | undefined> {

@@ -9,6 +9,11 @@ describe('describeAction: approvals say what will happen', () => {
     assert.deepEqual(described.point, { x: 1570, y: 576 });
   });
 
+  it('a click at a point says what is there when the reading knows (the computer tool too)', () => {
+    assert.equal(describeAction({ name: 'click', input: { x: 1570, y: 576 } }, { windowTitle: 'galculator', targetText: '7' }).text, 'Click **7** at (1570, 576) in *galculator*');
+    assert.equal(describeAction({ name: 'computer', input: { action: 'left_click', coordinate: [785, 288] } }, { computerScale: 2, targetText: '7' }).text, 'Click **7** at (1570, 576) ((785, 288) of the screenshot)');
+  });
+
   it('a click by text names the text; its point is not known before it runs', () => {
     const described = describeAction({ name: 'click', input: { text: '7', clicks: 2, button: 'right' } }, { windowTitle: 'galculator' });
     assert.equal(described.text, 'Right-double-click **7** in *galculator*');

@@ -61,7 +61,8 @@ describe('chat webview: the approval card says what will happen (real bundle, re
       { call, risk: 'action', summary: 'click {"x":1520,"y":570}' },
       {
         desktop: { images: codec, windows: { activeWindow: async () => ({ title: 'galculator', appName: 'galculator', bounds: { x: 1450, y: 430, width: 320, height: 360 } }) } },
-        latestReading: () => ({ image, analysis: { fullText: '', elements: [] }, secretRegions: [] }),
+        // What OCR read on that key: the sentence names it.
+        latestReading: () => ({ image, analysis: { fullText: '7', elements: [{ text: '7', level: 'word', confidence: 95, bbox: { x: 1508, y: 552, width: 22, height: 30 } }] }, secretRegions: [] }) as never,
       },
     );
     const tool: ChatEntry = { kind: 'tool', callId: call.id, name: 'click', input: '{\n  "x": 1520,\n  "y": 570\n}', risk: 'action', status: 'awaiting_approval', approval: view };
@@ -84,6 +85,7 @@ describe('chat webview: the approval card says what will happen (real bundle, re
       return {
         sentence: text?.textContent,
         strong: text?.querySelector('em')?.textContent,
+        bold: text?.querySelector('strong')?.textContent,
         beforeInput: Boolean(text && input && text.compareDocumentPosition(input) & Node.DOCUMENT_POSITION_FOLLOWING),
         inputHeading: input?.getAttribute('heading'),
         inputOpen: input?.hasAttribute('open'),
@@ -96,7 +98,8 @@ describe('chat webview: the approval card says what will happen (real bundle, re
         headerFirst: document.querySelector('.grants')?.nextElementSibling?.id,
       };
     });
-    assert.equal(card.sentence, 'Click at (1520, 570) in galculator');
+    assert.equal(card.sentence, 'Click 7 at (1520, 570) in galculator');
+    assert.equal(card.bold, '7');
     assert.equal(card.strong, 'galculator');
     assert.ok(card.beforeInput, 'the sentence is not above the raw input');
     assert.equal(card.inputHeading, 'Raw input');

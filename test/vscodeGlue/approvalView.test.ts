@@ -5,7 +5,7 @@ import type { Desktop } from '../../src/desktop/ports/desktop';
 import type { ScreenImage } from '../../src/desktop/ports/screenPort';
 import type { HostMessage } from '../../src/shared/protocol';
 import type { ApprovalRequest } from '../../src/tools/toolRuntime';
-import { APPROVAL_PICTURE_WIDTH, around, buildApprovalView } from '../../src/vscode/approvalView';
+import { APPROVAL_PICTURE_WIDTH, around, buildApprovalView, textAt } from '../../src/vscode/approvalView';
 import { ChatSession } from '../../src/vscode/chatSession';
 
 const codec = new SharpImages();
@@ -41,6 +41,20 @@ describe('approval view: the sentence and the screen around the point', () => {
     assert.match(view.picture.src, /^data:image\/jpeg;base64,/);
     // The crop is 480×300 screen px centred on the point: the point is in the middle of the picture.
     assert.deepEqual(view.picture.points.map(({ x, y, kind }) => ({ x, y, kind })), [{ x: 160, y: 100, kind: 'click' }]);
+  });
+
+  it('a click at a point names the text the latest reading saw there (the smallest box holding it)', async () => {
+    const image = await screen();
+    const elements = [
+      { text: '7 8 9', level: 'line', confidence: 90, bbox: { x: 1480, y: 540, width: 260, height: 60 } },
+      { text: '7', level: 'word', confidence: 90, bbox: { x: 1500, y: 550, width: 40, height: 40 } },
+    ];
+    const view = await buildApprovalView(request('click', { x: 1520, y: 570 }), {
+      desktop: desktop({ title: 'galculator' }),
+      latestReading: () => ({ image, analysis: { fullText: '7 8 9', elements }, secretRegions: [] }) as never,
+    });
+    assert.equal(view.text, 'Click **7** at (1520, 570) in *galculator*');
+    assert.equal(textAt({ x: 10, y: 10 }, elements), undefined);
   });
 
   it('a point near the edge: the crop stays inside the screen; outside it: no crop', () => {
