@@ -110,7 +110,10 @@ export class ConversationHistory {
 
   private show(saved: SavedConversation): void {
     this.currentId = saved.id;
-    const entries: ChatEntry[] = [...saved.entries];
+    // Saved while a call was still running (New Chat stops it): nothing can answer it now.
+    const entries: ChatEntry[] = saved.entries.map((entry) =>
+      entry.kind === 'tool' && (entry.status === 'running' || entry.status === 'awaiting_approval') ? { ...entry, status: 'cancelled' } : entry,
+    );
     const last = entries.at(-1);
     if (!(last?.kind === 'notice' && last.text === RESTORED_NOTE)) entries.push({ kind: 'notice', text: RESTORED_NOTE });
     this.chat.restore(entries, saved.usage);

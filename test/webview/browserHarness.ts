@@ -26,6 +26,7 @@ export interface Page {
   click(selector: string): Promise<void>;
   focus(selector: string): Promise<void>;
   keyboard: { press(key: string): Promise<void>; type(text: string): Promise<void> };
+  screenshot(options: { path: string }): Promise<unknown>;
   on(event: 'console', listener: (message: { type(): string; text(): string }) => void): void;
   on(event: 'pageerror', listener: (error: Error) => void): void;
 }
