@@ -29,6 +29,9 @@ describe('GAI extension in a real VS Code extension host', function () {
       'status-bar item shows a screen summary',
       'Navigate To learns the way',
       'Show Brain draws the learned graph',
+      'in the chat view title bar',
+      'History reopens it for reading',
+      'survives the chat view being hidden and shown',
     ]) {
       assert.ok(titles.some((title) => title.includes(expected)), `no passing in-host test about "${expected}": ${titles.join(' | ')}`);
     }
