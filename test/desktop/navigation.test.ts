@@ -189,11 +189,11 @@ describe('navigation brain on a real X display', function () {
       return recognize(image, options);
     };
     try {
-      // Each OCR-confirmed visit teaches the signature which cells tick (clock, counter). A match
-      // before anything ticked (a loaded machine can hold Tk's clock back) proves nothing yet.
-      const learned = (): number => brain.store.document.nodes.find((n) => n.key === home.node.key)?.signature?.volatile.length ?? 0;
+      // Each OCR-confirmed visit teaches the signature which cells tick (clock, counter); where the
+      // clock's tick stays within the grid's tolerance, or the accessibility bus gives the window a
+      // tree digest, it matches at once, with nothing to learn.
       let matched: string | undefined;
-      for (let i = 0; i < 8 && !(matched === 'signature' && learned() > 0); i++) {
+      for (let i = 0; i < 8 && matched !== 'signature'; i++) {
         await new Promise((resolve) => setTimeout(resolve, 1_100));
         const before = reads;
         const again = await brain.identifyCurrentNode();
@@ -201,9 +201,8 @@ describe('navigation brain on a real X display', function () {
         matched = again.matchedBy;
         if (matched === 'signature') assert.equal(reads, before, 'identified without OCR');
       }
-      assert.equal(matched, 'signature', 'the ticking clock was learned within 8 visits');
-      const signature = brain.store.document.nodes.find((n) => n.key === home.node.key)?.signature;
-      assert.ok(signature && signature.seen >= 2 && signature.volatile.length > 0);
+      assert.equal(matched, 'signature', 'the page was identified by its signature within 8 visits');
+      assert.ok(brain.store.document.nodes.find((n) => n.key === home.node.key)?.signature, 'the node keeps its signature');
 
       await app!.control('goto settings');
       const settings = await brain.identifyCurrentNode();
