@@ -1,16 +1,14 @@
 // The approval card in the real chat bundle and CSP (headless chromium): the sentence of what
 // will happen, the raw input collapsed under it, the crop of the screen with the point marked,
 // and the header's conversation grants with a revoke button that posts `revokeTool`. Saves
-// docs/screenshots/approval-card.png (VS Code's Dark Modern colours set through the CSSOM).
+// docs/screenshots/approval-card.png with GAI_UPDATE_SCREENSHOTS=1 (VS Code's Dark Modern colours set through the CSSOM).
 // Run alone: node --import=tsx node_modules/mocha/bin/mocha.js test/vscode/approvalCard.test.ts --timeout 120000
 import { strict as assert } from 'node:assert';
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import sharp from 'sharp';
 import { SharpImages } from '../../src/desktop/adapters/sharpImages';
 import type { ChatEntry, UsageView } from '../../src/shared/protocol';
 import { buildApprovalView } from '../../src/vscode/approvalView';
-import { ChatPage, type TestWindow } from '../webview/browserHarness';
+import { ChatPage, screenshotPath, type TestWindow } from '../webview/browserHarness';
 
 const USAGE: UsageView = { requestInput: 0, requestOutput: 0, sessionInput: 0, sessionOutput: 0 };
 const DARK: Record<string, string> = {
@@ -113,9 +111,8 @@ describe('chat webview: the approval card says what will happen (real bundle, re
     assert.deepEqual(card.grants, ['scroll', 'type_text']);
     assert.equal(card.headerFirst, 'log');
 
-    mkdirSync(join(__dirname, '../../docs/screenshots'), { recursive: true });
     const page = chat.page as unknown as { screenshot(options: { path: string }): Promise<Buffer> };
-    await page.screenshot({ path: join(__dirname, '../../docs/screenshots/approval-card.png') });
+    await page.screenshot({ path: screenshotPath('approval-card.png') });
 
     await chat.page.click('.grant .grant-revoke');
     await chat.until(() => (window as unknown as TestWindow).__posted.some((message) => message.type === 'revokeTool'));

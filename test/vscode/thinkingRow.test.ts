@@ -3,10 +3,8 @@
 // again), and gone at the first words or when the request ends.
 // Run alone: node --import=tsx node_modules/mocha/bin/mocha.js test/vscode/thinkingRow.test.ts --timeout 120000
 import { strict as assert } from 'node:assert';
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import type { UsageView } from '../../src/shared/protocol';
-import { ChatPage, type TestWindow } from '../webview/browserHarness';
+import { ChatPage, screenshotPath, type TestWindow } from '../webview/browserHarness';
 
 const USAGE: UsageView = { requestInput: 0, requestOutput: 0, sessionInput: 0, sessionOutput: 0 };
 const row = (): string => {
@@ -35,8 +33,7 @@ describe('chat webview: the thinking row (real bundle, real CSP)', function () {
     assert.match(await chat.page.evaluate(row), /^Thinking…\s*3 s$/);
     await chat.until(() => /4 s$/.test(document.querySelector('#log .thinking')?.textContent ?? ''), undefined, 3_000);
 
-    mkdirSync(join(__dirname, '../../docs/screenshots'), { recursive: true });
-    await chat.page.screenshot({ path: join(__dirname, '../../docs/screenshots/thinking-row.png') });
+    await chat.page.screenshot({ path: screenshotPath('thinking-row.png') });
 
     await chat.post({ type: 'entry', index: 1, entry: { kind: 'assistant', text: 'Opening it.' } }, { type: 'thinking' });
     await chat.until(() => document.querySelector<HTMLElement>('#log .thinking')?.hidden === true);

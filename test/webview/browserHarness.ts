@@ -3,7 +3,8 @@
 // installer keeps in its cache (scripts/vscodeHost). Used by test/vscode/webview.test.ts, and
 // with another page builder by test/vscode/brainView.test.ts.
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
@@ -14,6 +15,16 @@ import type { HostMessage, WebviewMessage } from '../../src/shared/protocol';
 import { chatHtmlFor } from '../../src/vscode/chatHtmlShell';
 
 export const ROOT = resolve(__dirname, '../..');
+
+/**
+ * Where a test's screenshot of the chat goes: docs/screenshots (committed, for the README) only
+ * with GAI_UPDATE_SCREENSHOTS=1, else a temporary folder, so a test run leaves the tree as it was.
+ */
+export function screenshotPath(name: string): string {
+  const dir = process.env.GAI_UPDATE_SCREENSHOTS === '1' ? join(ROOT, 'docs/screenshots') : join(tmpdir(), 'gai-screenshots');
+  mkdirSync(dir, { recursive: true });
+  return join(dir, name);
+}
 const MEDIA = join(ROOT, 'media');
 const TYPES: Record<string, string> = { '.js': 'text/javascript', '.css': 'text/css', '.ttf': 'font/ttf', '.map': 'application/json', '.svg': 'image/svg+xml' };
 
