@@ -246,8 +246,9 @@ export class TargetLocator {
     if (this.services.desktop.accessibility && search.query.accessibility !== false) this.remember(scene.active, coverage);
     const shown = (c: TextCandidate): boolean => contains(reading.bounds, c.center) && !coveredAt(scene, c.center, scene.active);
     // Anything OCR read there like the label (fuzzy, inside a longer word, unsure) is a reason for doubt.
-    search.activeLookAlikes = findCandidates(reading.analysis, search.text).filter(shown).length;
-    return this.judgeReading(search, reading.analysis, shown);
+    const candidates = findCandidates(reading.analysis, search.text).filter(shown);
+    search.activeLookAlikes = candidates.length;
+    return this.judgeReading(search, reading.analysis, shown, candidates);
   }
 
   /** OCR of each other window not hidden, topmost first; the screen where windows cannot be listed. */
@@ -295,8 +296,8 @@ export class TargetLocator {
   }
 
   /** Decides on one reading's candidates: sure exact ones answer; sure inexact ones wait for the tree. */
-  private judgeReading(search: Search, analysis: WindowReading['analysis'], keep: (c: TextCandidate) => boolean): TargetResult | undefined {
-    const judged = this.judgeOcrIn(search, analysis, keep);
+  private judgeReading(search: Search, analysis: WindowReading['analysis'], keep: (c: TextCandidate) => boolean, candidates?: TextCandidate[]): TargetResult | undefined {
+    const judged = this.judgeOcrIn(search, analysis, keep, candidates);
     if (judged.sure.length === 0) return undefined;
     const anchor = search.query.near === undefined ? undefined : typeof search.query.near === 'string' ? (findCandidates(analysis, search.query.near)[0]?.center ?? treeAnchor(search.elements, search.query.near)) : search.query.near;
     const exact = judged.sure.filter((c) => c.kind === 'exact');
@@ -306,8 +307,12 @@ export class TargetLocator {
   }
 
   /** OCR candidates of one reading, judged; where words match nothing, the words run together are tried. */
-  private judgeOcrIn(search: Search, analysis: WindowReading['analysis'], keep: (c: TextCandidate) => boolean): Judged {
-    const candidates = findCandidates(analysis, search.text).filter(keep);
+  private judgeOcrIn(
+    search: Search,
+    analysis: WindowReading['analysis'],
+    keep: (c: TextCandidate) => boolean,
+    candidates: TextCandidate[] = findCandidates(analysis, search.text).filter(keep),
+  ): Judged {
     let judged = judgeOcr(search.text, candidates, this.options);
     if (candidates.length === 0) {
       const compact = compactCandidates(analysis, search.text).filter(keep);

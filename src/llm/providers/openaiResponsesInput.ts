@@ -105,7 +105,7 @@ function plainAssistantItems(blocks: ContentBlock[], answers: Map<string, Comput
     // computer_calls, nor sent as calls of a function the request does not offer: said in words.
     if (use.name === COMPUTER_TOOL_NAME) {
       items.push(assistantMessage(`[computer action ${use.id}: ${JSON.stringify(use.input)}]`));
-      answers.set(use.id, { call: placeholderCall(use.id), fallback: undefined, asText: true });
+      answers.set(use.id, { call: callSentAsText(use.id), fallback: undefined, asText: true });
       continue;
     }
     const call: ResponseFunctionToolCall = { type: 'function_call', call_id: use.id, name: use.name, arguments: argumentsText(use.input) };
@@ -114,7 +114,8 @@ function plainAssistantItems(blocks: ContentBlock[], answers: Map<string, Comput
   return items;
 }
 
-function placeholderCall(callId: string): ResponseComputerToolCall {
+/** The record of a computer call that went to the model as text: its id, and no safety checks to answer. */
+function callSentAsText(callId: string): ResponseComputerToolCall {
   return { type: 'computer_call', id: callId, call_id: callId, pending_safety_checks: [], status: 'completed' };
 }
 
