@@ -43,8 +43,7 @@ describe('chat webview: the approval card says what will happen (real bundle, re
   let chat: ChatPage;
 
   before(async () => {
-    chat = await ChatPage.open();
-    await chat.until(() => (window as unknown as TestWindow).__posted.some((message) => message.type === 'ready'));
+    chat = await ChatPage.openReady();
   });
 
   after(async () => {

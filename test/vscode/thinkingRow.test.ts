@@ -4,7 +4,7 @@
 // Run alone: node --import=tsx node_modules/mocha/bin/mocha.js test/vscode/thinkingRow.test.ts --timeout 120000
 import { strict as assert } from 'node:assert';
 import type { UsageView } from '../../src/shared/protocol';
-import { ChatPage, screenshotPath, type TestWindow } from '../webview/browserHarness';
+import { ChatPage, screenshotPath } from '../webview/browserHarness';
 
 const USAGE: UsageView = { requestInput: 0, requestOutput: 0, sessionInput: 0, sessionOutput: 0 };
 const row = (): string => {
@@ -17,8 +17,7 @@ describe('chat webview: the thinking row (real bundle, real CSP)', function () {
   let chat: ChatPage;
 
   before(async () => {
-    chat = await ChatPage.open();
-    await chat.until(() => (window as unknown as TestWindow).__posted.some((message) => message.type === 'ready'));
+    chat = await ChatPage.openReady();
   });
 
   after(async () => {

@@ -134,6 +134,13 @@ export class ChatPage<In = HostMessage, Out = WebviewMessage> {
     }
   }
 
+  /** Opens the chat page and waits until its script has said it is ready. */
+  static async openReady(options: PageOptions = {}): Promise<ChatPage> {
+    const chat = await ChatPage.open(options);
+    await chat.until(() => (window as unknown as TestWindow).__posted.some((message) => message.type === 'ready'));
+    return chat;
+  }
+
   async close(): Promise<void> {
     await this.browser.close();
     await closeServer(this.server);
