@@ -21,6 +21,23 @@ export const WEBVIEW_MESSAGE_SCHEMAS = {
     { type: Type.Literal('approval'), callId: Type.String({ minLength: 1, maxLength: 200 }), decision: Decision },
     { additionalProperties: false },
   ),
+  /** Sends the last request again (the Retry button of an error). */
+  retry: Type.Object({ type: Type.Literal('retry') }, { additionalProperties: false }),
+  /** A button of the welcome or of an error: set the key, choose the model, run the self-check. */
+  setup: Type.Object(
+    { type: Type.Literal('setup'), action: Type.Union([Type.Literal('setApiKey'), Type.Literal('chooseModel'), Type.Literal('checkSetup')]) },
+    { additionalProperties: false },
+  ),
+  /** Opens the Settings editor at one of GAI's settings (the link of a bad-setting error). */
+  openSetting: Type.Object(
+    { type: Type.Literal('openSetting'), id: Type.String({ pattern: '^gai\\.[A-Za-z0-9.]{1,100}$' }) },
+    { additionalProperties: false },
+  ),
+  /** Opens the picture of entry `index` full size in an editor tab (`after`: the tool card's screen after its action). */
+  openPicture: Type.Object(
+    { type: Type.Literal('openPicture'), index: Type.Integer({ minimum: 0, maximum: 1_000_000 }), after: Type.Optional(Type.Boolean()) },
+    { additionalProperties: false },
+  ),
   /** Takes back an "Allow for this conversation" grant: the tool asks again. */
   revokeTool: Type.Object(
     { type: Type.Literal('revokeTool'), name: Type.String({ minLength: 1, maxLength: 100 }) },
@@ -50,9 +67,17 @@ export type ChatEntry =
       observation?: string;
       /** What the call will do, for the person approving it: a Markdown sentence and the screen around its point. */
       approval?: ApprovalView;
+      /** The screen after the action, with the point where it acted. */
+      after?: ScreenPicture;
     }
   | { kind: 'screen'; title: string; text: string; picture?: ScreenPicture }
-  | { kind: 'error'; text: string }
+  | {
+      kind: 'error';
+      /** Plain words: what failed and why (raw details go to the output channel). */
+      text: string;
+      /** The way out the error offers: send the request again, set the key, or open a setting. */
+      actions?: ErrorAction[];
+    }
   | { kind: 'notice'; text: string };
 
 /**
@@ -76,6 +101,30 @@ export interface ApprovalView {
   picture?: ScreenPicture;
 }
 
+export type ErrorAction =
+  | { kind: 'retry' }
+  | { kind: 'setApiKey' }
+  | { kind: 'chooseModel' }
+  | { kind: 'openSetting'; setting: string };
+
+/** What the empty chat shows: the setup state and requests to try. */
+export interface WelcomeView {
+  provider: string;
+  model: string;
+  /** Where the key comes from, or undefined when none is set. */
+  keySource?: 'secretStorage' | 'environment';
+  /** Said when the key is set, e.g. that SecretStorage only lives in memory on this host. */
+  keyNote?: string;
+  /** Requests that work on this machine; clicking one sends it. */
+  examples: string[];
+}
+
+/** The self-check's answer, one line per part. */
+export interface SetupCheckView {
+  running: boolean;
+  items: Array<{ name: string; ok: boolean; detail: string }>;
+}
+
 export interface UsageView {
   requestInput: number;
   requestOutput: number;
@@ -93,6 +142,9 @@ export type HostMessage =
   | { type: 'running'; running: boolean }
   | { type: 'usage'; usage: UsageView }
   /** The model is thinking since `since` (epoch ms); without it, it has answered. */
-  | { type: 'thinking'; since?: number };
+  | { type: 'thinking'; since?: number }
+  /** The setup state for the welcome (sent at ready and whenever the settings or key change). */
+  | { type: 'welcome'; welcome: WelcomeView }
+  | { type: 'setupCheck'; check: SetupCheckView };
 
 export const EMPTY_USAGE: UsageView = { requestInput: 0, requestOutput: 0, sessionInput: 0, sessionOutput: 0 };
