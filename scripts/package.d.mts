@@ -48,3 +48,5 @@ export declare function packagedReadme(text: string, exists: (target: string) =>
 export declare function buildPackage(options?: PackageOptions): Promise<PackageResult>;
 export declare function readVsix(vsixPath: string): Promise<VsixEntry[]>;
 export declare function formatBytes(bytes: number): string;
+/** The README's relative image paths, each once (they ship in the .vsix beside the README). */
+export declare function readmePictures(text: string): string[];

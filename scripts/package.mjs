@@ -144,6 +144,12 @@ export function packagedManifest(manifest) {
  * Links to files that are not in the package (docs/, sources) would point nowhere on the
  * Marketplace page, and vsce refuses them without a repository URL: they become plain text.
  */
+/** The README's relative image paths (docs/screenshots/...), each once. */
+export function readmePictures(text) {
+  const paths = [...text.matchAll(/!\[[^\]]*\]\(([^)\s]+)\)/g)].map((match) => match[1] ?? '');
+  return [...new Set(paths.filter((path) => path && !/^([a-z]+:|#|\/)/i.test(path) && !path.includes('..')))];
+}
+
 export function packagedReadme(text, exists) {
   return text.replace(/(!?)\[([^\]]*)\]\(([^)\s]+)\)/g, (link, image, label, target) =>
     /^([a-z]+:|#)/i.test(target) || exists(target) ? link : image ? '' : label,
@@ -186,6 +192,12 @@ export async function buildPackage({ out, keepStaging = false, quiet = false, lo
       if (existsSync(join(root, file))) cpSync(join(root, file), join(staging, file));
     }
     const readme = readFileSync(join(root, 'README.md'), 'utf8');
+    // The README's own pictures ship with it, so the extension page shows them offline.
+    for (const picture of readmePictures(readme)) {
+      if (!existsSync(join(root, picture))) continue;
+      mkdirSync(dirname(join(staging, picture)), { recursive: true });
+      cpSync(join(root, picture), join(staging, picture));
+    }
     writeFileSync(join(staging, 'README.md'), packagedReadme(readme, (target) => existsSync(join(staging, target))));
     writeFileSync(join(staging, 'package.json'), JSON.stringify(packagedManifest(manifest), null, 2) + '\n');
     // The staging folder holds only what ships; this just tells vsce so (and catches strays).
@@ -201,7 +213,7 @@ export async function buildPackage({ out, keepStaging = false, quiet = false, lo
     // vsce lists what to pack with `npm ls --production` in the staging folder, which holds
     // exactly the closure; --no-dependencies would leave node_modules out altogether.
     const vsce = join(dirname(require.resolve('@vscode/vsce/package.json')), 'vsce');
-    run(process.execPath, [vsce, 'package', '--out', vsixPath, '--allow-missing-repository', ...(target ? ['--target', target] : [])], staging, quiet);
+    run(process.execPath, [vsce, 'package', '--out', vsixPath, '--allow-missing-repository', '--no-rewrite-relative-links', ...(target ? ['--target', target] : [])], staging, quiet);
 
     const entries = await readVsix(vsixPath);
     const unpackedBytes = entries.reduce((sum, entry) => sum + entry.size, 0);

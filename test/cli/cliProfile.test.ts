@@ -27,9 +27,10 @@ describe('gai CLI: default tool profile and exit codes', function () {
     assert.equal(DEFAULT_TOOL_PROFILE, 'standard');
     assert.equal(parseSettings(() => undefined).toolProfile, DEFAULT_TOOL_PROFILE);
     const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
-      contributes: { configuration: { properties: Record<string, { default?: unknown }> } };
+      contributes: { configuration: Array<{ properties: Record<string, { default?: unknown }> }> };
     };
-    assert.equal(manifest.contributes.configuration.properties['gai.toolProfile']?.default, DEFAULT_TOOL_PROFILE);
+    const setting = manifest.contributes.configuration.find((section) => 'gai.toolProfile' in section.properties);
+    assert.equal(setting?.properties['gai.toolProfile']?.default, DEFAULT_TOOL_PROFILE);
   });
 
   it('shows the model no system tools by default; --profile full and the config file bring them back', async () => {

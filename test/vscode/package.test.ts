@@ -52,6 +52,7 @@ describe('the packaged extension (.vsix)', function () {
       ['the brain view bundle', /^extension\/media\/dist\/brainView\.js$/],
       ['the codicon font', /^extension\/media\/dist\/codicons\/codicon\.ttf$/],
       ['the manifest', /^extension\/package\.json$/],
+      ['the extension icon', /^extension\/media\/icon\.png$/],
       ['the licence', /^extension\/LICENSE(\.txt)?$/],
       ['nut-js', /^extension\/node_modules\/@nut-tree-fork\/nut-js\/package\.json$/],
       ['the libnut addon', new RegExp(`^extension/node_modules/@nut-tree-fork/libnut-${process.platform}/build/Release/libnut\\.node$`)],

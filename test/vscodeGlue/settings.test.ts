@@ -4,14 +4,23 @@ import { join } from 'node:path';
 import { parseSettings } from '../../src/vscode/settings';
 
 const manifest = JSON.parse(readFileSync(join(__dirname, '../../package.json'), 'utf8')) as {
-  contributes: { configuration: { properties: Record<string, { default: unknown }> } };
+  contributes: { configuration: Array<{ title: string; properties: Record<string, { default: unknown }> }> };
 };
-const properties = manifest.contributes.configuration.properties;
+const sections = manifest.contributes.configuration;
+const properties = Object.assign({}, ...sections.map((section) => section.properties)) as Record<string, { default: unknown }>;
 /** What VS Code returns when nothing is set: the manifest's defaults. */
 const defaults = (overrides: Record<string, unknown> = {}) => (key: string) =>
   Object.hasOwn(overrides, key) ? overrides[key] : properties[`gai.${key}`]?.default;
 
 describe('extension settings (gai.*)', () => {
+  it('groups the settings in sections titled "GAI: …", each setting in one', () => {
+    assert.ok(sections.length >= 3);
+    for (const section of sections) assert.match(section.title, /^GAI: [A-Z]/);
+    const keys = sections.flatMap((section) => Object.keys(section.properties));
+    assert.equal(new Set(keys).size, keys.length, 'a setting is in two sections');
+    assert.ok(keys.every((key) => key.startsWith('gai.')));
+  });
+
   it('parses the manifest defaults', () => {
     const settings = parseSettings(defaults());
     assert.deepEqual(settings, {
