@@ -8,6 +8,7 @@ import { Controls } from './controls';
 import { byId } from './dom';
 import { entryView } from './render/entryView';
 import { GrantsBar } from './grantsBar';
+import { listenForPictureLinks } from './pictureLinks';
 import type { ApprovalHandler } from './render/toolCard';
 import { ThinkingRow } from './thinkingRow';
 import { applyHostMessage, emptyState, restoreState, stateForSaving, type ViewState } from './viewState';
@@ -36,10 +37,13 @@ const log = new ChatLog(
   byId('log'),
   (index, existing) => {
     const entry = state.entries[index];
-    return entry ? entryView(entry, existing, approvals) : undefined;
+    const element = entry ? entryView(entry, existing, approvals) : undefined;
+    if (element) element.dataset.index = String(index); // for pictureLinks
+    return element;
   },
   () => scheduleSave(),
 );
+listenForPictureLinks(byId('log'), (message) => vscode.postMessage(message));
 // After the entries (the log's own list), so it follows the newest one.
 const thinking = new ThinkingRow(byId('log'));
 

@@ -2,7 +2,7 @@
 // picture, and markers sized relative to the picture.
 import { strict as assert } from 'node:assert';
 import type { ScreenPicture } from '../../src/shared/protocol';
-import { buildPictureModel, markerRadius, MAX_BOXES } from '../../src/webview/render/pictureModel';
+import { buildPictureModel, markerRadius, MAX_BOXES, outlineGap } from '../../src/webview/render/pictureModel';
 
 const SRC = 'data:image/jpeg;base64,/9j/4AAQSkZJRgABAQ==';
 
@@ -32,7 +32,7 @@ describe('webview screen picture model', () => {
     assert.equal(model.viewBox, '0 0 1280 800');
     assert.equal(model.src, SRC);
     assert.equal(model.boxes.length, 3);
-    assert.deepEqual(model.boxes[2], { x: 400, y: 300, width: 120, height: 30, text: 'Save' });
+    assert.deepEqual(model.boxes[2], { x: 400, y: 300, width: 120, height: 30, text: 'Save', outline: { x: 396.8, y: 296.8, width: 126.4, height: 36.4 } });
     assert.equal(model.points.length, 3);
     assert.deepEqual(
       model.points.map((p) => [p.kind, p.cx, p.cy, p.number]),
@@ -68,8 +68,13 @@ describe('webview screen picture model', () => {
     const [middle, top, right] = model.points;
     assert.ok(middle && top && right);
     assert.ok(middle.labelY < middle.cy, 'above the marker when there is room');
-    assert.ok(top.labelY > top.cy && top.labelY - top.fontSize * 0.8 >= 0, 'below the marker at the top edge');
-    for (const point of model.points) assert.ok(point.labelX >= 0 && point.labelX + point.fontSize * 0.7 <= model.width, `${point.label}: x ${point.labelX}`);
+    assert.ok(top.labelY > top.cy && top.labelY - top.badgeR >= 0, 'below the marker at the top edge');
+    for (const point of model.points) {
+      assert.ok(point.labelX - point.badgeR >= 0 && point.labelX + point.badgeR <= model.width, `${point.label}: x ${point.labelX}`);
+      assert.ok(point.labelY - point.badgeR >= 0 && point.labelY + point.badgeR <= model.height, `${point.label}: y ${point.labelY}`);
+      // The badge sits beside the ring, not on the candidate's centre (the text under it stays visible).
+      assert.ok(Math.hypot(point.labelX - point.cx, point.labelY - point.cy) >= point.r, `${point.label}: badge off the centre`);
+    }
   });
 
   it('clips boxes and points to the picture and drops invalid ones', () => {
@@ -90,12 +95,45 @@ describe('webview screen picture model', () => {
       }),
     );
     assert.ok(model);
-    assert.deepEqual(model.boxes, [{ x: 0, y: 40, width: 20, height: 10, text: 'clipped' }]);
+    assert.deepEqual(model.boxes, [{ x: 0, y: 40, width: 20, height: 10, text: 'clipped', outline: { x: -2, y: 38, width: 24, height: 14 } }]);
     assert.deepEqual(
       model.points.map((p) => [p.cx, p.cy]),
       [[100, 0]],
     );
     assert.equal(model.omitted, 4);
+  });
+
+  it('draws OCR outlines outside their text boxes, with a gap wider than half the stroke at thumbnail and full size', () => {
+    const model = buildPictureModel(picture());
+    assert.ok(model);
+    const gap = outlineGap(model.width, model.height);
+    assert.equal(gap, 3.2); // 1280 / 400
+    for (const box of model.boxes) {
+      const o = box.outline;
+      assert.ok(o.x < box.x && o.y < box.y, `${box.text}: outline starts before the box`);
+      assert.ok(o.x + o.width > box.x + box.width && o.y + o.height > box.y + box.height, `${box.text}: outline ends after the box`);
+      assert.ok(Math.abs(box.x - o.x - gap) < 0.01, `${box.text}: left gap`);
+      assert.ok(Math.abs(o.x + o.width - (box.x + box.width) - gap) < 0.01, `${box.text}: right gap`);
+    }
+    // The stroke is 1 screen pixel (non-scaling): half of it reaches 0.5 px inwards. Shown at
+    // 260 px wide (a sidebar thumbnail) and at 100%, that stays off the text.
+    for (const shownWidth of [260, 1280]) {
+      const screenPxPerPicturePx = shownWidth / model.width;
+      assert.ok(gap * screenPxPerPicturePx > 0.5, `gap at ${shownWidth} px`);
+    }
+    assert.equal(outlineGap(200, 100), 2); // never less than 2 picture pixels
+  });
+
+  it('numbers the candidates of an ambiguous click 1, 2, 3 in their order, and only them', () => {
+    const model = buildPictureModel(picture({ boxes: [], points: [
+      { x: 100, y: 100, label: 'OK', kind: 'candidate' },
+      { x: 500, y: 500, label: 'clicked', kind: 'click' },
+      { x: 200, y: 100, label: 'OK', kind: 'candidate' },
+      { x: 300, y: 100, label: 'OK', kind: 'candidate' },
+    ] }));
+    assert.ok(model);
+    assert.deepEqual(model.points.map((p) => [p.kind, p.number]), [['candidate', 1], ['click', 0], ['candidate', 2], ['candidate', 3]]);
+    assert.equal(model.description, 'Screenshot 1280×800, 0 text boxes, 1 click, 3 candidates');
   });
 
   it('caps the number of boxes', () => {

@@ -11,12 +11,17 @@ export const MAX_POINTS = 50;
 /** Only inline raster images: the CSP allows data: images, and nothing else should load here. */
 const DATA_IMAGE = /^data:image\/(?:png|jpeg|webp|gif);base64,[A-Za-z0-9+/]+={0,2}$/;
 
-export interface PictureBox {
+export interface Rect {
   x: number;
   y: number;
   width: number;
   height: number;
+}
+
+export interface PictureBox extends Rect {
   text: string;
+  /** Where its outline is drawn: around the box with a gap, so the stroke never covers the text. */
+  outline: Rect;
 }
 
 export interface PicturePoint {
@@ -28,10 +33,12 @@ export interface PicturePoint {
   label: string;
   /** 1-based number shown on candidates, so the text can refer to them. */
   number: number;
-  /** Where that number goes: above right of the marker, kept inside the picture. */
+  /** The centre of the number's badge: above right of the marker, kept inside the picture. */
   labelX: number;
   labelY: number;
   fontSize: number;
+  /** The badge's radius (a filled disc under the number, readable on any screenshot). */
+  badgeR: number;
 }
 
 export interface PictureModel {
@@ -54,9 +61,10 @@ export function buildPictureModel(picture: ScreenPicture): PictureModel | undefi
   if (!isPositive(width) || !isPositive(height)) return undefined;
   const boxes: PictureBox[] = [];
   let omitted = 0;
+  const gap = outlineGap(width, height);
   for (const box of picture.boxes ?? []) {
     const clipped = clipBox(box, width, height);
-    if (clipped && boxes.length < MAX_BOXES) boxes.push(clipped);
+    if (clipped && boxes.length < MAX_BOXES) boxes.push({ ...clipped, outline: grow(clipped, gap) });
     else omitted++;
   }
   const radius = markerRadius(width, height);
@@ -98,16 +106,30 @@ export function markerRadius(width: number, height: number): number {
   return Math.max(3, round(Math.max(width, height) / 80));
 }
 
-/** Text baseline position for a marker's number; below the marker when there is no room above. */
-function labelPlace(cx: number, cy: number, r: number, width: number, height: number): { labelX: number; labelY: number; fontSize: number } {
-  const fontSize = round(r * 2.4);
-  const above = cy - r * 1.2;
-  const labelY = above - fontSize * 0.8 >= 0 ? above : Math.min(height, cy + r * 1.2 + fontSize * 0.8);
-  const labelX = clamp(cx + r * 1.2, 0, Math.max(0, width - fontSize * 0.7));
-  return { labelX: round(labelX), labelY: round(labelY), fontSize };
+/**
+ * Picture pixels between a text box and its outline: 1/400 of the longer side, at least 2, so the
+ * (1 screen pixel) stroke stays off the glyphs from a sidebar thumbnail up to full size.
+ */
+export function outlineGap(width: number, height: number): number {
+  return Math.max(2, round(Math.max(width, height) / 400));
 }
 
-function clipBox(box: PictureBox, width: number, height: number): PictureBox | undefined {
+function grow(box: Rect, by: number): Rect {
+  return { x: round(box.x - by), y: round(box.y - by), width: round(box.width + 2 * by), height: round(box.height + 2 * by) };
+}
+
+/** The number's badge centre: above right of the marker, below it when there is no room above; inside the picture. */
+function labelPlace(cx: number, cy: number, r: number, width: number, height: number): { labelX: number; labelY: number; fontSize: number; badgeR: number } {
+  const fontSize = round(r * 1.6);
+  const badgeR = round(r * 1.1);
+  const offset = r + badgeR * 0.6;
+  const above = cy - offset;
+  const labelY = above - badgeR >= 0 ? above : Math.min(height - badgeR, cy + offset);
+  const labelX = clamp(cx + offset, badgeR, Math.max(badgeR, width - badgeR));
+  return { labelX: round(labelX), labelY: round(Math.max(badgeR, labelY)), fontSize, badgeR };
+}
+
+function clipBox(box: Rect & { text: string }, width: number, height: number): Omit<PictureBox, 'outline'> | undefined {
   if (![box.x, box.y, box.width, box.height].every(Number.isFinite)) return undefined;
   const x0 = clamp(box.x, 0, width);
   const y0 = clamp(box.y, 0, height);

@@ -4,7 +4,8 @@ import type { ApprovalChoice, ChatEntry, ToolStatus } from '../../shared/protoco
 import { codicon, el, formatMs } from '../dom';
 import { renderInlineMarkdown } from './markdown';
 import { buildPictureModel } from './pictureModel';
-import { pictureSvg } from './screenPicture';
+import { pictureButton } from './screenPicture';
+import { pictureSvg } from './pictureSvg';
 
 type ToolEntry = Extract<ChatEntry, { kind: 'tool' }>;
 
@@ -62,6 +63,8 @@ export function toolCard(entry: ToolEntry, approvals: ApprovalHandler): HTMLElem
     observation.append(el('pre', '', capped(entry.observation)));
     card.append(observation);
   }
+  const after = entry.after ? buildPictureModel(entry.after) : undefined;
+  if (after) card.append(afterPicture(after));
   if (entry.status === 'awaiting_approval') card.append(approvalButtons(entry, approvals));
   return card;
 }
@@ -91,6 +94,13 @@ function approvalSentence(approval: NonNullable<ToolEntry['approval']>): HTMLEle
     picture.append(pictureSvg(model));
     box.append(picture);
   }
+  return box;
+}
+
+/** The screen when the action had finished, the point where it acted marked: its effect. */
+function afterPicture(model: NonNullable<ReturnType<typeof buildPictureModel>>): HTMLElement {
+  const box = el('div', 'tool-after');
+  box.append(el('div', 'tool-after-label', 'Screen after'), pictureButton(model, 'after'));
   return box;
 }
 
