@@ -197,6 +197,21 @@ export class ScreenReader {
     return this.seen;
   }
 
+  /**
+   * The screen as it is now, protected, without any OCR (e.g. to show a person the effect of an
+   * action): secret fields the tree knows and those of the last reading black, a private window
+   * black and withheld. The remembered readings are left as they are.
+   */
+  async glance(options: { frame?: ScreenImage; signal?: AbortSignal } = {}): Promise<LatestReading> {
+    const image = options.frame ?? (await this.screen.grab());
+    const previous = this.last;
+    if (previous && framesEqual(previous.image, image)) return previous.given;
+    const empty: OcrAnalysis = { elements: [], fullText: '' };
+    if (!this.privacy) return { image, analysis: empty, secretRegions: [] };
+    const probe = await this.privacy.probe(image, options.signal);
+    return given(this.privacy.protect(image, empty, probe, previous?.view.regions));
+  }
+
   /** Forget the remembered readings (e.g. after switching displays). */
   reset(): void {
     this.last = undefined;

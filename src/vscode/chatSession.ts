@@ -4,6 +4,7 @@
 import type { AgentEvent } from '../agent/agentEvents';
 import type { ApprovalDecision, ApprovalRequest } from '../tools/toolRuntime';
 import type { TokenUsage } from '../core/types';
+import type { PictureMessage } from '../shared/pictureProtocol';
 import { EMPTY_USAGE, type ApprovalView, type ChatEntry, type HostMessage, type ScreenPicture, type UsageView } from '../shared/protocol';
 import { previewValue } from '../core/inputLimits';
 import { escapeInvisible, escapeInvisibleJson } from '../core/invisibleText';
@@ -79,6 +80,27 @@ export class ChatSession {
     const index = this.push(picture ? { kind: 'screen', title, text: shown, picture } : { kind: 'screen', title, text: shown });
     if (picture) this.dropOldPictures();
     return index;
+  }
+
+  /** The screen after a tool's action, on its card (a denied or cancelled call gets none). */
+  setToolAfter(callId: string, picture: ScreenPicture): void {
+    const index = this.toolIndex.get(callId);
+    const entry = index === undefined ? undefined : this.entries[index];
+    if (entry?.kind !== 'tool' || entry.status === 'denied' || entry.status === 'cancelled') return;
+    this.updateTool(callId, { after: picture });
+    this.dropOldPictures();
+  }
+
+  /** The picture of entry `index` to open full size (`after`: a tool card's screen after its action). */
+  pictureAt(index: number, after = false): PictureMessage | undefined {
+    const entry = this.entries[index];
+    if (entry?.kind === 'screen' && !after && entry.picture) {
+      return { type: 'picture', title: entry.title, picture: entry.picture, ...(entry.text ? { caption: entry.text } : {}) };
+    }
+    if (entry?.kind === 'tool' && after && entry.after) {
+      return { type: 'picture', title: `${entry.name}: screen after`, picture: entry.after, ...(entry.observation ? { caption: entry.observation } : {}) };
+    }
+    return undefined;
   }
 
   setRunning(running: boolean): void {
@@ -213,13 +235,15 @@ export class ChatSession {
     return index;
   }
 
+  /** Screen pictures and after-action pictures count together. */
   private dropOldPictures(): void {
     let kept = 0;
     for (let index = this.entries.length - 1; index >= 0; index--) {
       const entry = this.entries[index];
-      if (entry?.kind !== 'screen' || !entry.picture) continue;
+      const has = (entry?.kind === 'screen' && entry.picture) || (entry?.kind === 'tool' && entry.after);
+      if (!entry || !has) continue;
       if (++kept <= MAX_PICTURES) continue;
-      const { picture: _dropped, ...rest } = entry;
+      const rest = withoutPictures(entry);
       this.entries[index] = rest;
       this.post({ type: 'entry', index, entry: rest });
     }
@@ -247,6 +271,18 @@ export class ChatSession {
     this.entries[index] = updated;
     this.post({ type: 'entry', index, entry: updated });
   }
+}
+
+function withoutPictures(entry: ChatEntry): ChatEntry {
+  if (entry.kind === 'screen') {
+    const { picture: _dropped, ...rest } = entry;
+    return rest;
+  }
+  if (entry.kind === 'tool') {
+    const { after: _dropped, ...rest } = entry;
+    return rest;
+  }
+  return entry;
 }
 
 function formatInput(input: unknown): string {

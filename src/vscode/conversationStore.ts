@@ -126,6 +126,10 @@ function byteSize(conversations: readonly SavedConversation[]): number {
 }
 
 function withoutPicture(entry: ChatEntry): ChatEntry {
+  if (entry.kind === 'tool' && entry.after) {
+    const { after: _dropped, ...rest } = entry;
+    return rest;
+  }
   if (entry.kind !== 'screen' || !entry.picture) return entry;
   const { picture: _dropped, ...rest } = entry;
   return rest;

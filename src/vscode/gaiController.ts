@@ -16,6 +16,8 @@ import type { GaiParts } from './agentFactory';
 import { ChatSession } from './chatSession';
 import type { OutputChannelLogger } from './outputLogger';
 import { buildScreenPicture, pointsOf } from './screenPictures';
+import { AFTER_ACTION_TOOLS, buildAfterPicture } from './afterPicture';
+import type { LatestReading } from '../desktop/screenReader';
 import { parseSettings, type GaiSettings } from './settings';
 import { takeoverPrompt } from './takeoverPrompt';
 import { passwordPrompt } from './passwordPrompt';
@@ -187,15 +189,18 @@ export class GaiController implements vscode.Disposable {
     this.setRunning(true);
     let reported = false;
     const timings: RequestTimings = { totalMs: 0 };
-    let seenBefore: unknown;
+    let seenBefore: LatestReading | undefined;
     try {
       for await (const event of agent.streamRequest(text)) {
         if (event.type === 'error') reported = true;
         if (event.type === 'tool_started') seenBefore = parts.desktop.reader.latestSeen();
         this.chat.handle(event);
         if (event.type === 'text_delta') timings.sendToFirstTokenMs ??= performance.now() - receivedAt;
-        // A denied or cancelled call did nothing: no picture of it.
-        if (event.type === 'tool_finished' && PICTURE_TOOLS.has(event.call.name) && event.result.code !== 'DENIED' && event.result.code !== 'CANCELLED') {
+        // A denied or cancelled call did nothing: no picture of it. An action that worked shows
+        // the screen after it on its card; one that did not (an ambiguous click) what it saw.
+        const acted = event.type === 'tool_finished' && AFTER_ACTION_TOOLS.has(event.call.name) && event.result.success;
+        if (event.type === 'tool_finished' && acted) await this.addAfterPicture(event.call, event.result, seenBefore);
+        else if (event.type === 'tool_finished' && PICTURE_TOOLS.has(event.call.name) && event.result.code !== 'DENIED' && event.result.code !== 'CANCELLED') {
           await this.addScreen(`What the agent saw (${event.call.name})`, event.result.observation, event.result, seenBefore);
         }
       }
@@ -223,6 +228,18 @@ export class GaiController implements vscode.Disposable {
     } catch (error) {
       this.logger.warn(`no picture for "${title}": ${errorMessage(error)}`);
       this.chat.addScreen(title, text);
+    }
+  }
+
+  /** The screen after an action on its card; a failure to take it is logged, the card stays as it is. */
+  private async addAfterPicture(call: { id: string; name: string; input: unknown }, result: ToolResult, seenBefore: LatestReading | undefined): Promise<void> {
+    try {
+      const parts = await this.getParts();
+      const desktop = parts.desktop;
+      const picture = await buildAfterPicture({ screen: desktop.desktop.screen, images: desktop.desktop.images, reader: desktop.reader }, call, result, seenBefore);
+      if (picture) this.chat.setToolAfter(call.id, picture);
+    } catch (error) {
+      this.logger.warn(`no screen after ${call.name}: ${errorMessage(error)}`);
     }
   }
 
