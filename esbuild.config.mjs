@@ -39,6 +39,8 @@ const ENTRIES = [
   },
   // The GAI Brain panel (src/vscode/brainPanel.ts); it links the codicons the chat entry copies.
   { name: 'brain-view', in: 'src/webview/brain/main.ts', out: 'media/dist/brainView.js', platform: 'browser', format: 'iife', optional: true },
+  // The picture panel (src/vscode/picturePanel.ts): one screen picture full size, zoom and pan.
+  { name: 'picture-view', in: 'src/webview/picture/main.ts', out: 'media/dist/pictureView.js', platform: 'browser', format: 'iife', optional: true },
 ];
 
 // Kept out of node bundles and required at run time instead:

@@ -11,7 +11,8 @@ import { ChatViewProvider, CHAT_VIEW_ID } from './vscode/chatViewProvider';
 import { registerCommands } from './vscode/commands';
 import { ConversationHistory } from './vscode/conversationHistory';
 import { ConversationStore, type SavedConversation } from './vscode/conversationStore';
-import type { ChatEntry } from './shared/protocol';
+import type { ChatEntry, ScreenPicture } from './shared/protocol';
+import { PicturePanel } from './vscode/picturePanel';
 import { GaiController, type RequestTimings } from './vscode/gaiController';
 import { OutputChannelLogger } from './vscode/outputLogger';
 import { GaiStatusBar } from './vscode/statusBar';
@@ -38,6 +39,10 @@ export interface GaiExtensionApi {
   /** The saved conversations, newest first, and the id of the one the chat shows. */
   savedConversations(): Promise<readonly SavedConversation[]>;
   currentConversationId(): string;
+  /** Shows a screen analysis with its picture in the chat (as Read Screen does); its entry index. */
+  addScreen(title: string, text: string, picture?: ScreenPicture): number;
+  /** The picture tab: its title, whether its page has loaded and said ready, what it shows. */
+  picturePanel(): { title: string; readyCount: number; showing?: string } | undefined;
 }
 
 export function activate(context: vscode.ExtensionContext): GaiExtensionApi {
@@ -49,7 +54,8 @@ export function activate(context: vscode.ExtensionContext): GaiExtensionApi {
   const logger = new OutputChannelLogger(channel, redactor);
   const keys = new ApiKeyStore(context.secrets);
   const controller = new GaiController(keys, logger, context.globalStorageUri.fsPath, redactor, new MementoAppPermissionStore(context.globalState));
-  const chatView = new ChatViewProvider(context.extensionUri, controller);
+  const pictures = new PicturePanel(context.extensionUri, logger);
+  const chatView = new ChatViewProvider(context.extensionUri, controller, pictures);
   const history = new ConversationHistory(
     controller.chat,
     new ConversationStore(vscode.Uri.joinPath(context.globalStorageUri, 'conversations.json').fsPath, (message) => logger.warn(message)),
@@ -62,6 +68,7 @@ export function activate(context: vscode.ExtensionContext): GaiExtensionApi {
     channel,
     controller,
     chatView,
+    pictures,
     statusBar,
     vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, chatView),
     ...registerCommands(controller, keys, () => void vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`), context.extensionUri, history),
@@ -96,6 +103,11 @@ export function activate(context: vscode.ExtensionContext): GaiExtensionApi {
     brainDir: () => controller.brainDir,
     savedConversations: () => history.store.list(),
     currentConversationId: () => history.current,
+    addScreen: (title, text, picture) => controller.chat.addScreen(title, text, picture),
+    picturePanel: () => {
+      const panel = pictures.current;
+      return panel ? { title: panel.title, readyCount: pictures.readyCount, ...(pictures.showing ? { showing: pictures.showing.title } : {}) } : undefined;
+    },
   };
 }
 

@@ -6,6 +6,7 @@ import type { HostMessage } from '../shared/protocol';
 import type { GaiController } from './gaiController';
 import { chatHtml } from './chatHtml';
 import { parseWebviewMessage } from './messageValidation';
+import type { PicturePanel } from './picturePanel';
 
 export const CHAT_VIEW_ID = 'gai.chat';
 
@@ -20,6 +21,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   constructor(
     private readonly extensionUri: vscode.Uri,
     private readonly controller: GaiController,
+    /** Where a picture of the chat opens full size. */
+    private readonly pictures: PicturePanel,
   ) {
     controller.webview = {
       post: (message) => this.post(message),
@@ -72,6 +75,12 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
             this.controller.logger.warn(`webview: no approval pending for call ${message.callId}`);
           }
           break;
+        case 'openPicture': {
+          const picture = this.controller.chat.pictureAt(message.index, message.after ?? false);
+          if (picture) this.pictures.show(picture);
+          else this.controller.logger.warn(`webview: entry ${message.index} has no ${message.after ? 'after-action ' : ''}picture to open`);
+          break;
+        }
         case 'revokeTool':
           void this.controller.revokeTool(message.name);
           break;

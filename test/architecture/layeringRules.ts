@@ -36,7 +36,7 @@ export const WEBVIEW_ALLOWED_PACKAGES: readonly string[] = [
 ];
 
 /** Project files outside src/webview/ the webview may import: the protocols of its views. */
-export const WEBVIEW_ALLOWED_FILES: readonly string[] = ['src/shared/protocol.ts', 'src/shared/brainProtocol.ts'];
+export const WEBVIEW_ALLOWED_FILES: readonly string[] = ['src/shared/protocol.ts', 'src/shared/brainProtocol.ts', 'src/shared/pictureProtocol.ts'];
 
 /** Host-independent code shared by the CLI and the extension. */
 export const CORE_DIRS: readonly string[] = [

@@ -50,6 +50,7 @@ describe('the packaged extension (.vsix)', function () {
       ['the agent bundle, required on first use', /^extension\/dist\/agentFactory\.js$/],
       ['the webview bundle', /^extension\/media\/dist\/webview\.js$/],
       ['the brain view bundle', /^extension\/media\/dist\/brainView\.js$/],
+      ['the picture panel bundle', /^extension\/media\/dist\/pictureView\.js$/],
       ['the codicon font', /^extension\/media\/dist\/codicons\/codicon\.ttf$/],
       ['the manifest', /^extension\/package\.json$/],
       ['the extension icon', /^extension\/media\/icon\.png$/],
