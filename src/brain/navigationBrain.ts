@@ -222,7 +222,10 @@ export class NavigationBrain {
   ): Promise<{ steps: number; durations: number[]; failure?: ReplayFailure }> {
     const durations: number[] = [];
     let steps = 0;
+    // Counted over the whole route: "Step 4 of 5" even when the route joins several paths.
+    const total = route.paths.reduce((sum, path) => sum + path.actions.length, 0);
     for (const path of route.paths) {
+      const before = steps;
       const watch = new ReplayWatch({
         screen: this.deps.services.desktop.screen,
         windows: this.deps.services.desktop.windows,
@@ -236,6 +239,7 @@ export class NavigationBrain {
         signal,
         settleTimeoutMs: this.deps.settleTimeoutMs,
         ...(this.deps.promptSecret ? { promptSecret: this.deps.promptSecret } : {}),
+        onStepStart: (start) => progress(stepProgressText(before + start.index, total, start.action)),
         onStep: (step: ReplayStep) => {
           progress(`${step.ok ? '✓' : '✗'} ${step.action}`);
           onStep?.(step);
@@ -322,4 +326,9 @@ export class NavigationBrain {
       if (node) node.signature = absorbSignature(node.signature, observed);
     });
   }
+}
+
+/** What a host shows while a learned route runs: "Step 2 of 3: click "Network"" (index 0-based). */
+export function stepProgressText(index: number, total: number, action: string): string {
+  return `Step ${index + 1} of ${total}: ${action}`;
 }

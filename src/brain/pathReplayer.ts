@@ -51,6 +51,8 @@ export interface ReplayOptions {
   settle: (timeoutMs: number, signal: AbortSignal) => Promise<void>;
   signal: AbortSignal;
   onStep?: (step: ReplayStep) => void;
+  /** Before each step runs, so a host can say which step is under way (not only which ended). */
+  onStepStart?: (start: StepStart) => void;
   /** Default 1500 ms. */
   settleTimeoutMs?: number;
   /** For steps that typed a secret; without it such a step fails, saying why. */
@@ -65,6 +67,16 @@ export interface ReplayOptions {
   verifier?: StepVerifier;
 }
 
+export interface StepStart {
+  pathId: string;
+  /** 0-based, within this path. */
+  index: number;
+  /** Steps in this path. */
+  total: number;
+  /** The step in words, e.g. `click "Network"`. */
+  action: string;
+}
+
 export interface StepVerifier {
   prepare(signal: AbortSignal): Promise<void>;
   check(index: number, action: PathAction, last: boolean, signal: AbortSignal): Promise<string | undefined>;
@@ -76,6 +88,7 @@ export async function replayPath(path: BrainPath, options: ReplayOptions): Promi
   const settleTimeout = options.settleTimeoutMs ?? 1_500;
   for (const [index, action] of path.actions.entries()) {
     options.signal.throwIfAborted();
+    options.onStepStart?.({ pathId: path.id, index, total: path.actions.length, action: describeAction(action) });
     const stepStarted = performance.now();
     const timing: StepTiming = { actMs: 0, settleMs: 0, verifyMs: 0 };
     const settle = async (timeoutMs: number, signal: AbortSignal): Promise<void> => {
