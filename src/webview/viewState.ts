@@ -60,16 +60,20 @@ export function applyHostMessage(state: ViewState, message: HostMessage): Change
   }
 }
 
-/** The state to save: pictures only on the newest `keep` screen entries. */
+/** The state to save: pictures only on the newest `keep` entries with one (screens, tool cards' screens after). */
 export function stateForSaving(state: ViewState, keep = SAVED_PICTURES): ViewState {
   let left = keep;
   const entries = new Array<ChatEntry>(state.entries.length);
   for (let i = state.entries.length - 1; i >= 0; i--) {
     const entry = state.entries[i];
-    if (entry?.kind === 'screen' && entry.picture) {
+    if ((entry?.kind === 'screen' && entry.picture) || (entry?.kind === 'tool' && entry.after)) {
       if (left > 0) left--;
-      else {
+      else if (entry.kind === 'screen') {
         entries[i] = { kind: 'screen', title: entry.title, text: entry.text };
+        continue;
+      } else {
+        const { after: _dropped, ...rest } = entry;
+        entries[i] = rest;
         continue;
       }
     }

@@ -159,7 +159,7 @@ describe('chat webview in a browser (real bundle, real CSP)', function () {
     await chat.until(() => (window as unknown as TestWindow).__posted.some((m) => m.type === 'newConversation'));
   });
 
-  it('draws a screen entry as an SVG with the OCR boxes and click points, and enlarges it on click', async () => {
+  it('draws a screen entry as an SVG with the OCR boxes and click points, and asks the host to open it full size on click (no enlargement in place)', async () => {
     await chat.post({ type: 'entry', index: 3, entry: { kind: 'screen', title: 'Screen (detailed)', text: 'A **Save** button.', picture: PICTURE } });
     await chat.until(() => document.querySelector('[data-kind="screen"] svg.picture'));
     const picture = await chat.page.evaluate(() => {
@@ -185,10 +185,10 @@ describe('chat webview in a browser (real bundle, real CSP)', function () {
     });
     const widthOf = () => chat.page.evaluate(() => document.querySelector('[data-kind="screen"] svg.picture')?.getBoundingClientRect().width ?? 0);
     const small = await widthOf();
-    await chat.page.click('[data-kind="screen"] .picture-toggle');
-    await chat.until(() => document.querySelector('[data-kind="screen"]')?.classList.contains('expanded'));
-    assert.ok((await widthOf()) > small, `the picture did not grow (${small} px)`);
-    assert.equal(await chat.page.evaluate(() => document.querySelector('.picture-toggle')?.getAttribute('aria-expanded')), 'true');
+    await chat.page.click('[data-kind="screen"] .picture-open');
+    await chat.until(() => (window as unknown as TestWindow).__posted.some((m) => m.type === 'openPicture'));
+    assert.deepEqual((await chat.posted()).filter((m) => m.type === 'openPicture'), [{ type: 'openPicture', index: 3 }]);
+    assert.equal(await widthOf(), small, 'the picture stays as it is in the chat');
   });
 
   it('shows the token counters and an estimated cost', async () => {

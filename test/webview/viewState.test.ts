@@ -57,6 +57,17 @@ describe('webview view state', () => {
     assert.equal(stateForSaving(state, 0).entries.filter((e) => e.kind === 'screen' && e.picture).length, 0);
   });
 
+  it('counts tool cards\' screens after their action with the screen pictures', () => {
+    const state = emptyState();
+    const card = (id: string, n: number): ChatEntry => ({ kind: 'tool', callId: id, name: 'click', input: '{}', risk: 'action', status: 'done', after: picture(n) });
+    const entries: ChatEntry[] = [card('a', 1), { kind: 'screen', title: 's2', text: 't2', picture: picture(2) }, card('c', 3), card('d', 4)];
+    applyHostMessage(state, { type: 'state', entries, running: false, usage: state.usage });
+    const saved = stateForSaving(state, 2);
+    const kept = saved.entries.map((entry) => (entry.kind === 'tool' ? (entry.after?.src.slice(-1) ?? '-') : entry.kind === 'screen' ? (entry.picture?.src.slice(-1) ?? '-') : '?'));
+    assert.deepEqual(kept, ['-', '-', '3', '4']);
+    assert.equal(saved.entries[0]?.kind === 'tool' && saved.entries[0].status, 'done', 'the card itself is kept');
+  });
+
   it('restores a saved state and rejects what does not look like one', () => {
     const state = emptyState();
     applyHostMessage(state, { type: 'entry', index: 0, entry: { kind: 'user', text: 'hi' } });

@@ -17,7 +17,11 @@ let currentApi;
 /** The chat as text for failure messages (pictures left out). */
 function chatDump() {
   if (!currentApi) return '';
-  return JSON.stringify(currentApi.chatEntries().map((e) => (e.kind === 'screen' ? { ...e, picture: e.picture ? '(picture)' : undefined } : e)));
+  return JSON.stringify(
+    currentApi.chatEntries().map((e) =>
+      e.kind === 'screen' ? { ...e, picture: e.picture ? '(picture)' : undefined } : e.kind === 'tool' && e.after ? { ...e, after: '(picture)' } : e,
+    ),
+  );
 }
 
 async function waitFor(what, predicate, timeoutMs = 20000) {
@@ -64,7 +68,7 @@ describe('GAI chat', () => {
     await waitFor('the webview to say ready', () => api.webviewReadyCount() > 0);
   });
 
-  it('a chat message runs the agent: streamed reply, tool card, approval, the click lands, a picture of what it saw', async () => {
+  it('a chat message runs the agent: streamed reply, tool card, approval, the click lands, the card shows the screen after it', async () => {
     const clicksBefore = fixtureEvents().filter((e) => e.event === 'click').length;
     server.push(
       support.toolReply([{ name: 'click', input: { text: 'OK', near: 'Left panel' } }], 'I will click the left OK.'),
@@ -90,11 +94,14 @@ describe('GAI chat', () => {
     assert.equal(clicks.length, clicksBefore + 1);
     assert.equal(clicks.at(-1).widget, 'left_ok_button');
 
-    const screen = entries.find((e) => e.kind === 'screen');
-    assert.ok(screen && screen.picture, 'a screen entry with a picture');
-    assert.match(screen.picture.src, /^data:image\/jpeg;base64,/);
-    assert.ok(screen.picture.boxes.length > 3, 'OCR boxes on the picture');
-    assert.equal(screen.picture.points.filter((p) => p.kind === 'click').length, 1);
+    // The effect of the click, on its card: the screen after it, the point where it clicked.
+    assert.ok(done.after, 'the card shows the screen after the click');
+    assert.match(done.after.src, /^data:image\/jpeg;base64,/);
+    assert.ok(done.after.width > 100 && done.after.width <= 800, `a downscaled picture: ${done.after.width} px`);
+    const point = done.after.points.find((p) => p.kind === 'click');
+    assert.ok(point, 'the click point on it');
+    assert.ok(point.x >= 0 && point.x <= done.after.width && point.y >= 0 && point.y <= done.after.height);
+    assert.equal(entries.filter((e) => e.kind === 'screen').length, 0, 'no second picture of the same click');
 
     const texts = entries.filter((e) => e.kind === 'assistant').map((e) => e.text);
     assert.deepEqual(texts, ['I will click the left OK.', 'Done: the left OK is clicked.']);
