@@ -22,6 +22,8 @@ export interface GaiSettings {
   ocrLanguage: string;
   screenshotMaxWidth: number;
   statusBarRefreshSeconds: number;
+  /** `gai.statusBar.summary`: what the interval refresh shows; `model` spends tokens on every refresh. */
+  statusBarSummary: StatusBarSummary;
   keepScreenshots: number;
   brainThumbnails: boolean;
   /** `gai.safety.*`: the global stop hotkey, the fail-safe corner and the takeover pause. */
@@ -39,6 +41,8 @@ export interface GaiSettings {
 export type SettingsAccessor = (key: string) => unknown;
 
 const RISK_LEVELS: readonly RiskLevel[] = ['read', 'action', 'system'];
+export const STATUS_BAR_SUMMARIES = ['window', 'model'] as const;
+export type StatusBarSummary = (typeof STATUS_BAR_SUMMARIES)[number];
 
 /** Parses every `gai.*` setting; throws a CONFIG GaiError naming the first bad one. */
 export function parseSettings(get: SettingsAccessor): GaiSettings {
@@ -58,6 +62,7 @@ export function parseSettings(get: SettingsAccessor): GaiSettings {
     ocrLanguage: ocrLanguage(get, 'ocrLanguage'),
     screenshotMaxWidth: integer(get, 'screenshotMaxWidth', 1280, 200, 8192),
     statusBarRefreshSeconds: integer(get, 'statusBar.refreshSeconds', 0, 0, 3600),
+    statusBarSummary: oneOf(get, 'statusBar.summary', STATUS_BAR_SUMMARIES, 'window'),
     keepScreenshots: integer(get, 'keepScreenshots', 3, 0, 50),
     brainThumbnails: boolean(get, 'brain.thumbnails', true),
     safety: safety(get),
