@@ -24,9 +24,13 @@ import { passwordPrompt } from './passwordPrompt';
 import { buildApprovalView } from './approvalView';
 import { escapeInvisible } from '../core/invisibleText';
 import { screenTextForPeople } from '../core/screenText';
+import { AuditTrail } from './auditTrail';
+import type { LastAction } from './statusSummary';
 
 /** Tools whose result is best understood next to the screen they read. */
 const PICTURE_TOOLS = new Set(['ocr', 'smart_screen_reader', 'click', 'scroll', 'get_element_tree']);
+/** Tools that only look: never "the last action" on the status bar. */
+const READ_TOOLS = new Set(['ocr', 'smart_screen_reader', 'screen_capture', 'get_element_tree', 'cursor_position', 'zoom', 'wait', 'spotlight']);
 
 export interface RequestTimings {
   /** From the Send message arriving to the first streamed token posted to the webview. */
@@ -54,6 +58,16 @@ export class GaiController implements vscode.Disposable {
   private brainStore?: Promise<BrainStore>;
   private readonly brainChanged = new vscode.EventEmitter<void>();
   readonly onDidChangeBrain = this.brainChanged.event;
+  /** One line per tool call in the output channel (issue 12's audit trail). */
+  readonly audit: AuditTrail;
+  /** The parts the running request uses: the audit reads its conversation grants. */
+  private auditParts?: GaiParts;
+  /** The newest answer to an approval, for a replayed step that had to ask (taken by navigate). */
+  private lastAnswer?: { decision: ApprovalDecision; by: 'chat' | 'modal' };
+  /** The newest action that worked, for the status bar (no model needed to say it). */
+  lastAction?: LastAction;
+  private readonly actedEmitter = new vscode.EventEmitter<LastAction>();
+  readonly onDidAct = this.actedEmitter.event;
 
   constructor(
     private readonly keys: ApiKeyStore,
@@ -66,8 +80,14 @@ export class GaiController implements vscode.Disposable {
     private readonly appPermissionStore: AppPermissionStore,
   ) {
     this.chat = new ChatSession((message) => this.webview?.post(message), (text) => redactor.redact(text));
+    this.audit = new AuditTrail((line) => logger.info(line), (text) => redactor.redact(text), {
+      conversationGrants: () => this.auditParts?.agentRuntime.conversationGrants() ?? [],
+      alwaysAllow: () => this.settingOr((s) => s.alwaysAllowTools, []),
+      autoApprove: () => this.settingOr((s) => s.autoApprove, ['read']),
+    });
     this.disposables.push(
       this.brainChanged,
+      this.actedEmitter,
       vscode.workspace.onDidChangeConfiguration((event) => {
         if (event.affectsConfiguration('gai')) this.invalidate('settings changed');
       }),
@@ -102,6 +122,8 @@ export class GaiController implements vscode.Disposable {
     parts.safety.clearStop(); // the person's own command: a stop of the agent does not hold it back
     const result = await parts.commandRuntime.execute(call, signal ?? new AbortController().signal);
     this.logger.info(`${name}: ${result.success ? 'ok' : result.code} (${Math.round(result.durationMs)} ms) ${result.observation}`);
+    this.audit.command(call, result);
+    this.noteAction(name, result);
     return result;
   }
 
@@ -130,8 +152,19 @@ export class GaiController implements vscode.Disposable {
     signal.addEventListener('abort', onCancel, { once: true });
     const watch = parts.safety.begin(() => stop.abort());
     let report: NavigationReport;
+    this.lastAnswer = undefined;
     try {
-      report = await brain.navigateTo(target, { signal: stop.signal, onProgress });
+      report = await brain.navigateTo(target, {
+        signal: stop.signal,
+        onProgress,
+        onStep: (step) => {
+          // A step that had to ask (imported path, consequential label) was answered just before it ended.
+          const answer = this.lastAnswer;
+          this.lastAnswer = undefined;
+          this.audit.replayStep(step, answer);
+          if (step.ok) this.noteAction(step.action, { success: true, observation: step.observation });
+        },
+      });
     } finally {
       signal.removeEventListener('abort', onCancel);
       await watch.end();
@@ -187,6 +220,7 @@ export class GaiController implements vscode.Disposable {
       return;
     }
     this.setRunning(true);
+    this.auditParts = parts;
     let reported = false;
     const timings: RequestTimings = { totalMs: 0 };
     let seenBefore: LatestReading | undefined;
@@ -195,6 +229,8 @@ export class GaiController implements vscode.Disposable {
         if (event.type === 'error') reported = true;
         if (event.type === 'tool_started') seenBefore = parts.desktop.reader.latestSeen();
         this.chat.handle(event);
+        this.audit.follow(event);
+        if (event.type === 'tool_finished') this.noteAction(event.call.name, event.result);
         if (event.type === 'text_delta') timings.sendToFirstTokenMs ??= performance.now() - receivedAt;
         // A denied or cancelled call did nothing: no picture of it. An action that worked shows
         // the screen after it on its card; one that did not (an ambiguous click) what it saw.
@@ -290,10 +326,14 @@ export class GaiController implements vscode.Disposable {
         .showWarningMessage(`GAI wants to: ${plainSentence(this.redactor.redact(view.text))}`, { modal: true, detail: `Risk: ${request.risk}. ${this.redactor.redact(request.summary)}${note}` }, 'Approve', 'Allow for this conversation', 'Deny')
         .then((choice) => {
           const decision: ApprovalDecision = choice === 'Approve' ? 'approve' : choice === 'Allow for this conversation' ? 'always' : 'deny';
-          this.chat.answerApproval(request.call.id, decision);
+          // Marked in the same turn as the answer: the runtime (and the audit) resume only after it.
+          if (!this.chat.answerApproval(request.call.id, decision)) return; // the card answered first
+          this.audit.answeredInModal(request.call.id);
+          this.lastAnswer = { decision, by: 'modal' };
         });
     }
     const decision = await answer;
+    this.lastAnswer ??= { decision, by: 'chat' };
     if (decision === 'always') queueMicrotask(() => this.postGrants());
     return decision;
   };
@@ -329,6 +369,22 @@ export class GaiController implements vscode.Disposable {
     if (this.warmed === this.parts) return;
     this.warmed = this.parts;
     void parts.then((built) => built?.warmUp()).catch((error: unknown) => this.logger.warn(`warm-up: ${errorMessage(error)}`));
+  }
+
+  /** A setting for the audit; a bad setting is reported where the agent is built, not here. */
+  private settingOr<T>(pick: (settings: GaiSettings) => T, fallback: T): T {
+    try {
+      return pick(this.settings());
+    } catch {
+      return fallback;
+    }
+  }
+
+  /** Remembers an action that worked (reads do not change the screen, so they are not "the last action"). */
+  private noteAction(tool: string, result: Pick<ToolResult, 'success' | 'observation'>): void {
+    if (!result.success || READ_TOOLS.has(tool)) return;
+    this.lastAction = { tool, observation: result.observation, at: Date.now() };
+    this.actedEmitter.fire(this.lastAction);
   }
 
   private setRunning(running: boolean): void {
