@@ -40,7 +40,9 @@ describe('GAI extension', () => {
     assert.equal(await vscode.commands.executeCommand('gai.setApiKey', FAKE_KEY), true);
     assert.equal(await api.hasApiKey(), true);
     const config = vscode.workspace.getConfiguration();
-    for (const key of Object.keys(manifest.contributes.configuration.properties)) {
+    const keys = manifest.contributes.configuration.flatMap((section) => Object.keys(section.properties));
+    assert.ok(keys.length >= 20, 'the settings of every section are checked');
+    for (const key of keys) {
       const inspected = config.inspect(key) ?? {};
       const values = [inspected.globalValue, inspected.workspaceValue, inspected.workspaceFolderValue, inspected.defaultValue];
       assert.ok(!JSON.stringify(values).includes(FAKE_KEY), `the key leaked into ${key}`);
