@@ -32,6 +32,8 @@ export interface GaiExtensionApi {
   webviewReadyCount(): number;
   /** The status-bar item's text. */
   statusText(): string;
+  /** The newest audit lines written to the GAI output channel (newest last). */
+  auditLines(): string[];
   /** The newest chat request's timings. */
   lastTimings(): RequestTimings | undefined;
   /** Where the navigation brain is kept (global storage). */
@@ -99,6 +101,7 @@ export function activate(context: vscode.ExtensionContext): GaiExtensionApi {
     isRunning: () => controller.running,
     webviewReadyCount: () => chatView.readyCount,
     statusText: () => statusBar.text,
+    auditLines: () => controller.audit.recent(),
     lastTimings: () => controller.lastTimings,
     brainDir: () => controller.brainDir,
     savedConversations: () => history.store.list(),

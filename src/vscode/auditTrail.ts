@@ -8,6 +8,8 @@ import type { ApprovalDecision } from '../tools/toolRuntime';
 /** Longest input and observation kept on a line; the chat has the rest. */
 export const AUDIT_INPUT_MAX = 300;
 export const AUDIT_OBSERVATION_MAX = 200;
+/** Lines kept in memory for the extension's API (the output channel has them all). */
+export const AUDIT_RECENT_MAX = 200;
 
 /**
  * Who let a call run: the person on the chat card or in the modal, a grant for this
@@ -57,6 +59,7 @@ export class AuditTrail {
   private readonly open = new Map<string, OpenCall>();
   /** Calls the modal answered (the chat card is the default answerer). */
   private readonly byModal = new Set<string>();
+  private readonly lines: string[] = [];
 
   constructor(
     private readonly write: (line: string) => void,
@@ -126,8 +129,16 @@ export class AuditTrail {
     return undefined;
   }
 
+  /** The newest lines, as written (newest last). */
+  recent(): string[] {
+    return [...this.lines];
+  }
+
   private record(entry: AuditEntry): void {
-    this.write(formatAuditLine(entry, this.redact));
+    const line = formatAuditLine(entry, this.redact);
+    this.lines.push(line);
+    if (this.lines.length > AUDIT_RECENT_MAX) this.lines.shift();
+    this.write(line);
   }
 }
 

@@ -21,6 +21,7 @@ export class GaiStatusBar implements vscode.Disposable {
   private retry?: NodeJS.Timeout;
   private readonly retimer: NodeJS.Timeout;
   private refreshing = false;
+  private latest: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly controller: GaiController) {
     this.model = new StatusModel({
@@ -71,8 +72,14 @@ export class GaiStatusBar implements vscode.Disposable {
     for (const disposable of this.disposables) disposable.dispose();
   }
 
-  private async update(work: () => Promise<StatusSummary>): Promise<StatusSummary | undefined> {
-    if (this.refreshing) return this.model.current;
+  /** One reading at a time: a command during a refresh waits for it and then reads afresh. */
+  private update(work: () => Promise<StatusSummary>): Promise<StatusSummary | undefined> {
+    const next = this.latest.then(() => this.run(work));
+    this.latest = next.catch(() => undefined);
+    return next;
+  }
+
+  private async run(work: () => Promise<StatusSummary>): Promise<StatusSummary | undefined> {
     this.refreshing = true;
     clearTimeout(this.retry);
     this.render();
@@ -101,7 +108,7 @@ export class GaiStatusBar implements vscode.Disposable {
     }
     // The agent's own work is not interrupted by a reading of the screen.
     const tick = (): void => {
-      if (this.controller.running) return;
+      if (this.controller.running || this.refreshing) return;
       void (withModel ? this.summarize() : this.refresh());
     };
     if (seconds > 0) this.timer = setInterval(tick, seconds * 1000);

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { runExtensionSuite } from './support/extensionHostRun';
 
 /** The keys the specs store; they must appear in no log of the run. */
-const SPEC_KEYS = ['sk-ant-gai-chat-test-9876543210-NOT-A-REAL-KEY', 'sk-ant-gai-host-test-0123456789-NOT-A-REAL-KEY'];
+const SPEC_KEYS = ['sk-ant-gai-chat-test-9876543210-NOT-A-REAL-KEY', 'sk-ant-gai-host-test-0123456789-NOT-A-REAL-KEY', 'sk-ant-gai-audit-test-1234567890-NOT-A-REAL-KEY'];
 
 describe('GAI extension in a real VS Code extension host', function () {
   this.timeout(5 * 60_000);
@@ -26,7 +26,9 @@ describe('GAI extension in a real VS Code extension host', function () {
       'chat view renders',
       'tool card, approval',
       'Stop cancels',
-      'status-bar item shows a screen summary',
+      "status-bar item shows the model's screen summary when asked",
+      'leave one [audit] line with who decided',
+      'last action without any model call',
       'Navigate To learns the way',
       'Show Brain draws the learned graph',
       'in the chat view title bar',
@@ -43,6 +45,10 @@ describe('GAI extension in a real VS Code extension host', function () {
         `(max ${sendToFirstTokenWarmMaxMs?.toFixed(1)}), scripted model answering at once; Stop → idle ${stopMs} ms`,
     );
     assert.ok(serverLogs.some((file) => /activated in/.test(file.contents) && /GAI/.test(file.path)), 'the GAI log channel was written');
+    // The audit trail is in the output channel itself, not only in the API's copy.
+    const gaiLog = serverLogs.filter((file) => /GAI/.test(file.path)).map((file) => file.contents).join('\n');
+    assert.match(gaiLog, /\[audit\] \S+Z click \{"text":"OK","near":"Left panel"\} approved-by=chat result=ok \d+ms: Clicked "OK"/);
+    assert.match(gaiLog, /\[audit\] \S+Z click \{"text":"OK","near":"Right panel"\} denied-by=chat result=DENIED \d+ms/);
     const logText = [...result.logs, ...result.logFiles.map((file) => file.contents), ...serverLogs.map((file) => file.contents)].join('\n');
     for (const key of SPEC_KEYS) assert.ok(!logText.includes(key), 'the API key reached a log');
     // The launcher is an ES module with top-level await: imported at run time, not statically.

@@ -141,5 +141,6 @@ describe('audit trail', () => {
     assert.match(lines[0]!, /launch_app \{"appName":"galculator"\} approved-by=command result=ok 900ms/);
     assert.match(lines[1]!, /replay_step \{"path":"p1","step":"click \\"Network\\""\} approved-by=learned-path result=ok 300ms/);
     assert.match(lines[2]!, /denied-by=chat result=FAILED/);
+    assert.deepEqual(trail.recent(), lines, 'the API sees the lines the channel got');
   });
 });
