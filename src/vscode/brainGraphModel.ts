@@ -62,15 +62,19 @@ export function buildBrainGraph(graph: Graph, options: BrainGraphOptions = {}): 
     if (curve) edges.push({ ...edgeTexts(path), ...curve });
   }
   const stats = graphStats(graph);
+  // The header and the Screens list count one set: screens, stored or a path's unknown end,
+  // never the launcher pseudo-node (it was counted in the list and hidden count, not the header).
+  const screens = [...infos.values()].filter((info) => !info.isLauncher).length;
+  const drawnScreens = nodes.filter((n) => !n.isLauncher).length;
   return {
     nodes: nodes.sort((a, b) => a.y - b.y || a.x - b.x),
     edges,
     stats: {
-      totalNodes: stats.totalNodes,
+      totalNodes: screens,
       totalPaths: stats.totalPaths,
       totalRuns: stats.totalRuns,
       averageSuccessRate: stats.averageSuccessRate,
-      hiddenNodes: infos.size - nodes.length,
+      hiddenNodes: screens - drawnScreens,
       hiddenPaths: graph.paths.length - edges.length,
     },
     width: layout.width,

@@ -1,8 +1,8 @@
 // The brain view's texts: stats, the empty state and the truncation notice, the facts per row.
 import { strict as assert } from 'node:assert';
-import { ago, EMPTY_TEXT, noticeText, pathMeta, statsLine } from '../../src/webview/brain/brainFormat';
+import { ago, EMPTY_TEXT, noticeText, pathMeta, screensDescription, statsLine } from '../../src/webview/brain/brainFormat';
 import { buildBrainGraph } from '../../src/vscode/brainGraphModel';
-import { documentOf, node, settingsBrain, T0 } from './brainViewFixtures';
+import { documentOf, node, path, settingsBrain, T0 } from './brainViewFixtures';
 
 const NOW = Date.parse(T0);
 
@@ -19,6 +19,21 @@ describe('brain view texts', () => {
     const notice = noticeText(buildBrainGraph(settingsBrain(), { maxNodes: 3 }));
     assert.equal(notice?.kind, 'truncated');
     assert.match(notice?.text ?? '', /2 screens and \d+ paths left out/);
+  });
+
+  it('counts the same screens in the header and the Screens list (the launcher is no screen)', () => {
+    const graph = buildBrainGraph(settingsBrain());
+    assert.ok(graph.nodes.some((n) => n.isLauncher), 'the fixture draws the launcher');
+    const header = Number(/^(\d+) screens/.exec(statsLine(graph.stats))?.[1]);
+    assert.equal(header, 4);
+    assert.equal(screensDescription(graph), String(header));
+    // A path to a screen the document lacks: a row in the list, so a screen in the header too.
+    const dangling = buildBrainGraph(documentOf([node('a::1', 'A')], [path('p', 'a::1', 'a::gone')]));
+    assert.equal(statsLine(dangling.stats).split(' · ')[0], '2 screens');
+    assert.equal(screensDescription(dangling), '2');
+    // Truncated: the list says how many of the header's screens it shows.
+    const truncated = buildBrainGraph(settingsBrain(), { maxNodes: 3 });
+    assert.equal(screensDescription(truncated), '2 of 4');
   });
 
   it('says when something was last used', () => {

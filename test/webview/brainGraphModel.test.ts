@@ -122,7 +122,10 @@ describe('brain view model', () => {
     for (let i = 1; i < 260; i++) paths.push(path(`p-${i}`, `app::${String(i - 1).padStart(3, '0')}`, `app::${String(i).padStart(3, '0')}`));
     const graph = buildBrainGraph(documentOf(nodes, paths), { currentNodeKey: 'app::259' });
     assert.equal(graph.nodes.length, MAX_DRAWN_NODES);
-    assert.equal(graph.stats.hiddenNodes, 261 - MAX_DRAWN_NODES);
+    // 260 screens (the launcher is drawn but no screen): the drawn screens and the hidden ones make the header's count.
+    assert.equal(graph.stats.totalNodes, 260);
+    assert.equal(graph.stats.hiddenNodes, 260 - (MAX_DRAWN_NODES - 1));
+    assert.equal(graph.nodes.filter((n) => !n.isLauncher).length + graph.stats.hiddenNodes, graph.stats.totalNodes);
     assert.equal(graph.stats.hiddenPaths, paths.length - graph.edges.length);
     assert.ok(graph.nodes.some((n) => n.key === 'app::259' && n.isCurrent), 'the current screen is drawn');
     assert.ok(graph.nodes.some((n) => n.isLauncher), 'the launcher is drawn');

@@ -38,6 +38,12 @@ export function statsLine(stats: BrainStatsView): string {
   return parts.join(' · ');
 }
 
+/** The Screens list's count: the header's screens (never the launcher), "12 of 300" when some are left out. */
+export function screensDescription(graph: BrainGraphView): string {
+  const shown = graph.nodes.filter((node) => !node.isLauncher).length;
+  return graph.stats.hiddenNodes > 0 ? `${shown.toLocaleString('en-US')} of ${graph.stats.totalNodes.toLocaleString('en-US')}` : shown.toLocaleString('en-US');
+}
+
 /** What the view says above the picture: the empty state, what was left out, or nothing. */
 export function noticeText(graph: BrainGraphView): { text: string; kind: 'empty' | 'truncated' } | undefined {
   if (graph.stats.totalPaths === 0) return { text: EMPTY_TEXT, kind: 'empty' };

@@ -3,7 +3,7 @@
 // the host confirms a forget and asks for the new label itself.
 import type { BrainEdgeView, BrainGraphView, BrainNodeView } from '../../shared/brainProtocol';
 import { codicon, el } from '../dom';
-import { nodeMeta, pathMeta } from './brainFormat';
+import { nodeMeta, pathMeta, screensDescription } from './brainFormat';
 import type { Selection } from './graphSvg';
 
 export interface ListActions {
@@ -31,7 +31,7 @@ export class BrainLists {
   /** Replaces the rows; the sections keep whether they are open. */
   render(graph: BrainGraphView, now: number): void {
     const names = new Map(graph.nodes.map((node) => [node.key, node.label || node.shortLabel]));
-    this.screens.description = String(graph.nodes.length);
+    this.screens.description = screensDescription(graph);
     this.paths.description = String(graph.edges.length);
     const screenRows = [...graph.nodes].sort(byScreenOrder).map((node) => this.nodeRow(node, now));
     const pathRows = graph.edges.map((edge) => this.pathRow(edge, names, now));
