@@ -47,8 +47,8 @@ describe('GAI extension in a real VS Code extension host', function () {
     assert.ok(serverLogs.some((file) => /activated in/.test(file.contents) && /GAI/.test(file.path)), 'the GAI log channel was written');
     // The audit trail is in the output channel itself, not only in the API's copy.
     const gaiLog = serverLogs.filter((file) => /GAI/.test(file.path)).map((file) => file.contents).join('\n');
-    assert.match(gaiLog, /\[audit\] \S+Z click \{"text":"OK","near":"Left panel"\} approved-by=chat result=ok \d+ms: Clicked "OK"/);
-    assert.match(gaiLog, /\[audit\] \S+Z click \{"text":"OK","near":"Right panel"\} denied-by=chat result=DENIED \d+ms/);
+    assert.match(gaiLog, /\[audit\] \S+Z click \{"text":"OK","near":"Left panel"[^}]*\} approved-by=chat result=ok \d+ms: Clicked "OK"/);
+    assert.match(gaiLog, /\[audit\] \S+Z click \{"text":"OK","near":"Right panel"[^}]*\} denied-by=chat result=DENIED \d+ms/);
     const logText = [...result.logs, ...result.logFiles.map((file) => file.contents), ...serverLogs.map((file) => file.contents)].join('\n');
     for (const key of SPEC_KEYS) assert.ok(!logText.includes(key), 'the API key reached a log');
     // The launcher is an ES module with top-level await: imported at run time, not statically.

@@ -164,7 +164,7 @@ describe('GAI chat', () => {
     assert.equal(server.requestCount, requestsBefore + 1);
   });
 
-  it('the status-bar item shows the model's screen summary when asked (GAI: Summarize Screen)', async () => {
+  it("the status-bar item shows the model's screen summary when asked (GAI: Summarize Screen)", async () => {
     server.push(support.textReply('The GAI Fixture window shows a form with two OK buttons. More text.'));
     await vscode.commands.executeCommand('gai.summarizeScreen');
     assert.match(api.statusText(), /^\$\(eye\) GAI The GAI Fixture window shows a form with two OK…$/);
