@@ -69,6 +69,9 @@ export interface NavigateOptions {
   onStep?: (step: ReplayStep) => void;
 }
 
+/** Follows every navigation, whoever started it (the navigate_to tool in a chat, for its host). */
+export type NavigationObserver = Pick<NavigateOptions, 'onProgress' | 'onStep'>;
+
 
 
 interface ReplayFailure {
@@ -83,6 +86,7 @@ interface ReplayFailure {
 export class NavigationBrain {
   private currentKey?: string;
   private readonly logger: Logger;
+  private readonly observers = new Set<NavigationObserver>();
 
   constructor(private readonly deps: NavigationBrainDeps) {
     this.logger = deps.logger ?? new NullLogger();
@@ -159,9 +163,17 @@ export class NavigationBrain {
     return { ...(found.isNew ? {} : { node: found.node }), by: 'ocr', ...(probe.observed ? { observed: probe.observed } : {}) };
   }
 
+  /** Adds an observer of every navigation's progress and steps; returns how to remove it. */
+  observe(observer: NavigationObserver): () => void {
+    this.observers.add(observer);
+    return () => this.observers.delete(observer);
+  }
+
   async navigateTo(target: string, options: NavigateOptions = {}): Promise<NavigationReport> {
     const signal = options.signal ?? new AbortController().signal;
-    const progress = options.onProgress ?? (() => {});
+    const observers = [options, ...this.observers];
+    const progress = (message: string): void => observers.forEach((o) => o.onProgress?.(message));
+    const onStep = (step: ReplayStep): void => observers.forEach((o) => o.onStep?.(step));
     const started = performance.now();
     const trimmed = target.trim();
     if (trimmed === '') throw new GaiError('INVALID_INPUT', 'target: must name where to go');
@@ -182,7 +194,7 @@ export class NavigationBrain {
     let failure: ReplayFailure | undefined;
     if (plan.kind === 'route') {
       progress(`Replaying ${plan.route.paths.length} learned path(s) to "${trimmed}"…`);
-      const replay = await this.replayRoute(plan.route, signal, progress, options.onStep);
+      const replay = await this.replayRoute(plan.route, signal, progress, onStep);
       steps += replay.steps;
       failure = replay.failure;
       if (!failure) {

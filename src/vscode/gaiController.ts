@@ -1,10 +1,12 @@
 // Owns the lazily built agent, runtime and desktop tools, the chat session and the approval
 // routing. Nothing heavy is loaded until the first request, command or status-bar refresh.
 import * as vscode from 'vscode';
-import { errorMessage } from '../core/errors';
+import { GaiError, errorMessage } from '../core/errors';
+import { missingKeyError, wordError, type WordedError } from './errorWording';
 import { compileRedactPatterns, type SecretRedactor } from '../core/redact';
 import type { ToolResult } from '../core/types';
 import type { NavigationReport } from '../brain/navigationBrain';
+import type { ReplayStep } from '../brain/pathReplayer';
 import { BrainStore } from '../brain/brainStore';
 import type { BrainSource } from './brainController';
 import type { HostMessage, ScreenPicture } from '../shared/protocol';
@@ -25,6 +27,7 @@ import { buildApprovalView } from './approvalView';
 import { escapeInvisible } from '../core/invisibleText';
 import { screenTextForPeople } from '../core/screenText';
 import { AuditTrail } from './auditTrail';
+import { ChatNavigationProgress } from './navigationProgress';
 import type { LastAction } from './statusSummary';
 
 /** Tools whose result is best understood next to the screen they read. */
@@ -64,6 +67,8 @@ export class GaiController implements vscode.Disposable {
   private auditParts?: GaiParts;
   /** The newest answer to an approval, for a replayed step that had to ask (taken by navigate). */
   private lastAnswer?: { decision: ApprovalDecision; by: 'chat' | 'modal' };
+  /** The newest request sent from the chat, for Retry. */
+  lastRequest?: string;
   /** The newest action that worked, for the status bar (no model needed to say it). */
   lastAction?: LastAction;
   private readonly actedEmitter = new vscode.EventEmitter<LastAction>();
@@ -157,13 +162,7 @@ export class GaiController implements vscode.Disposable {
       report = await brain.navigateTo(target, {
         signal: stop.signal,
         onProgress,
-        onStep: (step) => {
-          // A step that had to ask (imported path, consequential label) was answered just before it ended.
-          const answer = this.lastAnswer;
-          this.lastAnswer = undefined;
-          this.audit.replayStep(step, answer);
-          if (step.ok) this.noteAction(step.action, { success: true, observation: step.observation });
-        },
+        onStep: (step) => this.auditStep(step),
       });
     } finally {
       signal.removeEventListener('abort', onCancel);
@@ -206,30 +205,40 @@ export class GaiController implements vscode.Disposable {
     }
     this.chat.addUser(text);
     this.chat.beginUsage();
+    // Kept for Retry: after a missing key is set or a server error passes, one click sends it again.
+    this.lastRequest = text;
     let parts: GaiParts;
     try {
       parts = await this.getParts();
     } catch (error) {
-      this.chat.error(errorMessage(error));
+      this.showError(error);
       this.logger.error(`building the agent failed: ${errorMessage(error)}`);
       return;
     }
     const agent = parts.agent;
     if (!agent) {
-      this.chat.error(parts.agentProblem ?? 'No model is configured.');
+      if (parts.missingKey) this.showWorded(missingKeyError(this.settingOr((s) => s.provider, 'anthropic')));
+      else this.showError(new GaiError('CONFIG', parts.agentProblem ?? 'No model is configured.'));
       return;
     }
     this.setRunning(true);
     this.auditParts = parts;
+    const navigations = new ChatNavigationProgress(() => parts.brain(), (step) => this.auditStep(step), (message) => this.logger.warn(message));
     let reported = false;
     const timings: RequestTimings = { totalMs: 0 };
     let seenBefore: LatestReading | undefined;
     try {
       for await (const event of agent.streamRequest(text)) {
-        if (event.type === 'error') reported = true;
+        if (event.type === 'error') {
+          reported = true;
+          this.showError(event.error);
+          continue;
+        }
         if (event.type === 'tool_started') seenBefore = parts.desktop.reader.latestSeen();
         this.chat.handle(event);
         this.audit.follow(event);
+        if (event.type === 'tool_started' && event.call.name === 'navigate_to') navigations.started(event.call.id, String((event.call.input as { target?: unknown }).target ?? ''));
+        if (event.type === 'tool_finished' && event.call.name === 'navigate_to') navigations.finished(event.call.id);
         if (event.type === 'tool_finished') this.noteAction(event.call.name, event.result);
         if (event.type === 'text_delta') timings.sendToFirstTokenMs ??= performance.now() - receivedAt;
         // A denied or cancelled call did nothing: no picture of it. An action that worked shows
@@ -241,14 +250,35 @@ export class GaiController implements vscode.Disposable {
         }
       }
     } catch (error) {
-      if (!reported) this.chat.error(errorMessage(error));
+      if (!reported) this.showError(error);
       this.logger.error(`request failed: ${errorMessage(error)}`);
     } finally {
+      navigations.dispose();
       timings.totalMs = performance.now() - receivedAt;
       this.lastTimings = timings;
       this.setRunning(false);
       if (this.stale) this.invalidate('deferred');
     }
+  }
+
+  /** Sends the last request again (the Retry button of an error); says so when there is none. */
+  async retry(): Promise<void> {
+    if (this.lastRequest === undefined) {
+      this.chat.error('There is no request to send again: type one below.');
+      return;
+    }
+    await this.ask(this.lastRequest);
+  }
+
+  /** An error in plain words with its way out; the raw details go to the log. */
+  private showError(error: unknown): void {
+    // The SDKs try once and retry twice unless told otherwise (providers' default maxRetries).
+    this.showWorded(wordError(error, { provider: this.settingOr((s) => s.provider, 'anthropic'), attempts: 3 }));
+  }
+
+  private showWorded(worded: WordedError): void {
+    this.chat.error(worded.text, worded.actions);
+    if (worded.detail !== worded.text) this.logger.error(`error details: ${worded.detail}`);
   }
 
   /** Adds a screen entry; with a picture only when the tool read the screen afresh (not a stale one). */
@@ -320,6 +350,7 @@ export class GaiController implements vscode.Disposable {
   requestApproval = async (request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision> => {
     const view = await this.approvalView(request);
     const answer = this.chat.waitForApproval(request, signal, view);
+    let byModal = false;
     if (!this.webview?.visible() && !signal.aborted) {
       const note = request.note ? `\n\n${this.redactor.redact(escapeInvisible(request.note))}` : '';
       void vscode.window
@@ -329,11 +360,12 @@ export class GaiController implements vscode.Disposable {
           // Marked in the same turn as the answer: the runtime (and the audit) resume only after it.
           if (!this.chat.answerApproval(request.call.id, decision)) return; // the card answered first
           this.audit.answeredInModal(request.call.id);
-          this.lastAnswer = { decision, by: 'modal' };
+          byModal = true;
         });
     }
     const decision = await answer;
-    this.lastAnswer ??= { decision, by: 'chat' };
+    // Only a replayed step asks with a kind: its audit line (written when the step ends) says who answered.
+    if (request.kind === 'untrusted-path' || request.kind === 'consequential') this.lastAnswer = { decision, by: byModal ? 'modal' : 'chat' };
     if (decision === 'always') queueMicrotask(() => this.postGrants());
     return decision;
   };
@@ -369,6 +401,15 @@ export class GaiController implements vscode.Disposable {
     if (this.warmed === this.parts) return;
     this.warmed = this.parts;
     void parts.then((built) => built?.warmUp()).catch((error: unknown) => this.logger.warn(`warm-up: ${errorMessage(error)}`));
+  }
+
+  /** A replayed step: its audit line (who approved it) and, when it worked, the last action. */
+  private auditStep(step: ReplayStep): void {
+    // A step that had to ask (imported path, consequential label) was answered just before it ended.
+    const answer = this.lastAnswer;
+    this.lastAnswer = undefined;
+    this.audit.replayStep(step, answer);
+    if (step.ok) this.noteAction(step.action, { success: true, observation: step.observation });
   }
 
   /** A setting for the audit; a bad setting is reported where the agent is built, not here. */

@@ -1,6 +1,13 @@
 // Navigate To says which step is under way: the replayer calls onStepStart before each step
 // (not only onStep after it), and the host's line reads "Step 2 of 3: click "Network"".
 import { strict as assert } from 'node:assert';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { BrainStore } from '../../src/brain/brainStore';
+import { NavigationBrain } from '../../src/brain/navigationBrain';
+import type { ReplayStep } from '../../src/brain/pathReplayer';
+import { PAGES, PagesDesktop, ScriptedLearner } from '../brain/support/inMemoryPages';
 import { replayPath, type StepStart } from '../../src/brain/pathReplayer';
 import type { ToolInvocation } from '../../src/brain/pathActions';
 import { stepProgressText } from '../../src/brain/navigationBrain';
@@ -49,5 +56,41 @@ describe('replay progress (Navigate To steps)', () => {
     });
     assert.equal(replay.ok, false);
     assert.deepEqual(starts, [0, 1]);
+  });
+});
+
+describe('navigation observers (the navigate_to tool in the chat)', function () {
+  this.timeout(20_000);
+  let dir: string;
+  beforeEach(() => (dir = mkdtempSync(join(tmpdir(), 'gai-nav-observe-'))));
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('an observer sees "Step n of N" and each replayed step of a navigation it did not start, until it stops observing', async () => {
+    const app = new PagesDesktop(structuredClone(PAGES));
+    const { store } = await BrainStore.open(dir);
+    const brain = new NavigationBrain({
+      store,
+      services: app.services,
+      callTool: (call) => app.callTool(call),
+      learner: new ScriptedLearner(app, [['Settings', 'Network']]),
+      settleTimeoutMs: 200,
+    });
+    assert.equal((await brain.navigateTo('Network settings')).how, 'learned');
+    app.show('home');
+    const messages: string[] = [];
+    const steps: ReplayStep[] = [];
+    const stop = brain.observe({ onProgress: (message) => messages.push(message), onStep: (step) => steps.push(step) });
+    const own: string[] = [];
+    const replay = await brain.navigateTo('Network settings', { onProgress: (message) => own.push(message) });
+    assert.equal(replay.how, 'replayed', replay.message);
+    const stepLines = messages.filter((m) => m.startsWith('Step '));
+    assert.deepEqual(stepLines, ['Step 1 of 2: click "Settings"', 'Step 2 of 2: click "Network"']);
+    assert.deepEqual(own, messages, 'the caller still gets its own progress');
+    assert.deepEqual(steps.map((s) => [s.action, s.ok]), [['click "Settings"', true], ['click "Network"', true]]);
+
+    stop();
+    app.show('home');
+    await brain.navigateTo('Network settings');
+    assert.equal(steps.length, 2, 'no steps after it stopped observing');
   });
 });
