@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { ChatEntry, UsageView } from '../../src/shared/protocol';
 import { ChatPage, screenshotPath } from './browserHarness';
 import { contrast, flatten, over, parseColor, type Rgba } from './contrast';
-import { loadThemes, WEBVIEW_DEFAULT_STYLES, type VscodeTheme } from './vscodeThemes';
+import { applyTheme, loadThemes, type VscodeTheme } from './vscodeThemes';
 
 const WIDTH = 260;
 const USAGE: UsageView = { requestInput: 1200, requestOutput: 80, sessionInput: 45_000, sessionOutput: 3_000 };
@@ -83,7 +83,7 @@ describe('chat webview in VS Code themes and a narrow sidebar (real bundle, real
     it(`${slug}: text is readable on its real background, code blocks, quotes and tables show, nothing overflows at ${WIDTH} px`, async () => {
       const theme = themes.find((candidate) => candidate.slug === slug);
       assert.ok(theme, `no theme ${slug}`);
-      await applyTheme(chat, theme);
+      await applyTheme(chat.page, theme, '--vscode-sideBar-background');
       const probes = await probeAll(chat);
       const get = (name: string): Probe => {
         const probe = probes[name];
@@ -148,27 +148,6 @@ describe('chat webview in VS Code themes and a narrow sidebar (real bundle, real
     });
   }
 });
-
-/** Sets the theme's variables and body class as VS Code does; the sidebar shows through the page. */
-async function applyTheme(chat: ChatPage, theme: VscodeTheme): Promise<void> {
-  await chat.page.evaluate(
-    ({ vars, bodyClass, defaults }) => {
-      const root = document.documentElement;
-      for (const name of Array.from(root.style)) if (name.startsWith('--')) root.style.removeProperty(name);
-      for (const [name, value] of Object.entries(vars)) root.style.setProperty(name, value);
-      root.style.setProperty('background', vars['--vscode-sideBar-background'] ?? '');
-      document.body.classList.remove('vscode-light', 'vscode-dark', 'vscode-high-contrast', 'vscode-high-contrast-light');
-      for (const name of bodyClass.split(' ')) document.body.classList.add(name);
-      if (document.adoptedStyleSheets.length === 0) {
-        const sheet = new CSSStyleSheet();
-        sheet.replaceSync(defaults);
-        document.adoptedStyleSheets = [sheet];
-      }
-    },
-    // VS Code gives the HC Light body both high-contrast classes.
-    { vars: theme.vars, bodyClass: theme.kind === 'hcLight' ? 'vscode-high-contrast vscode-high-contrast-light' : theme.bodyClass, defaults: WEBVIEW_DEFAULT_STYLES },
-  );
-}
 
 const SELECTORS: Record<string, string> = {
   paragraph: '[data-kind="assistant"] p',

@@ -4,6 +4,7 @@
 // HC theme files set almost nothing themselves). Ids map to names as VS Code does: dots → dashes.
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import type { Page } from './browserHarness';
 
 export type ThemeKind = 'light' | 'dark' | 'hcDark' | 'hcLight';
 
@@ -30,6 +31,8 @@ const REGISTRY: Record<ThemeKind, Record<string, string>> = {
     'textLink.foreground': '#006AB1', 'textLink.activeForeground': '#006AB1', 'textPreformat.foreground': '#A31515',
     'textPreformat.background': '#0000001A', 'panel.border': '#80808059', 'sideBar.background': '#F3F3F3',
     'editor.background': '#ffffff', 'input.background': '#ffffff', 'button.background': '#007ACC', 'button.foreground': '#ffffff',
+    'charts.green': '#388A34', 'charts.red': '#E51400', 'list.activeSelectionBackground': '#0060C0', 'list.activeSelectionForeground': '#ffffff',
+    'list.inactiveSelectionBackground': '#E4E6F1',
     'badge.background': '#C4C4C4', 'badge.foreground': '#333333', 'editor.foreground': '#333333', 'icon.foreground': '#424242', 'editorWarning.foreground': '#BF8803', 'editorWidget.background': '#F3F3F3',
   },
   dark: {
@@ -38,6 +41,8 @@ const REGISTRY: Record<ThemeKind, Record<string, string>> = {
     'textLink.foreground': '#3794FF', 'textLink.activeForeground': '#3794FF', 'textPreformat.foreground': '#D7BA7D',
     'textPreformat.background': '#FFFFFF1A', 'panel.border': '#80808059', 'sideBar.background': '#252526',
     'editor.background': '#1E1E1E', 'input.background': '#3C3C3C', 'button.background': '#0E639C', 'button.foreground': '#ffffff',
+    'charts.green': '#89D185', 'charts.red': '#F14C4C', 'list.activeSelectionBackground': '#04395E', 'list.activeSelectionForeground': '#ffffff',
+    'list.inactiveSelectionBackground': '#37373D',
     'badge.background': '#4D4D4D', 'badge.foreground': '#ffffff', 'editor.foreground': '#BBBBBB', 'icon.foreground': '#C5C5C5', 'editorWarning.foreground': '#CCA700', 'editorWidget.background': '#252526',
   },
   hcDark: {
@@ -47,6 +52,7 @@ const REGISTRY: Record<ThemeKind, Record<string, string>> = {
     'textLink.foreground': '#21A6FF', 'textLink.activeForeground': '#21A6FF', 'textPreformat.foreground': '#FFFFFF',
     'panel.border': '#6FC3DF', 'sideBar.background': '#000000', 'editor.background': '#000000', 'input.background': '#000000',
     'input.border': '#6FC3DF', 'button.background': '#000000', 'button.foreground': '#ffffff', 'button.border': '#6FC3DF',
+    'charts.green': '#89D185', 'charts.red': '#F48771',
     'badge.background': '#000000', 'badge.foreground': '#ffffff', 'editor.foreground': '#ffffff', 'icon.foreground': '#FFFFFF',
     'button.secondaryForeground': '#ffffff', 'editorWarning.foreground': '#FFD370', 'editorWidget.background': '#0C141F',
     'editorWidget.border': '#6FC3DF', 'widget.border': '#6FC3DF',
@@ -58,6 +64,7 @@ const REGISTRY: Record<ThemeKind, Record<string, string>> = {
     'textLink.foreground': '#0F4A85', 'textLink.activeForeground': '#0F4A85', 'textPreformat.foreground': '#FFFFFF',
     'textPreformat.background': '#09345f', 'panel.border': '#0F4A85', 'sideBar.background': '#FFFFFF', 'editor.background': '#FFFFFF',
     'input.background': '#FFFFFF', 'input.border': '#0F4A85', 'button.background': '#0F4A85', 'button.foreground': '#ffffff',
+    'charts.green': '#374e06', 'charts.red': '#B5200D', 'list.activeSelectionBackground': '#0F4A851a', 'list.inactiveSelectionBackground': '#0F4A851a',
     'button.border': '#0F4A85', 'badge.background': '#0F4A85', 'badge.foreground': '#ffffff', 'editor.foreground': '#292929',
     'icon.foreground': '#292929', 'button.secondaryBackground': '#ffffff', 'button.secondaryForeground': '#292929', 'editorWarning.foreground': '#895503',
     'editorWidget.background': '#FFFFFF', 'editorWidget.border': '#0F4A85', 'widget.border': '#0F4A85',
@@ -67,6 +74,7 @@ const REGISTRY: Record<ThemeKind, Record<string, string>> = {
 /** Registry colours whose default is another colour (resolved after the theme file is applied). */
 const ALIASES: Record<string, string> = {
   'input.foreground': 'foreground',
+  'charts.yellow': 'editorWarning.foreground',
   'settings.textInputBackground': 'input.background',
   'settings.textInputForeground': 'input.foreground',
   'settings.textInputBorder': 'input.border',
@@ -123,3 +131,29 @@ export const WEBVIEW_DEFAULT_STYLES = `@layer vscode-default {
   pre code { padding: 0; }
   blockquote { background: var(--vscode-textBlockQuote-background); border-color: var(--vscode-textBlockQuote-border); }
 }`;
+
+/**
+ * Sets the theme's variables and body classes on the page as VS Code does (through the CSSOM, which
+ * the strict CSP allows); `surface` is what shows through the transparent webview (the sidebar or
+ * the editor area).
+ */
+export async function applyTheme(page: Page, theme: VscodeTheme, surface: '--vscode-sideBar-background' | '--vscode-editor-background'): Promise<void> {
+  // VS Code gives the HC Light body both high-contrast classes (webview pre/index.html).
+  const classes = theme.kind === 'hcLight' ? ['vscode-high-contrast', theme.bodyClass] : [theme.bodyClass];
+  await page.evaluate(
+    ({ vars, bodyClasses, background, defaults }) => {
+      const root = document.documentElement;
+      for (const name of Array.from(root.style)) if (name.startsWith('--')) root.style.removeProperty(name);
+      for (const [name, value] of Object.entries(vars)) root.style.setProperty(name, value);
+      root.style.setProperty('background', background);
+      document.body.classList.remove('vscode-light', 'vscode-dark', 'vscode-high-contrast', 'vscode-high-contrast-light');
+      document.body.classList.add(...bodyClasses);
+      if (document.adoptedStyleSheets.length === 0) {
+        const sheet = new CSSStyleSheet();
+        sheet.replaceSync(defaults);
+        document.adoptedStyleSheets = [sheet];
+      }
+    },
+    { vars: theme.vars, bodyClasses: classes, background: theme.vars[surface] ?? '', defaults: WEBVIEW_DEFAULT_STYLES },
+  );
+}
