@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { BBox, OcrAnalysis, OcrElement } from '../core/types';
 import type { Fingerprint } from './brainTypes';
+import { centreInside, editorArea, menuBarRow, stableTitle } from './screenChrome';
 import { canonicalLine, stableTokens, tidyLine } from './volatileText';
 
 // A screen state's fingerprint: the stable text of the active window. Two readings of the
@@ -38,7 +39,8 @@ export const FINGERPRINT_LIMITS = { maxLines: 120, maxLineChars: 100, maxChars: 
 export function buildFingerprint(reading: ScreenText): Fingerprint {
   const lines = uniqueCanonical(reading.lines, FINGERPRINT_LIMITS.maxLines);
   const headings = uniqueCanonical(reading.headings ?? [], FINGERPRINT_LIMITS.maxHeadings);
-  return { title: clip(canonicalLine(reading.windowTitle), FINGERPRINT_LIMITS.maxTitleChars), lines, headings };
+  // An editor's title names the open document: another document is the same screen.
+  return { title: clip(canonicalLine(stableTitle(reading.windowTitle)), FINGERPRINT_LIMITS.maxTitleChars), lines, headings };
 }
 
 /** A short stable hash (sha1, 12 hex) of the canonical fingerprint; line order and headings excluded. */
@@ -148,11 +150,12 @@ export interface ReadingOptions {
 /**
  * Builds the identification input from an OCR analysis and the active window: the line
  * elements inside the window in reading order, and as headings the lines clearly taller
- * than the median line (1.35x), tallest first.
+ * than the median line (1.35x), tallest first. The menu bar and, in a document window, the
+ * tab strip and editor area are left out (screenChrome): they are not where the app is.
  */
 export function readingFromOcr(window: { appName: string; title: string }, analysis: OcrAnalysis, options: ReadingOptions = {}): ScreenText {
   const minConfidence = options.minConfidence ?? 0.5;
-  const inside = (e: OcrElement): boolean => !options.bounds || contains(options.bounds, e.bbox);
+  const inside = (e: OcrElement): boolean => !options.bounds || centreInside(e.bbox, options.bounds);
   let elements = analysis.elements.filter((e) => e.level === 'line' && e.confidence >= minConfidence && inside(e));
   if (elements.length === 0 && !analysis.elements.some((e) => e.level === 'line')) {
     // Word-level readings only: the full text keeps the engine's line breaks.
@@ -160,6 +163,9 @@ export function readingFromOcr(window: { appName: string; title: string }, analy
     return { programName: window.appName, windowTitle: window.title, lines };
   }
   elements = [...elements].sort((a, b) => a.bbox.y - b.bbox.y || a.bbox.x - b.bbox.x);
+  const menuBar = new Set(menuBarRow(elements, options.bounds));
+  const editor = editorArea(window.title, elements, options.bounds);
+  elements = elements.filter((e) => !menuBar.has(e) && !(editor && centreInside(e.bbox, editor)));
   const lines = elements.map((e) => tidyLine(e.text)).filter(Boolean);
   const heights = elements.map((e) => e.bbox.height).sort((a, b) => a - b);
   const median = heights[Math.floor(heights.length / 2)] ?? 0;
@@ -169,10 +175,4 @@ export function readingFromOcr(window: { appName: string; title: string }, analy
     .slice(0, FINGERPRINT_LIMITS.maxHeadings)
     .map((e) => tidyLine(e.text));
   return { programName: window.appName, windowTitle: window.title, lines, headings };
-}
-
-function contains(outer: BBox, box: BBox): boolean {
-  const cx = box.x + box.width / 2;
-  const cy = box.y + box.height / 2;
-  return cx >= outer.x && cx <= outer.x + outer.width && cy >= outer.y && cy <= outer.y + outer.height;
 }

@@ -1,6 +1,7 @@
 import { errorMessage } from '../core/errors';
 import { isoTime, nodeKey, type BrainNode, type Fingerprint } from './brainTypes';
 import { buildFingerprint, normalizeProgram, similarity, SIMILARITY_THRESHOLD, stateHashOf, type ScreenText } from './fingerprint';
+import { isMenuLine, stableTitle } from './screenChrome';
 import { canonicalLine, tidyLine } from './volatileText';
 
 // Which known node a screen reading is, without a model: the exact state hash first, then
@@ -50,6 +51,9 @@ export function matchState(reading: ScreenText, nodes: readonly BrainNode[], opt
     if (!best || score > best.score || (score === best.score && node.visits > best.node.visits)) best = { node, score };
   }
   if (best && best.score >= threshold) return { node: best.node, similarity: best.score, isNew: false, matchedBy: 'similarity' };
+  // Only a menu word apart (an open menu's items, a menu bar read differently): the same screen.
+  const menuApart = sameProgram.find((n) => differsOnlyByMenuWords(fingerprint, n.fingerprint));
+  if (menuApart) return { node: menuApart, similarity: similarity(probe, menuApart), isNew: false, matchedBy: 'similarity' };
 
   const now = isoTime((options.now ?? Date.now)());
   const node: BrainNode = {
@@ -81,20 +85,34 @@ export async function identifyState(reading: ScreenText, nodes: readonly BrainNo
   }
 }
 
+/** Same title and headings, and every line one has and the other lacks is menu words only. */
+export function differsOnlyByMenuWords(a: Fingerprint, b: Fingerprint): boolean {
+  if (a.title !== b.title) return false;
+  const headingsA = new Set(a.headings.filter((h) => !isMenuLine(h)));
+  const headingsB = new Set(b.headings.filter((h) => !isMenuLine(h)));
+  if (headingsA.size !== headingsB.size || [...headingsA].some((h) => !headingsB.has(h))) return false;
+  const linesA = new Set(a.lines);
+  const linesB = new Set(b.lines);
+  const apart = [...a.lines.filter((l) => !linesB.has(l)), ...b.lines.filter((l) => !linesA.has(l))];
+  return apart.length > 0 && apart.every(isMenuLine) && apart.length < Math.max(linesA.size, linesB.size);
+}
+
 /**
  * "Window title — heading": the most prominent heading, or else the first short line that no
  * other node of the program shows (sidebars and toolbars appear on every page), or else the
- * title alone. The heading is left out when the title already says it.
+ * title alone. The heading is left out when the title already says it. The title is without
+ * an editor's document name (the node stands for the editor, whichever file is open); menu
+ * words never name a screen (a menu bar or an open popup is on top of the screen, not it).
  */
 export function proposeLabel(reading: ScreenText, sameProgram: readonly BrainNode[]): string {
-  const title = tidyLine(reading.windowTitle) || reading.programName;
+  const title = stableTitle(reading.windowTitle) || reading.programName;
   const heading = pickHeading(reading, sameProgram);
   const label = heading && !title.toLowerCase().includes(heading.toLowerCase()) ? `${title} — ${heading}` : title;
   return label.slice(0, MAX_LABEL);
 }
 
 function pickHeading(reading: ScreenText, sameProgram: readonly BrainNode[]): string | undefined {
-  const firstStable = (lines: readonly string[]): string | undefined => lines.map(tidyLine).find((line) => canonicalLine(line) !== '');
+  const firstStable = (lines: readonly string[]): string | undefined => lines.map(tidyLine).find((line) => canonicalLine(line) !== '' && !isMenuLine(line));
   const heading = firstStable(reading.headings ?? []);
   if (heading) return heading;
   // Without other pages to compare with, a menu bar would look distinctive: the title alone.
@@ -103,7 +121,7 @@ function pickHeading(reading: ScreenText, sameProgram: readonly BrainNode[]): st
   const distinctive = reading.lines.map(tidyLine).find((line) => {
     const canonical = canonicalLine(line);
     const words = canonical.split(' ').length;
-    return canonical !== '' && words <= 6 && !elsewhere.has(canonical);
+    return canonical !== '' && words <= 6 && !elsewhere.has(canonical) && !isMenuLine(line);
   });
   return distinctive;
 }
