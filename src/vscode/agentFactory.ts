@@ -33,6 +33,7 @@ import type { GaiSettings } from './settings';
 import { AppPermissionGuard, type AppPermissionPrompt } from '../tools/appPermissions';
 import { ComputerDisplay } from '../tools/desktop/computer/computerDisplay';
 import type { AppPermissionStore } from '../tools/appPermissionStore';
+import { apiKeyEnvVar, providerName } from './errorWording';
 
 export interface GaiParts {
   desktop: DesktopServices;
@@ -45,6 +46,8 @@ export interface GaiParts {
   /** Undefined without an API key (and no local provider); `agentProblem` says why. */
   agent?: Agent;
   agentProblem?: string;
+  /** The agent is missing because the provider needs a key and none is set (the chat offers Set API Key). */
+  missingKey?: boolean;
   /** The navigation brain in the extension's global storage, opened on first use. */
   brain: BrainProvider;
   /** Which apps the agent may act in; reset() when a new conversation starts. */
@@ -102,6 +105,7 @@ export function buildGaiParts(options: GaiPartsOptions): GaiParts {
 
   let llm: LlmManager | undefined;
   let agentProblem: string | undefined;
+  let missingKey = false;
   const llmConfig = resolveLlmConfig(
     {
       provider: settings.provider,
@@ -116,7 +120,8 @@ export function buildGaiParts(options: GaiPartsOptions): GaiParts {
   );
   const needsKey = settings.provider === 'anthropic' || (settings.provider === 'openai' && settings.baseUrl === undefined);
   if (needsKey && !llmConfig.default.apiKey) {
-    agentProblem = 'No API key: run "GAI: Set API Key" (or set ANTHROPIC_API_KEY before starting VS Code).';
+    agentProblem = `No API key for ${providerName(settings.provider)}: run "GAI: Set API Key" (or set ${apiKeyEnvVar(settings.provider)} before starting VS Code).`;
+    missingKey = true;
   } else {
     try {
       llm = new LlmManager(createModeProviders(llmConfig), { system: DEFAULT_SYSTEM_PROMPT, keepScreenshots: settings.keepScreenshots, ...(options.onUsage ? { onUsage: options.onUsage } : {}) });
@@ -131,7 +136,7 @@ export function buildGaiParts(options: GaiPartsOptions): GaiParts {
   const registry = (models?: ModelAccess): ToolRegistry => {
     const tools = new ToolRegistry(logger);
     tools.register(new EchoTool());
-    for (const tool of createDesktopTools(desktop, models, { computerDisplay })) tools.register(tool);
+    for (const tool of createDesktopTools(desktop, models, { computerDisplay, ...(agentProblem ? { noModelReason: agentProblem } : {}) })) tools.register(tool);
     tools.register(new NavigateToTool(brain));
     tools.register(new GetCurrentNodeTool(brain));
     return tools;
@@ -190,6 +195,7 @@ export function buildGaiParts(options: GaiPartsOptions): GaiParts {
     agentRuntime,
     ...(agent ? { agent } : {}),
     ...(agentProblem ? { agentProblem } : {}),
+    ...(missingKey ? { missingKey } : {}),
     brain,
     appPermissions,
     safety,

@@ -5,7 +5,7 @@ import type { AgentEvent } from '../agent/agentEvents';
 import type { ApprovalDecision, ApprovalRequest } from '../tools/toolRuntime';
 import type { TokenUsage } from '../core/types';
 import type { PictureMessage } from '../shared/pictureProtocol';
-import { EMPTY_USAGE, type ApprovalView, type ChatEntry, type HostMessage, type ScreenPicture, type UsageView } from '../shared/protocol';
+import { EMPTY_USAGE, type ApprovalView, type ChatEntry, type ErrorAction, type HostMessage, type ScreenPicture, type UsageView } from '../shared/protocol';
 import { previewValue } from '../core/inputLimits';
 import { escapeInvisible, escapeInvisibleJson } from '../core/invisibleText';
 
@@ -70,8 +70,9 @@ export class ChatSession {
     this.push({ kind: 'notice', text: this.redact(text) });
   }
 
-  error(text: string): void {
-    this.push({ kind: 'error', text: this.redact(text) });
+  /** `actions`: the way out the error offers (buttons under it). */
+  error(text: string, actions: ErrorAction[] = []): void {
+    this.push(actions.length > 0 ? { kind: 'error', text: this.redact(text), actions } : { kind: 'error', text: this.redact(text) });
   }
 
   /** A screen analysis, with the screenshot it was made from when there is one. */

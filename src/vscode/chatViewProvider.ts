@@ -10,6 +10,8 @@ import type { PicturePanel } from './picturePanel';
 
 export const CHAT_VIEW_ID = 'gai.chat';
 
+const SETUP_COMMANDS = { setApiKey: 'gai.setApiKey', chooseModel: 'gai.chooseModel', checkSetup: 'gai.checkSetup' } as const;
+
 export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disposable {
   private view?: vscode.WebviewView;
   private readonly disposables: vscode.Disposable[] = [];
@@ -23,6 +25,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     private readonly controller: GaiController,
     /** Where a picture of the chat opens full size. */
     private readonly pictures: PicturePanel,
+    /** Sends the empty chat's setup state (provider, model, key) on every ready. */
+    private readonly setup?: { postWelcome(): Promise<void> },
   ) {
     controller.webview = {
       post: (message) => this.post(message),
@@ -58,6 +62,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         case 'ready':
           this.readyCount++;
           this.post(this.controller.chat.snapshot());
+          void this.setup?.postWelcome();
           this.controller.postGrants();
           this.controller.warmUp();
           break;
@@ -81,6 +86,16 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
           else this.controller.logger.warn(`webview: entry ${message.index} has no ${message.after ? 'after-action ' : ''}picture to open`);
           break;
         }
+        case 'retry':
+          void this.controller.retry();
+          break;
+        case 'setup':
+          // The same commands as the palette's: one place for each step of the setup.
+          void vscode.commands.executeCommand(SETUP_COMMANDS[message.action]);
+          break;
+        case 'openSetting':
+          void vscode.commands.executeCommand('workbench.action.openSettings', message.id);
+          break;
         case 'revokeTool':
           void this.controller.revokeTool(message.name);
           break;

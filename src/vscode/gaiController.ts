@@ -7,6 +7,7 @@ import { compileRedactPatterns, type SecretRedactor } from '../core/redact';
 import type { ToolResult } from '../core/types';
 import type { NavigationReport } from '../brain/navigationBrain';
 import type { ReplayStep } from '../brain/pathReplayer';
+import type { AgentEvent } from '../agent/agentEvents';
 import { BrainStore } from '../brain/brainStore';
 import type { BrainSource } from './brainController';
 import type { HostMessage, ScreenPicture } from '../shared/protocol';
@@ -158,11 +159,13 @@ export class GaiController implements vscode.Disposable {
     const watch = parts.safety.begin(() => stop.abort());
     let report: NavigationReport;
     this.lastAnswer = undefined;
+    this.auditParts = parts;
     try {
       report = await brain.navigateTo(target, {
         signal: stop.signal,
         onProgress,
         onStep: (step) => this.auditStep(step),
+        onEvent: (event) => this.auditEvent(event),
       });
     } finally {
       signal.removeEventListener('abort', onCancel);
@@ -223,7 +226,7 @@ export class GaiController implements vscode.Disposable {
     }
     this.setRunning(true);
     this.auditParts = parts;
-    const navigations = new ChatNavigationProgress(() => parts.brain(), (step) => this.auditStep(step), (message) => this.logger.warn(message));
+    const navigations = new ChatNavigationProgress(() => parts.brain(), { onStep: (step) => this.auditStep(step), onEvent: (event) => this.auditEvent(event) }, (message) => this.logger.warn(message));
     let reported = false;
     const timings: RequestTimings = { totalMs: 0 };
     let seenBefore: LatestReading | undefined;
@@ -401,6 +404,12 @@ export class GaiController implements vscode.Disposable {
     if (this.warmed === this.parts) return;
     this.warmed = this.parts;
     void parts.then((built) => built?.warmUp()).catch((error: unknown) => this.logger.warn(`warm-up: ${errorMessage(error)}`));
+  }
+
+  /** A learning agent's event (Navigate To with the model): its calls are audited like the chat's. */
+  private auditEvent(event: AgentEvent): void {
+    this.audit.follow(event);
+    if (event.type === 'tool_finished') this.noteAction(event.call.name, event.result);
   }
 
   /** A replayed step: its audit line (who approved it) and, when it worked, the last action. */

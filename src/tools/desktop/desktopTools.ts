@@ -24,6 +24,8 @@ import { ZoomTool } from './zoomTool';
 export interface DesktopToolsOptions {
   /** With it, the `computer` tool (native computer use) is offered too, over this display. */
   computerDisplay?: ComputerDisplay;
+  /** Why there is no model (e.g. no API key), said by tools that need one instead of "none is configured". */
+  noModelReason?: string;
 }
 
 /**
@@ -32,7 +34,7 @@ export interface DesktopToolsOptions {
  */
 export function createDesktopTools(services: DesktopServices, llm?: ModelAccess, options: DesktopToolsOptions = {}): AnyTool[] {
   return [
-    new SmartScreenReaderTool(services, llm),
+    new SmartScreenReaderTool(services, llm, options.noModelReason),
     new ScreenCaptureTool(services),
     new OcrTool(services),
     new ElementTreeTool(services),

@@ -37,6 +37,8 @@ export class SmartScreenReaderTool extends ToolBase<typeof schema> {
   constructor(
     private readonly services: DesktopServices,
     llm?: ModelAccess,
+    /** Why `llm` is missing when it is (a missing key is not "no model configured"). */
+    private readonly noModelReason?: string,
   ) {
     super(llm);
   }
@@ -51,7 +53,7 @@ export class SmartScreenReaderTool extends ToolBase<typeof schema> {
     if (input.mode === 'quick') {
       const text = screenSummaryText(reading.analysis, window);
       if (!this.llm) {
-        const result = ToolResults.success(`Read the screen by OCR (no model configured): ${window ? `${quoteScreenText(window.title)} is active` : 'no active window'}.`, {
+        const result = ToolResults.success(`Read the screen by OCR (${this.noModelReason ? `no model: ${this.noModelReason.replace(/\.$/, '')}` : 'no model configured'}): ${window ? `${quoteScreenText(window.title)} is active` : 'no active window'}.`, {
           ...base,
           llmMode: 'none',
           analysis: text,
@@ -70,7 +72,8 @@ export class SmartScreenReaderTool extends ToolBase<typeof schema> {
     }
 
     if (!this.llm) {
-      return ToolResults.failure('FAILED', 'Detailed screen reading needs a vision model, and none is configured.', {
+      const why = this.noModelReason ? `, which cannot be used: ${this.noModelReason}` : ', and none is configured.';
+      return ToolResults.failure('FAILED', `Detailed screen reading needs a vision model${why}`, {
         hint: 'Use ocr or get_element_tree to read the screen without a model, or configure a model.',
       });
     }

@@ -2,6 +2,7 @@
 // their changed Markdown blocks are replaced); every other kind is rebuilt when it changes.
 import type { ChatEntry } from '../../shared/protocol';
 import { codicon, el } from '../dom';
+import { errorView } from './errorView';
 import { setMarkdown } from './markdownView';
 import { screenView } from './screenPicture';
 import { toolCard, type ApprovalHandler } from './toolCard';
@@ -14,7 +15,7 @@ export function entryView(entry: ChatEntry, existing: HTMLElement | undefined, a
     case 'assistant':
       return assistantView(entry.text, existing);
     case 'error':
-      return message('error', 'error', 'Error', entry.text);
+      return errorView(entry);
     case 'notice':
       return message('notice', 'info', 'Notice', entry.text);
     case 'screen':
