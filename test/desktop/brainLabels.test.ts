@@ -1,0 +1,90 @@
+// Brain labels on a real X display: an editor-like app with a menu bar (fixtures/editorApp.py),
+// the real OCR and tools, the real @anthropic-ai/sdk against a scripted Messages API server.
+// The screens learned are named after the window and the page's heading, never a menu word,
+// and the editor with another tab open is the same node (the replay starts there, no model).
+import { strict as assert } from 'node:assert';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { NavigationBrain } from '../../src/brain/navigationBrain';
+import { NAVIGATION_PROMPT } from '../../src/brain/navigationLearner';
+import { openNavigationBrain } from '../../src/brain/navigationSetup';
+import { resolveLlmConfig } from '../../src/llm/llmConfig';
+import { LlmManager } from '../../src/llm/llmManager';
+import { createModeProviders } from '../../src/llm/providers/providerFactory';
+import { ScriptedMessagesServer } from '../support/scriptedMessagesServer';
+import { toolReply } from '../support/scriptedSteps';
+import { createDesktopRig, type DesktopRig } from './support/desktopRig';
+import { EditorApp } from './support/editorFixture';
+import { suiteDisplay } from './support/fixture';
+
+const display = suiteDisplay();
+const MENU_WORD = /\b(?:File|Edit|View|Help|New|Open|Save|Quit|Undo|Cut|Copy|Paste|Zoom|About)\b/;
+
+describe('brain labels on a real X display', function () {
+  this.timeout(90_000);
+  let rig: DesktopRig;
+  let server: ScriptedMessagesServer;
+  let app: EditorApp | undefined;
+  let dir: string;
+
+  before(async () => {
+    rig = createDesktopRig(display.env);
+    server = await ScriptedMessagesServer.start();
+  });
+  after(async () => {
+    await server.close();
+    await rig.dispose();
+  });
+  beforeEach(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'gai-brain-labels-'));
+    app = await EditorApp.start(display, 'notes.txt');
+    rig.services.reader.reset();
+  });
+  afterEach(async () => {
+    await app?.stop();
+    app = undefined;
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  async function openBrain(): Promise<NavigationBrain> {
+    const { brain } = await openNavigationBrain({
+      dir,
+      services: rig.services,
+      hostRuntime: rig.runtime,
+      createLlm: () => new LlmManager(createModeProviders(resolveLlmConfig({ provider: 'anthropic', baseUrl: server.baseUrl, apiKey: 'test' }, {})), { system: NAVIGATION_PROMPT }),
+      logger: { debug() {}, info() {}, warn() {}, error() {} },
+    });
+    return brain;
+  }
+
+  it('learns a path in an app with a menu bar: screens named after the window and heading, and another editor tab is the same node', async () => {
+    const brain = await openBrain();
+    server.push(toolReply([{ name: 'click', input: { text: 'Settings' } }]), toolReply([{ name: 'finish_navigation', input: { success: true, summary: 'Editor settings shown.' } }]));
+    const learned = await brain.navigateTo('Editor settings');
+    assert.equal(learned.success, true, learned.message);
+    assert.equal(learned.how, 'learned');
+    assert.equal(app!.current()?.view, 'settings');
+
+    const path = brain.store.document.paths[0]!;
+    const labelOf = (key: string) => brain.store.document.nodes.find((n) => n.key === key)?.label;
+    const labels = brain.store.document.nodes.map((n) => n.label);
+    console.log(`      labels: ${labels.map((l) => JSON.stringify(l)).join(', ')}`);
+    assert.equal(labelOf(path.from), 'GAI Editor', 'the editor is named after the app, not the open file or a menu word');
+    assert.equal(labelOf(path.to), 'GAI Editor — Editor settings');
+    for (const label of labels) assert.doesNotMatch(label, MENU_WORD, `no label from a menu word: ${label}`);
+
+    // Back in the editor with the other file's tab open: the same screen as notes.txt's.
+    await app!.control('open main.py');
+    const here = await brain.identifyCurrentNode();
+    assert.equal(here.node.key, path.from, `main.py's tab identified as ${here.node.label} (${here.matchedBy}, ${here.similarity})`);
+    assert.equal(here.isNew, false);
+
+    // So the learned way starts here too: replayed without the model.
+    const requests = server.requestCount;
+    const replayed = await brain.navigateTo('Editor settings');
+    assert.equal(replayed.how, 'replayed', replayed.message);
+    assert.equal(server.requestCount, requests, 'no request reached the model server');
+    assert.equal(app!.current()?.view, 'settings');
+  });
+});
