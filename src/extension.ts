@@ -11,7 +11,9 @@ import { ChatViewProvider, CHAT_VIEW_ID } from './vscode/chatViewProvider';
 import { registerCommands } from './vscode/commands';
 import { ConversationHistory } from './vscode/conversationHistory';
 import { ConversationStore, type SavedConversation } from './vscode/conversationStore';
-import type { ChatEntry, ScreenPicture } from './shared/protocol';
+import type { ChatEntry, ScreenPicture, SetupCheckView, WelcomeView } from './shared/protocol';
+import { SetupCommands } from './vscode/setupCommands';
+import { MachineExamples } from './vscode/setupState';
 import { PicturePanel } from './vscode/picturePanel';
 import { GaiController, type RequestTimings } from './vscode/gaiController';
 import { OutputChannelLogger } from './vscode/outputLogger';
@@ -25,6 +27,9 @@ export interface GaiExtensionApi {
   simulateWebviewMessage(raw: unknown): boolean;
   /** Loads nut-js, sharp and tesseract.js (offline OCR of a rendered sample); touches no display. */
   checkSetup(): Promise<SetupReport>;
+  /** The setup state the empty chat shows, and the newest GAI: Check Setup answer. */
+  welcome(): Promise<WelcomeView>;
+  lastSetupCheck(): SetupCheckView | undefined;
   /** The chat as the host keeps it (what the webview shows). */
   chatEntries(): readonly ChatEntry[];
   isRunning(): boolean;
@@ -54,10 +59,12 @@ export function activate(context: vscode.ExtensionContext): GaiExtensionApi {
   // is built), credential shapes and gai.redact.patterns never reach the log, the chat or a message.
   const redactor = new SecretRedactor({ secrets: Object.entries(process.env).filter(([name]) => isProviderCredentialVar(name)).map(([, value]) => value) });
   const logger = new OutputChannelLogger(channel, redactor);
-  const keys = new ApiKeyStore(context.secrets);
+  // VS Code for the Web keeps SecretStorage in memory only: the key store says so instead of promising a keychain.
+  const keys = new ApiKeyStore(context.secrets, vscode.env.uiKind === vscode.UIKind.Web);
   const controller = new GaiController(keys, logger, context.globalStorageUri.fsPath, redactor, new MementoAppPermissionStore(context.globalState));
   const pictures = new PicturePanel(context.extensionUri, logger);
-  const chatView = new ChatViewProvider(context.extensionUri, controller, pictures);
+  const setup = new SetupCommands({ controller, keys, examples: new MachineExamples(process.env), env: process.env, checkLibraries: (language) => checkSetup({ language }) });
+  const chatView = new ChatViewProvider(context.extensionUri, controller, pictures, setup);
   const history = new ConversationHistory(
     controller.chat,
     new ConversationStore(vscode.Uri.joinPath(context.globalStorageUri, 'conversations.json').fsPath, (message) => logger.warn(message)),
@@ -70,6 +77,7 @@ export function activate(context: vscode.ExtensionContext): GaiExtensionApi {
     channel,
     controller,
     chatView,
+    setup,
     pictures,
     statusBar,
     vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, chatView),
@@ -92,6 +100,8 @@ export function activate(context: vscode.ExtensionContext): GaiExtensionApi {
     activationMs,
     hasApiKey: async () => (await keys.get()) !== undefined,
     checkSetup: () => checkSetup(),
+    welcome: () => setup.welcome(),
+    lastSetupCheck: () => setup.lastCheck,
     simulateWebviewMessage: (raw) => {
       const before = chatView.rejectedMessages;
       chatView.receive(raw);

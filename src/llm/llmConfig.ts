@@ -20,7 +20,7 @@ export interface LlmSettings {
 
 export const PROVIDERS: readonly Provider[] = ['anthropic', 'openai', 'ollama', 'google'];
 
-const DEFAULT_MODELS: Record<Provider, { default?: string; fast?: string; vision?: string }> = {
+export const DEFAULT_MODELS: Record<Provider, { default?: string; fast?: string; vision?: string }> = {
   anthropic: { default: 'claude-sonnet-4-6', fast: 'claude-haiku-4-5' },
   openai: { default: 'gpt-4.1', fast: 'gpt-4.1-mini' },
   google: { default: 'gemini-2.5-flash', fast: 'gemini-2.5-flash-lite' },

@@ -8,7 +8,21 @@ const SECRET_KEY = 'gai.apiKey';
  * environment VS Code was started in are used.
  */
 export class ApiKeyStore {
-  constructor(private readonly secrets: vscode.SecretStorage) {}
+  constructor(
+    private readonly secrets: vscode.SecretStorage,
+    /**
+     * SecretStorage only lives in memory here (VS Code for the Web, a web-hosted remote): no OS
+     * keychain, the key is gone when the window closes. Said to the person instead of promising a keychain.
+     */
+    readonly memoryOnly = false,
+  ) {}
+
+  /** Where a stored key is kept, in words; undefined for the OS keychain (the expected place). */
+  storageNote(envVar: string): string | undefined {
+    return this.memoryOnly
+      ? `VS Code keeps secrets only in memory here (no OS keychain): the key is forgotten when this window closes. Set ${envVar} in the environment VS Code starts from to keep one.`
+      : undefined;
+  }
 
   get(): Promise<string | undefined> {
     return Promise.resolve(this.secrets.get(SECRET_KEY)).then((key) => (key && key.trim() !== '' ? key : undefined));

@@ -107,13 +107,15 @@ export function registerCommands(controller: GaiController, keys: ApiKeyStore, f
           ? arg
           : await vscode.window.showInputBox({
               title: 'GAI: Set API Key',
-              prompt: 'Stored in VS Code SecretStorage (the OS keychain). Leave empty to remove the stored key.',
+              prompt: keys.memoryOnly
+                ? 'VS Code keeps secrets only in memory here (no OS keychain): the key is forgotten when this window closes. Leave empty to remove it.'
+                : 'Stored in VS Code SecretStorage (the OS keychain). Leave empty to remove the stored key.',
               password: true,
               ignoreFocusOut: true,
             });
       if (key === undefined) return false;
       await keys.set(key);
-      controller.logger.info(key.trim() === '' ? 'API key removed from SecretStorage' : 'API key stored in SecretStorage');
+      controller.logger.info(key.trim() === '' ? 'API key removed from SecretStorage' : `API key stored in SecretStorage${keys.memoryOnly ? ' (in memory only on this host)' : ''}`);
       if (typeof arg !== 'string') void vscode.window.showInformationMessage(key.trim() === '' ? 'GAI: API key removed.' : 'GAI: API key stored.');
       return true;
     }),

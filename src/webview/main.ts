@@ -9,6 +9,8 @@ import { byId } from './dom';
 import { entryView } from './render/entryView';
 import { GrantsBar } from './grantsBar';
 import { listenForPictureLinks } from './pictureLinks';
+import { listenForActionButtons } from './render/errorView';
+import { WelcomePanel } from './welcome';
 import type { ApprovalHandler } from './render/toolCard';
 import { ThinkingRow } from './thinkingRow';
 import { applyHostMessage, emptyState, restoreState, stateForSaving, type ViewState } from './viewState';
@@ -33,6 +35,10 @@ const controls = new Controls((message) => vscode.postMessage(message));
 // The header above the conversation: tools allowed for it, each revocable.
 const grants = new GrantsBar((message) => vscode.postMessage(message));
 byId('log').before(grants.element);
+// The empty chat's welcome: what GAI does, requests to try, the setup state.
+const welcome = new WelcomePanel();
+byId('log').before(welcome.element);
+listenForActionButtons(welcome.element, (message) => vscode.postMessage(message));
 const log = new ChatLog(
   byId('log'),
   (index, existing) => {
@@ -44,6 +50,7 @@ const log = new ChatLog(
   () => scheduleSave(),
 );
 listenForPictureLinks(byId('log'), (message) => vscode.postMessage(message));
+listenForActionButtons(byId('log'), (message) => vscode.postMessage(message));
 // After the entries (the log's own list), so it follows the newest one.
 const thinking = new ThinkingRow(byId('log'));
 
@@ -66,11 +73,17 @@ window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
   const message = event.data;
   if (typeof message !== 'object' || message === null || typeof message.type !== 'string') return;
   if (message.type === 'grants') return grants.update(message.tools);
+  if (message.type === 'welcome') {
+    welcome.setWelcome(message.welcome);
+    return welcome.showFor(state.entries.length);
+  }
+  if (message.type === 'setupCheck') return welcome.setCheck(message.check);
   const change = applyHostMessage(state, message);
   switch (change.kind) {
     case 'all':
       answered.clear();
       log.renderAll(state.entries.length);
+      welcome.showFor(state.entries.length);
       updateStatus();
       break;
     case 'entry': {
@@ -78,6 +91,7 @@ window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
       // The host has moved on from this approval; forget that it was answered here.
       if (entry?.kind === 'tool' && entry.status !== 'awaiting_approval') answered.delete(entry.callId);
       log.invalidate(change.index);
+      welcome.showFor(state.entries.length);
       break;
     }
     case 'controls':
