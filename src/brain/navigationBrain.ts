@@ -1,6 +1,7 @@
 // The navigation brain (seed 000 §4): knows which screen it is on without a model, replays a
 // learned way to a target without a model, and learns (or repairs) a way with the model only
 // when nothing known serves or a replay fails.
+import type { AgentEvent } from '../agent/agentEvents';
 import { GaiError } from '../core/errors';
 import type { DesktopServices } from '../desktop/desktopServices';
 import type { Logger } from '../logging/logger';
@@ -67,10 +68,12 @@ export interface NavigateOptions {
   onProgress?: (message: string) => void;
   /** Each replayed step as it ends, with where its time went (benchmarks, logs). */
   onStep?: (step: ReplayStep) => void;
+  /** The learning agent's events (its tool calls and approvals), when the way is learned with the model. */
+  onEvent?: (event: AgentEvent) => void;
 }
 
 /** Follows every navigation, whoever started it (the navigate_to tool in a chat, for its host). */
-export type NavigationObserver = Pick<NavigateOptions, 'onProgress' | 'onStep'>;
+export type NavigationObserver = Pick<NavigateOptions, 'onProgress' | 'onStep' | 'onEvent'>;
 
 
 
@@ -174,6 +177,7 @@ export class NavigationBrain {
     const observers = [options, ...this.observers];
     const progress = (message: string): void => observers.forEach((o) => o.onProgress?.(message));
     const onStep = (step: ReplayStep): void => observers.forEach((o) => o.onStep?.(step));
+    const onEvent = (event: AgentEvent): void => observers.forEach((o) => o.onEvent?.(event));
     const started = performance.now();
     const trimmed = target.trim();
     if (trimmed === '') throw new GaiError('INVALID_INPUT', 'target: must name where to go');
@@ -223,7 +227,7 @@ export class NavigationBrain {
       this.logger.warn(`navigation: replay of path ${failure.path.id} failed: ${failure.reason}`);
       progress(`A learned step failed (${failure.reason}); learning from here…`);
     }
-    return this.learn(trimmed, signal, progress, steps, failure, report);
+    return this.learn(trimmed, signal, progress, steps, failure, report, onEvent);
   }
 
   private async replayRoute(
@@ -276,6 +280,7 @@ export class NavigationBrain {
     stepsSoFar: number,
     failure: ReplayFailure | undefined,
     report: (fields: Omit<NavigationReport, 'target' | 'durationMs' | 'currentNode' | 'currentLabel'>, at: BrainNode) => NavigationReport,
+    onEvent: (event: AgentEvent) => void,
   ): Promise<NavigationReport> {
     const replayFailure = failure ? { pathId: failure.path.id, step: failure.step, reason: failure.reason } : undefined;
     const from = await this.identifyCurrentNode(signal);
@@ -290,7 +295,7 @@ export class NavigationBrain {
     const context = failure
       ? `A way learned earlier failed at ${failure.reason}. The screen is where that way stopped; continue from here.`
       : undefined;
-    const learned = await this.deps.learner.learn({ target, signal, ...(context ? { context } : {}) });
+    const learned = await this.deps.learner.learn({ target, signal, onEvent, ...(context ? { context } : {}) });
     const steps = stepsSoFar + learned.actions.length;
     const arrival = await this.identifyCurrentNode(signal);
     const base = { steps, modelCalls: learned.modelCalls, ...(replayFailure ? { replayFailure } : {}) };

@@ -3,7 +3,6 @@
 // itself knows nothing of VS Code; this follows the brain's observers for the call's duration.
 import * as vscode from 'vscode';
 import type { NavigationBrain, NavigationObserver } from '../brain/navigationBrain';
-import type { ReplayStep } from '../brain/pathReplayer';
 import { errorMessage } from '../core/errors';
 
 interface OpenNavigation {
@@ -15,8 +14,8 @@ export class ChatNavigationProgress {
 
   constructor(
     private readonly brain: () => Promise<NavigationBrain>,
-    /** Each replayed step (the audit trail, the status bar's last action). */
-    private readonly onStep: (step: ReplayStep) => void,
+    /** Each replayed step and the learning agent's events (the audit trail, the status bar's last action). */
+    private readonly follow: Required<Pick<NavigationObserver, 'onStep' | 'onEvent'>>,
     private readonly warn: (message: string) => void,
   ) {}
 
@@ -30,7 +29,7 @@ export class ChatNavigationProgress {
       notification ??= progressNotification(`GAI: navigating to "${target}"`);
       notification.report(message);
     };
-    const observer: NavigationObserver = { onProgress: show, onStep: (step) => this.onStep(step) };
+    const observer: NavigationObserver = { onProgress: show, onStep: this.follow.onStep, onEvent: this.follow.onEvent };
     this.brain()
       .then((brain) => {
         if (!ended) stopObserving = brain.observe(observer);

@@ -49,6 +49,8 @@ describe('GAI extension in a real VS Code extension host', function () {
     const gaiLog = serverLogs.filter((file) => /GAI/.test(file.path)).map((file) => file.contents).join('\n');
     assert.match(gaiLog, /\[audit\] \S+Z click \{"text":"OK","near":"Left panel"[^}]*\} approved-by=chat result=ok \d+ms: Clicked "OK"/);
     assert.match(gaiLog, /\[audit\] \S+Z click \{"text":"OK","near":"Right panel"[^}]*\} denied-by=chat result=DENIED \d+ms/);
+    // Navigate To: the step the model learned, approved on its card (the learning agent's calls are audited too).
+    assert.match(gaiLog, /\[audit\] \S+Z click \{"text":"OK","near":"Right panel"[^}]*\} approved-by=chat result=ok \d+ms: Clicked "OK"/);
     const logText = [...result.logs, ...result.logFiles.map((file) => file.contents), ...serverLogs.map((file) => file.contents)].join('\n');
     for (const key of SPEC_KEYS) assert.ok(!logText.includes(key), 'the API key reached a log');
     // The launcher is an ES module with top-level await: imported at run time, not statically.
