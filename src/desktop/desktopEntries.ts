@@ -11,6 +11,8 @@ export interface DesktopEntry {
   genericName?: string;
   keywords: string[];
   exec: string;
+  /** Runs in a terminal (Terminal=true), e.g. vim: not a window of its own to show or click. */
+  terminal?: boolean;
 }
 
 export function applicationDirs(env: NodeJS.ProcessEnv): string[] {
@@ -62,6 +64,7 @@ export function parseDesktopEntry(file: string, text: string): DesktopEntry | un
     genericName: fields.get('GenericName'),
     keywords: (fields.get('Keywords') ?? '').split(';').map((k) => k.trim()).filter(Boolean),
     exec,
+    ...(fields.get('Terminal') === 'true' ? { terminal: true } : {}),
   };
 }
 

@@ -23,12 +23,12 @@ const RULES: ExampleRule[] = [
   { matches: /\b(terminal emulator|terminal)\b/i, request: (name) => `Open ${name} and run "date"` },
 ];
 
-/** Up to three requests: the screen reading, then the first installed application of each kind. */
+/** Up to three requests: the screen reading, then the first installed (windowed) application of each kind. */
 export function exampleRequests(entries: readonly DesktopEntry[]): string[] {
   const examples = [READ_SCREEN];
   for (const rule of RULES) {
     if (examples.length >= 3) break;
-    const entry = entries.find((candidate) => [candidate.name, candidate.genericName ?? '', ...candidate.keywords].some((text) => rule.matches.test(text)));
+    const entry = entries.find((candidate) => !candidate.terminal && [candidate.name, candidate.genericName ?? '', ...candidate.keywords].some((text) => rule.matches.test(text)));
     if (entry) examples.push(rule.request(entry.name));
   }
   if (examples.length < 3) examples.push('What is in the active window?');

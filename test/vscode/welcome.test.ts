@@ -17,9 +17,9 @@ const shown = (): { hidden: boolean; texts: string[]; state: string[]; buttons: 
   const welcome = document.querySelector<HTMLElement>('.welcome');
   return {
     hidden: welcome?.hidden ?? true,
-    texts: [...document.querySelectorAll('.welcome-example')].map((b) => b.textContent ?? ''),
-    state: [...document.querySelectorAll('.welcome-state dd')].map((d) => d.textContent ?? ''),
-    buttons: [...document.querySelectorAll('.welcome-buttons vscode-button')].map((b) => b.textContent ?? ''),
+    texts: Array.from(document.querySelectorAll('.welcome-example')).map((b) => b.textContent ?? ''),
+    state: Array.from(document.querySelectorAll('.welcome-state dd')).map((d) => d.textContent ?? ''),
+    buttons: Array.from(document.querySelectorAll('.welcome-buttons vscode-button')).map((b) => b.textContent ?? ''),
   };
 };
 
@@ -54,7 +54,7 @@ describe('chat webview: the welcome and error buttons (real bundle, real CSP)', 
       },
     });
     await chat.until(() => document.querySelectorAll('.welcome-check li').length === 2);
-    assert.deepEqual(await chat.page.evaluate(() => [...document.querySelectorAll('.welcome-check li')].map((li) => li.className)), ['ok', 'failed']);
+    assert.deepEqual(await chat.page.evaluate(() => Array.from(document.querySelectorAll('.welcome-check li')).map((li) => li.className)), ['ok', 'failed']);
     await chat.page.screenshot({ path: screenshotPath('welcome.png') });
 
     await chat.page.click('.welcome-example >> nth=1');
@@ -85,7 +85,7 @@ describe('chat webview: the welcome and error buttons (real bundle, real CSP)', 
     });
     await chat.until(() => document.querySelectorAll('.error-action').length === 3);
     assert.equal(await chat.page.evaluate(() => document.querySelector<HTMLElement>('.welcome')?.hidden), true);
-    assert.deepEqual(await chat.page.evaluate(() => [...document.querySelectorAll('.error-action')].map((b) => b.textContent)), ['Set API Key', 'Retry', 'Open gai.maxIterations']);
+    assert.deepEqual(await chat.page.evaluate(() => Array.from(document.querySelectorAll('.error-action')).map((b) => b.textContent)), ['Set API Key', 'Retry', 'Open gai.maxIterations']);
     const before = (await chat.posted()).length;
     await chat.page.click('.error-setApiKey');
     await chat.page.click('.error-retry');
