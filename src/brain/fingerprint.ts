@@ -167,7 +167,10 @@ export function readingFromOcr(window: { appName: string; title: string }, analy
   const editor = editorArea(window.title, elements, options.bounds);
   elements = elements.filter((e) => !menuBar.has(e) && !(editor && centreInside(e.bbox, editor)));
   const lines = elements.map((e) => tidyLine(e.text)).filter(Boolean);
-  const heights = elements.map((e) => e.bbox.height).sort((a, b) => a - b);
+  // The median of lines with words: digits and symbols (a keypad's "7", "+") are short glyphs,
+  // and against them any word with an ascender and a descender ("sqrt") looked like a heading.
+  const worded = elements.filter((e) => stableTokens(e.text).length > 0);
+  const heights = (worded.length > 0 ? worded : elements).map((e) => e.bbox.height).sort((a, b) => a - b);
   const median = heights[Math.floor(heights.length / 2)] ?? 0;
   const headings = elements
     .filter((e) => median > 0 && e.bbox.height >= median * 1.35 && stableTokens(e.text).length > 0)

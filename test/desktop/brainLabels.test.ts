@@ -3,12 +3,15 @@
 // The screens learned are named after the window and the page's heading, never a menu word,
 // and the editor with another tab open is the same node (the replay starts there, no model).
 import { strict as assert } from 'node:assert';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { NavigationBrain } from '../../src/brain/navigationBrain';
 import { NAVIGATION_PROMPT } from '../../src/brain/navigationLearner';
 import { openNavigationBrain } from '../../src/brain/navigationSetup';
+import { observeScreen } from '../../src/brain/screenObserver';
+import { matchState } from '../../src/brain/stateIdentifier';
 import { resolveLlmConfig } from '../../src/llm/llmConfig';
 import { LlmManager } from '../../src/llm/llmManager';
 import { createModeProviders } from '../../src/llm/providers/providerFactory';
@@ -86,5 +89,49 @@ describe('brain labels on a real X display', function () {
     assert.equal(replayed.how, 'replayed', replayed.message);
     assert.equal(server.requestCount, requests, 'no request reached the model server');
     assert.equal(app!.current()?.view, 'settings');
+  });
+});
+
+describe('brain labels of a real application (galculator)', function () {
+  this.timeout(90_000);
+  let rig: DesktopRig;
+  let calculator: ChildProcess | undefined;
+  let configHome: string | undefined;
+
+  before(function () {
+    if (spawnSync('sh', ['-c', 'command -v galculator']).status !== 0) this.skip();
+    rig = createDesktopRig(display.env);
+  });
+  after(async () => {
+    calculator?.kill('SIGTERM');
+    if (configHome) rmSync(configHome, { recursive: true, force: true });
+    await rig?.dispose();
+  });
+
+  it('names galculator\'s screen "galculator", and with its Help menu open it is still that screen', async () => {
+    configHome = mkdtempSync(join(tmpdir(), 'gai-galculator-'));
+    const env: NodeJS.ProcessEnv = { ...display.env, XDG_CONFIG_HOME: configHome };
+    delete env.AT_SPI_BUS_ADDRESS;
+    calculator = spawn('galculator', [], { env, stdio: 'ignore' });
+    const deadline = Date.now() + 20_000;
+    while ((await rig.services.desktop.windows.activeWindow().catch(() => undefined))?.appName.toLowerCase() !== 'galculator') {
+      if (Date.now() > deadline) throw new Error('galculator did not open');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    // The pointer off the window: at the screen's centre it rests on a key and shows its tooltip.
+    await rig.services.desktop.input.move({ x: 5, y: 5 });
+    await new Promise((r) => setTimeout(r, 800)); // let it finish drawing
+    const first = await observeScreen(rig.services);
+    const main = matchState(first.reading, []);
+    assert.equal(main.node.label.toLowerCase(), 'galculator');
+
+    const opened = await rig.run('click', { text: 'Help' });
+    assert.equal(opened.success, true, opened.error);
+    await new Promise((r) => setTimeout(r, 500));
+    const withMenu = (await observeScreen(rig.services)).reading;
+    const again = matchState(withMenu, [main.node]);
+    console.log(`      menu open: ${again.matchedBy} ${again.similarity.toFixed(2)}, lines ${JSON.stringify(withMenu.lines.slice(0, 6))}`);
+    assert.equal(again.node.key, main.node.key, `with the Help menu open: ${again.node.label} (${again.matchedBy})`);
+    await rig.run('press_key', { key: 'Escape' });
   });
 });
