@@ -111,7 +111,7 @@ export function activate(context: vscode.ExtensionContext): GaiExtensionApi {
     isRunning: () => controller.running,
     webviewReadyCount: () => chatView.readyCount,
     statusText: () => statusBar.text,
-    auditLines: () => controller.audit.recent(),
+    auditLines: () => controller.activity.audit.recent(),
     lastTimings: () => controller.lastTimings,
     brainDir: () => controller.brainDir,
     savedConversations: () => history.store.list(),

@@ -6,8 +6,6 @@ import { missingKeyError, wordError, type WordedError } from './errorWording';
 import { compileRedactPatterns, type SecretRedactor } from '../core/redact';
 import type { ToolResult } from '../core/types';
 import type { NavigationReport } from '../brain/navigationBrain';
-import type { ReplayStep } from '../brain/pathReplayer';
-import type { AgentEvent } from '../agent/agentEvents';
 import { BrainStore } from '../brain/brainStore';
 import type { BrainSource } from './brainController';
 import type { HostMessage, ScreenPicture } from '../shared/protocol';
@@ -27,14 +25,11 @@ import { passwordPrompt } from './passwordPrompt';
 import { buildApprovalView } from './approvalView';
 import { escapeInvisible } from '../core/invisibleText';
 import { screenTextForPeople } from '../core/screenText';
-import { AuditTrail } from './auditTrail';
+import { AgentActivity } from './agentActivity';
 import { ChatNavigationProgress } from './navigationProgress';
-import type { LastAction } from './statusSummary';
 
 /** Tools whose result is best understood next to the screen they read. */
 const PICTURE_TOOLS = new Set(['ocr', 'smart_screen_reader', 'click', 'scroll', 'get_element_tree']);
-/** Tools that only look: never "the last action" on the status bar. */
-const READ_TOOLS = new Set(['ocr', 'smart_screen_reader', 'screen_capture', 'get_element_tree', 'cursor_position', 'zoom', 'wait', 'spotlight']);
 
 export interface RequestTimings {
   /** From the Send message arriving to the first streamed token posted to the webview. */
@@ -62,18 +57,12 @@ export class GaiController implements vscode.Disposable {
   private brainStore?: Promise<BrainStore>;
   private readonly brainChanged = new vscode.EventEmitter<void>();
   readonly onDidChangeBrain = this.brainChanged.event;
-  /** One line per tool call in the output channel (issue 12's audit trail). */
-  readonly audit: AuditTrail;
+  /** The audit trail and the last action (issue 12). */
+  readonly activity: AgentActivity;
   /** The parts the running request uses: the audit reads its conversation grants. */
   private auditParts?: GaiParts;
-  /** The newest answer to an approval, for a replayed step that had to ask (taken by navigate). */
-  private lastAnswer?: { decision: ApprovalDecision; by: 'chat' | 'modal' };
   /** The newest request sent from the chat, for Retry. */
   lastRequest?: string;
-  /** The newest action that worked, for the status bar (no model needed to say it). */
-  lastAction?: LastAction;
-  private readonly actedEmitter = new vscode.EventEmitter<LastAction>();
-  readonly onDidAct = this.actedEmitter.event;
 
   constructor(
     private readonly keys: ApiKeyStore,
@@ -86,14 +75,14 @@ export class GaiController implements vscode.Disposable {
     private readonly appPermissionStore: AppPermissionStore,
   ) {
     this.chat = new ChatSession((message) => this.webview?.post(message), (text) => redactor.redact(text));
-    this.audit = new AuditTrail((line) => logger.info(line), (text) => redactor.redact(text), {
+    this.activity = new AgentActivity((line) => logger.info(line), (text) => redactor.redact(text), {
       conversationGrants: () => this.auditParts?.agentRuntime.conversationGrants() ?? [],
       alwaysAllow: () => this.settingOr((s) => s.alwaysAllowTools, []),
       autoApprove: () => this.settingOr((s) => s.autoApprove, ['read']),
     });
     this.disposables.push(
       this.brainChanged,
-      this.actedEmitter,
+      this.activity,
       vscode.workspace.onDidChangeConfiguration((event) => {
         if (event.affectsConfiguration('gai')) this.invalidate('settings changed');
       }),
@@ -128,8 +117,7 @@ export class GaiController implements vscode.Disposable {
     parts.safety.clearStop(); // the person's own command: a stop of the agent does not hold it back
     const result = await parts.commandRuntime.execute(call, signal ?? new AbortController().signal);
     this.logger.info(`${name}: ${result.success ? 'ok' : result.code} (${Math.round(result.durationMs)} ms) ${result.observation}`);
-    this.audit.command(call, result);
-    this.noteAction(name, result);
+    this.activity.command(call, result);
     return result;
   }
 
@@ -158,14 +146,14 @@ export class GaiController implements vscode.Disposable {
     signal.addEventListener('abort', onCancel, { once: true });
     const watch = parts.safety.begin(() => stop.abort());
     let report: NavigationReport;
-    this.lastAnswer = undefined;
+    this.activity.beginNavigation();
     this.auditParts = parts;
     try {
       report = await brain.navigateTo(target, {
         signal: stop.signal,
         onProgress,
-        onStep: (step) => this.auditStep(step),
-        onEvent: (event) => this.auditEvent(event),
+        onStep: (step) => this.activity.replayStep(step),
+        onEvent: (event) => this.activity.follow(event),
       });
     } finally {
       signal.removeEventListener('abort', onCancel);
@@ -226,7 +214,7 @@ export class GaiController implements vscode.Disposable {
     }
     this.setRunning(true);
     this.auditParts = parts;
-    const navigations = new ChatNavigationProgress(() => parts.brain(), { onStep: (step) => this.auditStep(step), onEvent: (event) => this.auditEvent(event) }, (message) => this.logger.warn(message));
+    const navigations = new ChatNavigationProgress(() => parts.brain(), { onStep: (step) => this.activity.replayStep(step), onEvent: (event) => this.activity.follow(event) }, (message) => this.logger.warn(message));
     let reported = false;
     const timings: RequestTimings = { totalMs: 0 };
     let seenBefore: LatestReading | undefined;
@@ -239,10 +227,9 @@ export class GaiController implements vscode.Disposable {
         }
         if (event.type === 'tool_started') seenBefore = parts.desktop.reader.latestSeen();
         this.chat.handle(event);
-        this.audit.follow(event);
+        this.activity.follow(event);
         if (event.type === 'tool_started' && event.call.name === 'navigate_to') navigations.started(event.call.id, String((event.call.input as { target?: unknown }).target ?? ''));
         if (event.type === 'tool_finished' && event.call.name === 'navigate_to') navigations.finished(event.call.id);
-        if (event.type === 'tool_finished') this.noteAction(event.call.name, event.result);
         if (event.type === 'text_delta') timings.sendToFirstTokenMs ??= performance.now() - receivedAt;
         // A denied or cancelled call did nothing: no picture of it. An action that worked shows
         // the screen after it on its card; one that did not (an ambiguous click) what it saw.
@@ -362,13 +349,12 @@ export class GaiController implements vscode.Disposable {
           const decision: ApprovalDecision = choice === 'Approve' ? 'approve' : choice === 'Allow for this conversation' ? 'always' : 'deny';
           // Marked in the same turn as the answer: the runtime (and the audit) resume only after it.
           if (!this.chat.answerApproval(request.call.id, decision)) return; // the card answered first
-          this.audit.answeredInModal(request.call.id);
+          this.activity.answeredInModal(request.call.id);
           byModal = true;
         });
     }
     const decision = await answer;
-    // Only a replayed step asks with a kind: its audit line (written when the step ends) says who answered.
-    if (request.kind === 'untrusted-path' || request.kind === 'consequential') this.lastAnswer = { decision, by: byModal ? 'modal' : 'chat' };
+    this.activity.answered(request, decision, byModal);
     if (decision === 'always') queueMicrotask(() => this.postGrants());
     return decision;
   };
@@ -406,21 +392,6 @@ export class GaiController implements vscode.Disposable {
     void parts.then((built) => built?.warmUp()).catch((error: unknown) => this.logger.warn(`warm-up: ${errorMessage(error)}`));
   }
 
-  /** A learning agent's event (Navigate To with the model): its calls are audited like the chat's. */
-  private auditEvent(event: AgentEvent): void {
-    this.audit.follow(event);
-    if (event.type === 'tool_finished') this.noteAction(event.call.name, event.result);
-  }
-
-  /** A replayed step: its audit line (who approved it) and, when it worked, the last action. */
-  private auditStep(step: ReplayStep): void {
-    // A step that had to ask (imported path, consequential label) was answered just before it ended.
-    const answer = this.lastAnswer;
-    this.lastAnswer = undefined;
-    this.audit.replayStep(step, answer);
-    if (step.ok) this.noteAction(step.action, { success: true, observation: step.observation });
-  }
-
   /** A setting for the audit; a bad setting is reported where the agent is built, not here. */
   private settingOr<T>(pick: (settings: GaiSettings) => T, fallback: T): T {
     try {
@@ -428,13 +399,6 @@ export class GaiController implements vscode.Disposable {
     } catch {
       return fallback;
     }
-  }
-
-  /** Remembers an action that worked (reads do not change the screen, so they are not "the last action"). */
-  private noteAction(tool: string, result: Pick<ToolResult, 'success' | 'observation'>): void {
-    if (!result.success || READ_TOOLS.has(tool)) return;
-    this.lastAction = { tool, observation: result.observation, at: Date.now() };
-    this.actedEmitter.fire(this.lastAction);
   }
 
   private setRunning(running: boolean): void {

@@ -26,7 +26,7 @@ export class GaiStatusBar implements vscode.Disposable {
   constructor(private readonly controller: GaiController) {
     this.model = new StatusModel({
       activeWindow: async () => (await (await controller.getParts()).desktop.desktop.windows.activeWindow())?.title,
-      lastAction: () => controller.lastAction,
+      lastAction: () => controller.activity.lastAction,
       summarize: () => controller.runTool('smart_screen_reader', { mode: 'quick' }),
     });
     this.item.name = 'GAI';
@@ -35,7 +35,7 @@ export class GaiStatusBar implements vscode.Disposable {
     this.item.show();
     this.disposables.push(
       controller.onDidChangeRunning((running) => (running ? this.render() : void this.refresh())),
-      controller.onDidAct(() => void this.refresh()),
+      controller.activity.onDidAct(() => void this.refresh()),
       vscode.commands.registerCommand('gai.refreshStatus', () => this.refresh()),
       vscode.commands.registerCommand('gai.summarizeScreen', () => this.summarize()),
       vscode.workspace.onDidChangeConfiguration((event) => {
