@@ -11,10 +11,10 @@ import { join } from 'node:path';
 import type { BrainHostMessage, BrainViewMessage } from '../../src/shared/brainProtocol';
 import { buildBrainGraph } from '../../src/vscode/brainGraphModel';
 import { brainHtmlFor } from '../../src/vscode/brainHtmlShell';
-import { settingsBrain } from './brainViewFixtures';
-import { ChatPage } from './browserHarness';
-import { contrast, flatten, over, parseColor, type Rgba } from './contrast';
-import { applyTheme, loadThemes, type VscodeTheme } from './vscodeThemes';
+import { settingsBrain } from '../webview/brainViewFixtures';
+import { ChatPage } from '../webview/browserHarness';
+import { contrast, flatten, over, parseColor, type Rgba } from '../webview/contrast';
+import { applyTheme, loadThemes, type VscodeTheme } from '../webview/vscodeThemes';
 
 /** Computed colours the page reports, and the backgrounds (outermost first) under the page area. */
 interface BrainColours {

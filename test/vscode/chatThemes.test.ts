@@ -8,9 +8,9 @@
 import { strict as assert } from 'node:assert';
 import { join } from 'node:path';
 import type { ChatEntry, UsageView } from '../../src/shared/protocol';
-import { ChatPage, screenshotPath } from './browserHarness';
-import { contrast, flatten, over, parseColor, type Rgba } from './contrast';
-import { applyTheme, loadThemes, type VscodeTheme } from './vscodeThemes';
+import { ChatPage, screenshotPath } from '../webview/browserHarness';
+import { contrast, flatten, over, parseColor, type Rgba } from '../webview/contrast';
+import { applyTheme, loadThemes, type VscodeTheme } from '../webview/vscodeThemes';
 
 const WIDTH = 260;
 const USAGE: UsageView = { requestInput: 1200, requestOutput: 80, sessionInput: 45_000, sessionOutput: 3_000 };
