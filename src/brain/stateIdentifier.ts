@@ -112,8 +112,8 @@ export function proposeLabel(reading: ScreenText, sameProgram: readonly BrainNod
 }
 
 function pickHeading(reading: ScreenText, sameProgram: readonly BrainNode[]): string | undefined {
-  const firstStable = (lines: readonly string[]): string | undefined => lines.map(tidyLine).find((line) => canonicalLine(line) !== '' && !isMenuLine(line));
-  const heading = firstStable(reading.headings ?? []);
+  // A heading is the page's own tall text, even when it is a word menus use too ("Settings").
+  const heading = (reading.headings ?? []).map(tidyLine).find((line) => canonicalLine(line) !== '');
   if (heading) return heading;
   // Without other pages to compare with, a menu bar would look distinctive: the title alone.
   if (sameProgram.length === 0) return undefined;

@@ -97,5 +97,8 @@ describe('brain screen labels and chrome', function () {
     const network = matchState(page('Network settings', ['Wi-Fi: connected', 'Proxy: none', 'Advanced', 'Back']), [home.node]);
     assert.equal(network.isNew, true);
     assert.equal(network.node.label, 'GAI Pages — Network settings');
+    // A heading names its page even when menus use the word too; a button line never beats it.
+    const settings = matchState({ programName: 'gai-pages', windowTitle: 'GAI Pages', lines: ['Settings', 'Network', 'Display', 'Back'], headings: ['Settings'] }, [home.node, network.node]);
+    assert.equal(settings.node.label, 'GAI Pages — Settings');
   });
 });
