@@ -114,6 +114,7 @@ describe('brain view in a browser (real bundle, real CSP)', function () {
         images: document.querySelectorAll('img, [onerror]').length,
         pwned: (window as unknown as { __pwned?: unknown }).__pwned,
         stats: document.getElementById('stats')?.textContent,
+        screensCount: (document.querySelector('ul.screen-list')?.closest('vscode-collapsible') as (HTMLElement & { description?: string }) | null)?.description,
         messageHidden: document.getElementById('message')?.hidden,
         lineColour: getComputedStyle(svg?.querySelector('g.edge.quality-good path.edge-line') as Element).stroke,
       };
@@ -141,6 +142,8 @@ describe('brain view in a browser (real bundle, real CSP)', function () {
     assert.equal(picture.images, 0);
     assert.equal(picture.pwned, undefined);
     assert.equal(picture.stats, '4 screens · 6 paths · 17 runs · 78% success');
+    // The Screens list counts the header's screens: the launcher box is drawn but is no screen.
+    assert.equal(picture.screensCount, '4');
     assert.equal(picture.messageHidden, true);
     assert.notEqual(picture.lineColour, 'none', 'the theme colour of a good edge did not apply');
   });
