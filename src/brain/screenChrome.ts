@@ -26,7 +26,8 @@ export function isMenuLine(text: string): boolean {
 }
 
 /** A title segment naming a document: "notes.txt", "● main.ts", "*report.md", "Untitled-1". */
-const DOCUMENT_NAME = /^(?:[●•*]\s*)?(?:[\p{L}\p{N}_ .()[\]+-]{1,80}\.[\p{L}\p{N}]{1,8}|untitled(?:[- ]\d+)?)(?:\s*[●•*])?$/iu;
+// Also a path ("/tmp/notes.txt - Mousepad", "~/src/main.ts"): some editors title the whole path.
+const DOCUMENT_NAME = /^(?:[●•*]\s*)?(?:[\p{L}\p{N}_ .()[\]+~/\\:-]{1,200}\.[\p{L}\p{N}]{1,8}|untitled(?:[- ]\d+)?)(?:\s*[●•*])?$/iu;
 const TITLE_SEPARATOR = /\s+[—–-]\s+/u;
 
 /** A browser's title may be a host name ("example.com — Firefox"): pages, not documents. */
@@ -74,7 +75,8 @@ const FILE_TOKEN = /[\p{L}\p{N}_-]\.[\p{L}\p{N}]{1,8}\b/u;
 export function editorArea(title: string, lines: readonly OcrElement[], window: BBox | undefined): BBox | undefined {
   const document = documentOfTitle(title);
   if (!document) return undefined;
-  const name = canonicalLine(document);
+  // A tab shows the file's name, not the path a title may give.
+  const name = canonicalLine(document.split(/[\\/]/).pop() ?? document);
   if (!name) return undefined;
   // The topmost line showing the document's name is its tab (the editor's text may repeat it below).
   const tab = [...lines].sort((a, b) => a.bbox.y - b.bbox.y).find((e) => canonicalLine(e.text).includes(name));

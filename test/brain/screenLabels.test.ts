@@ -50,6 +50,7 @@ describe('brain screen labels and chrome', function () {
     assert.equal(isMenuLine('Network settings'), false);
     assert.equal(documentOfTitle('● main.ts — gai — Visual Studio Code'), 'main.ts');
     assert.equal(documentOfTitle('notes.txt - Mousepad'), 'notes.txt');
+    assert.equal(stableTitle('/tmp/work/notes.txt - Mousepad'), 'Mousepad');
     assert.equal(documentOfTitle('Untitled-1 — GAI Editor'), 'Untitled-1');
     assert.equal(documentOfTitle('GAI Pages — Network settings'), undefined);
     assert.equal(documentOfTitle('example.com — Mozilla Firefox'), undefined, 'a host name is a page, not a document');
@@ -79,6 +80,7 @@ describe('brain screen labels and chrome', function () {
     const area = editorArea('main.py — GAI Editor', elements, WINDOW);
     assert.ok(area && area.x < 330 && area.x > 200 && area.y < 90 && area.y > 60, JSON.stringify(area));
     assert.equal(editorArea('GAI Pages — Home', elements, WINDOW), undefined);
+    assert.deepEqual(editorArea('/home/me/main.py - Mousepad', elements, WINDOW), area, 'a title with the path finds the tab by the file name');
   });
 
   it('an editor with another document open is the same node, labelled after the editor', function () {

@@ -4,7 +4,7 @@
 // and the editor with another tab open is the same node (the replay starts there, no model).
 import { strict as assert } from 'node:assert';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { NavigationBrain } from '../../src/brain/navigationBrain';
@@ -133,5 +133,54 @@ describe('brain labels of a real application (galculator)', function () {
     console.log(`      menu open: ${again.matchedBy} ${again.similarity.toFixed(2)}, lines ${JSON.stringify(withMenu.lines.slice(0, 6))}`);
     assert.equal(again.node.key, main.node.key, `with the Help menu open: ${again.node.label} (${again.matchedBy})`);
     await rig.run('press_key', { key: 'Escape' });
+  });
+});
+
+describe('brain labels of a real editor (mousepad)', function () {
+  this.timeout(90_000);
+  let rig: DesktopRig;
+  let editor: ChildProcess | undefined;
+  let home: string | undefined;
+
+  before(function () {
+    if (spawnSync('sh', ['-c', 'command -v mousepad']).status !== 0) this.skip();
+    rig = createDesktopRig(display.env);
+  });
+  after(async () => {
+    editor?.kill('SIGTERM');
+    if (home) rmSync(home, { recursive: true, force: true });
+    await rig?.dispose();
+  });
+
+  it('mousepad with its other tab active is the same node, named after the editor', async () => {
+    home = mkdtempSync(join(tmpdir(), 'gai-mousepad-'));
+    const notes = join(home, 'notes.txt');
+    const code = join(home, 'main.py');
+    writeFileSync(notes, 'Buy milk and bread\nCall the plumber about the sink\nRead chapter three tonight\n');
+    writeFileSync(code, 'import sys\n\ndef main():\n    print("hello world")\n\nmain()\n');
+    const env: NodeJS.ProcessEnv = { ...display.env, XDG_CONFIG_HOME: join(home, 'config'), XDG_DATA_HOME: join(home, 'data') };
+    delete env.AT_SPI_BUS_ADDRESS;
+    editor = spawn('mousepad', [notes, code], { env, stdio: 'ignore' });
+    const titleOf = async () => (await rig.services.desktop.windows.activeWindow().catch(() => undefined))?.title ?? '';
+    const deadline = Date.now() + 20_000;
+    while (!/main\.py|notes\.txt/.test(await titleOf())) {
+      if (Date.now() > deadline) throw new Error(`mousepad did not open (active: ${await titleOf()})`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    await rig.services.desktop.input.move({ x: 5, y: 5 });
+    await new Promise((r) => setTimeout(r, 800));
+    const first = await observeScreen(rig.services);
+    const one = matchState(first.reading, []);
+    // The other tab, clicked by its name (the active one's name is in the title).
+    const inactive = /main\.py/.test(first.reading.windowTitle) ? 'notes.txt' : 'main.py';
+    const switched = await rig.run('click', { text: inactive });
+    assert.equal(switched.success, true, switched.error);
+    await new Promise((r) => setTimeout(r, 800));
+    const other = await observeScreen(rig.services);
+    console.log(`      titles: ${first.reading.windowTitle} / ${other.reading.windowTitle}; label ${one.node.label}`);
+    assert.notEqual(first.reading.windowTitle, other.reading.windowTitle, 'the other tab is active');
+    const two = matchState(other.reading, [one.node]);
+    assert.equal(two.node.key, one.node.key, `${two.matchedBy} ${two.similarity.toFixed(2)}; lines ${JSON.stringify(other.reading.lines)} vs ${JSON.stringify(first.reading.lines)}`);
+    assert.doesNotMatch(one.node.label, /notes\.txt|main\.py/);
   });
 });
