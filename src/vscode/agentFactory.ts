@@ -14,7 +14,8 @@ import { isGaiError } from '../core/errors';
 import { resolveLlmConfig, type Environment } from '../llm/llmConfig';
 import { LlmManager } from '../llm/llmManager';
 import type { TokenUsage } from '../core/types';
-import { createModeProviders } from '../llm/providers/providerFactory';
+import type { ProviderConfig } from '../core/types';
+import { createModeProviders, createProvider } from '../llm/providers/providerFactory';
 import type { SecretRedactor } from '../core/redact';
 import type { SecretPrompt } from '../brain/pathReplayer';
 import type { Logger } from '../logging/logger';
@@ -80,6 +81,14 @@ export interface GaiPartsOptions {
   onSafetyNotice?: (message: string) => void;
   /** Every model call's tokens (the chat's, Read Screen's, navigation learning's, the status bar's). */
   onUsage?: (usage: TokenUsage) => void;
+}
+
+/**
+ * One token from the configured model (GAI: Check Setup's "model reachable"). Here, in the lazily
+ * loaded bundle, so the LLM SDKs stay out of the extension's activation bundle.
+ */
+export async function askOneToken(config: ProviderConfig): Promise<void> {
+  await createProvider(config).send({ messages: [{ role: 'user', content: [{ type: 'text', text: 'Say OK.' }] }], tools: [], maxTokens: 1 });
 }
 
 export function buildGaiParts(options: GaiPartsOptions): GaiParts {

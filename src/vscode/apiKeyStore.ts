@@ -20,7 +20,7 @@ export class ApiKeyStore {
   /** Where a stored key is kept, in words; undefined for the OS keychain (the expected place). */
   storageNote(envVar: string): string | undefined {
     return this.memoryOnly
-      ? `VS Code keeps secrets only in memory here (no OS keychain): the key is forgotten when this window closes. Set ${envVar} in the environment VS Code starts from to keep one.`
+      ? `VS Code for the Web: the key is not in the OS keychain here and may be kept only in memory, forgotten when this window closes. Set ${envVar} in the environment VS Code starts from to keep one.`
       : undefined;
   }
 

@@ -108,7 +108,7 @@ export function registerCommands(controller: GaiController, keys: ApiKeyStore, f
           : await vscode.window.showInputBox({
               title: 'GAI: Set API Key',
               prompt: keys.memoryOnly
-                ? 'VS Code keeps secrets only in memory here (no OS keychain): the key is forgotten when this window closes. Leave empty to remove it.'
+                ? 'VS Code for the Web: not the OS keychain; the key may be kept only in memory, for this window. Leave empty to remove it.'
                 : 'Stored in VS Code SecretStorage (the OS keychain). Leave empty to remove the stored key.',
               password: true,
               ignoreFocusOut: true,

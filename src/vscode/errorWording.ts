@@ -1,6 +1,6 @@
 // Errors in plain words for the chat: what failed, the cause, and the way out (retry, set the
 // key, open a setting). The raw details (the server's body, the endpoint) go to the log only.
-import { isGaiError, errorMessage } from '../core/errors';
+import { errorMessage, type GaiErrorCode } from '../core/errors';
 import type { Provider } from '../core/types';
 import type { ErrorAction } from '../shared/protocol';
 
@@ -50,7 +50,7 @@ const TIMES = ['once', 'twice', 'three times', 'four times', 'five times'];
 /** `attempts`: how often the SDK tried before giving up (its retries plus one). */
 export function wordError(error: unknown, context: { provider: Provider; attempts: number }): WordedError {
   const detail = errorMessage(error);
-  if (!isGaiError(error)) return { text: firstLine(detail), actions: [{ kind: 'retry' }], detail };
+  if (!isCoded(error)) return { text: firstLine(detail), actions: [{ kind: 'retry' }], detail };
   if (error.code === 'CONFIG') {
     const setting = /\bgai\.([A-Za-z0-9.]+?)(?=[:\s]|$)/.exec(error.message)?.[0];
     return { text: error.message, actions: setting ? [{ kind: 'openSetting', setting }] : [], detail };
@@ -87,6 +87,14 @@ export function wordError(error: unknown, context: { provider: Provider; attempt
     default:
       return { text: firstLine(error.message), actions: [{ kind: 'retry' }], detail };
   }
+}
+
+/**
+ * A GaiError by its shape, not `instanceof`: the agent and the providers are a bundle of their own
+ * (dist/agentFactory.js, loaded on first use) with their own copy of the class.
+ */
+function isCoded(error: unknown): error is Error & { code: GaiErrorCode } {
+  return error instanceof Error && error.name === 'GaiError' && typeof (error as { code?: unknown }).code === 'string';
 }
 
 function statusOf(error: Error): number | undefined {

@@ -99,9 +99,10 @@ export class SetupCommands implements vscode.Disposable {
       const config = resolveLlmConfig({ provider: settings.provider, baseUrl: settings.baseUrl, apiKey, model: settings.model.default, maxRetries: 0, timeoutMs: 20_000, maxTokens: 1 }, this.deps.env);
       const needsKey = provider === 'anthropic' || (provider === 'openai' && settings.baseUrl === undefined) || provider === 'google';
       if (needsKey && !config.default.apiKey) return { name, ok: false, detail: `No API key for ${provider}: Set API Key, or set ${apiKeyEnvVar(provider)}.` };
-      const { createProvider } = await import('../llm/providers/providerFactory');
+      // The agent's bundle (dist/agentFactory.js) holds the SDKs; loaded on use, as for a request.
+      const { askOneToken } = await import('./agentFactory');
       const started = performance.now();
-      await createProvider(config.default).send({ messages: [{ role: 'user', content: [{ type: 'text', text: 'Say OK.' }] }], tools: [], maxTokens: 1 });
+      await askOneToken(config.default);
       return { name, ok: true, detail: `${config.default.model} answered in ${Math.round(performance.now() - started)} ms` };
     } catch (error) {
       this.deps.controller.logger.error(`setup check, model: ${errorMessage(error)}`);

@@ -45,6 +45,11 @@ describe('Error wording (chat errors with a way out)', function () {
     assert.doesNotMatch(worded.text, /[{}]/);
   });
 
+  it('words an error of the lazily loaded agent bundle (another copy of GaiError, so not instanceof this one)', () => {
+    const foreign = Object.assign(new Error('anthropic at x: 500 500 {"type":"error","error":{"type":"api_error","message":"boom"}}'), { name: 'GaiError', code: 'LLM_SERVER' });
+    assert.equal(wordError(foreign, { provider: 'anthropic', attempts: 3 }).text, 'The Anthropic model server answered 500 (internal error) three times: “boom”');
+  });
+
   it('a refused key offers Set API Key', () => {
     const worded = wordError(new GaiError('LLM_AUTH', 'anthropic at x: 401 {"type":"error","error":{"type":"authentication_error","message":"invalid x-api-key"}}', { cause: Object.assign(new Error('401 {"type":"error","error":{"type":"authentication_error","message":"invalid x-api-key"}}'), { status: 401 }) }), { provider: 'anthropic', attempts: 3 });
     assert.equal(worded.text, 'The Anthropic model server refused the API key (401 unauthorized): “invalid x-api-key” Set another key with Set API Key.');
