@@ -2,7 +2,7 @@
 // routing. Nothing heavy is loaded until the first request, command or status-bar refresh.
 import * as vscode from 'vscode';
 import { GaiError, errorMessage } from '../core/errors';
-import { missingKeyError, wordError, type WordedError } from './errorWording';
+import { ChatErrors } from './chatErrors';
 import { compileRedactPatterns, type SecretRedactor } from '../core/redact';
 import type { ToolResult } from '../core/types';
 import type { NavigationReport } from '../brain/navigationBrain';
@@ -61,8 +61,8 @@ export class GaiController implements vscode.Disposable {
   readonly activity: AgentActivity;
   /** The parts the running request uses: the audit reads its conversation grants. */
   private auditParts?: GaiParts;
-  /** The newest request sent from the chat, for Retry. */
-  lastRequest?: string;
+  /** Failed requests in plain words with their way out, and the request Retry sends again. */
+  private readonly errors: ChatErrors;
 
   constructor(
     private readonly keys: ApiKeyStore,
@@ -75,6 +75,7 @@ export class GaiController implements vscode.Disposable {
     private readonly appPermissionStore: AppPermissionStore,
   ) {
     this.chat = new ChatSession((message) => this.webview?.post(message), (text) => redactor.redact(text));
+    this.errors = new ChatErrors(this.chat, logger, () => this.settingOr((s) => s.provider, 'anthropic'));
     this.activity = new AgentActivity((line) => logger.info(line), (text) => redactor.redact(text), {
       conversationGrants: () => this.auditParts?.agentRuntime.conversationGrants() ?? [],
       alwaysAllow: () => this.settingOr((s) => s.alwaysAllowTools, []),
@@ -197,19 +198,19 @@ export class GaiController implements vscode.Disposable {
     this.chat.addUser(text);
     this.chat.beginUsage();
     // Kept for Retry: after a missing key is set or a server error passes, one click sends it again.
-    this.lastRequest = text;
+    this.errors.lastRequest = text;
     let parts: GaiParts;
     try {
       parts = await this.getParts();
     } catch (error) {
-      this.showError(error);
+      this.errors.show(error);
       this.logger.error(`building the agent failed: ${errorMessage(error)}`);
       return;
     }
     const agent = parts.agent;
     if (!agent) {
-      if (parts.missingKey) this.showWorded(missingKeyError(this.settingOr((s) => s.provider, 'anthropic')));
-      else this.showError(new GaiError('CONFIG', parts.agentProblem ?? 'No model is configured.'));
+      if (parts.missingKey) this.errors.missingKey();
+      else this.errors.show(new GaiError('CONFIG', parts.agentProblem ?? 'No model is configured.'));
       return;
     }
     this.setRunning(true);
@@ -222,7 +223,7 @@ export class GaiController implements vscode.Disposable {
       for await (const event of agent.streamRequest(text)) {
         if (event.type === 'error') {
           reported = true;
-          this.showError(event.error);
+          this.errors.show(event.error);
           continue;
         }
         if (event.type === 'tool_started') seenBefore = parts.desktop.reader.latestSeen();
@@ -240,7 +241,7 @@ export class GaiController implements vscode.Disposable {
         }
       }
     } catch (error) {
-      if (!reported) this.showError(error);
+      if (!reported) this.errors.show(error);
       this.logger.error(`request failed: ${errorMessage(error)}`);
     } finally {
       navigations.dispose();
@@ -253,22 +254,8 @@ export class GaiController implements vscode.Disposable {
 
   /** Sends the last request again (the Retry button of an error); says so when there is none. */
   async retry(): Promise<void> {
-    if (this.lastRequest === undefined) {
-      this.chat.error('There is no request to send again: type one below.');
-      return;
-    }
-    await this.ask(this.lastRequest);
-  }
-
-  /** An error in plain words with its way out; the raw details go to the log. */
-  private showError(error: unknown): void {
-    // The SDKs try once and retry twice unless told otherwise (providers' default maxRetries).
-    this.showWorded(wordError(error, { provider: this.settingOr((s) => s.provider, 'anthropic'), attempts: 3 }));
-  }
-
-  private showWorded(worded: WordedError): void {
-    this.chat.error(worded.text, worded.actions);
-    if (worded.detail !== worded.text) this.logger.error(`error details: ${worded.detail}`);
+    if (this.errors.lastRequest === undefined) this.chat.error('There is no request to send again: type one below.');
+    else await this.ask(this.errors.lastRequest);
   }
 
   /** Adds a screen entry; with a picture only when the tool read the screen afresh (not a stale one). */
