@@ -215,6 +215,16 @@ describe('desktop reading tools', function () {
       assert.match(result.hint ?? '', /ocr|get_element_tree/);
     });
 
+    it('detailed without a key says the key is missing, not that no vision model is configured', async () => {
+      const reason = 'No API key for Anthropic: run "GAI: Set API Key" (or set ANTHROPIC_API_KEY before starting VS Code).';
+      const result = await runTool(new SmartScreenReaderTool(makeServices(fake), undefined, reason), { mode: 'detailed' });
+      assert.equal(result.code, 'FAILED');
+      assert.match(result.observation, /No API key for Anthropic.*ANTHROPIC_API_KEY/);
+      assert.doesNotMatch(result.observation, /none is configured/);
+      const quick = await runTool(new SmartScreenReaderTool(makeServices(fake), undefined, reason), { mode: 'quick' });
+      assert.match(quick.observation, /^Read the screen by OCR \(no model: No API key for Anthropic/);
+    });
+
     it('detailed sends a screenshot to the vision mode and maps x, y back to screen pixels', async () => {
       const big = editorDesktop({ width: 2560, height: 1440 });
       const llm = new FakeModelAccess('Here: {"summary":"An editor.","elements":[{"label":"Save","role":"button","x":100,"y":50}]}');
