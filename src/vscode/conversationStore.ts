@@ -126,9 +126,9 @@ function byteSize(conversations: readonly SavedConversation[]): number {
 }
 
 function withoutPicture(entry: ChatEntry): ChatEntry {
-  if (entry.kind === 'tool' && entry.after) {
-    const { after: _dropped, ...rest } = entry;
-    return rest;
+  if (entry.kind === 'tool' && (entry.after || entry.approval?.picture)) {
+    const { after: _dropped, approval, ...rest } = entry;
+    return approval ? { ...rest, approval: { text: approval.text } } : rest;
   }
   if (entry.kind !== 'screen' || !entry.picture) return entry;
   const { picture: _dropped, ...rest } = entry;

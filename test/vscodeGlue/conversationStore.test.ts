@@ -20,6 +20,17 @@ describe('conversation store (chat history in global storage)', () => {
   });
   afterEach(async () => fs.rm(dir, { recursive: true, force: true }));
 
+  it('keeps no screen pixels: a tool card keeps its approval sentence without the crop, and no screen after', async () => {
+    const picture = { src: 'data:image/jpeg;base64,AAAA', width: 1, height: 1, boxes: [], points: [] };
+    const store = new ConversationStore(file, (message) => warnings.push(message));
+    await store.save(conversation('c', 1_000, [
+      { kind: 'tool', callId: 'c1', name: 'click', input: '{}', risk: 'action', status: 'done', approval: { text: 'Click **7**', picture }, after: picture },
+    ]));
+    const [saved] = await new ConversationStore(file, (message) => warnings.push(message)).list();
+    assert.deepEqual(saved?.entries[0], { kind: 'tool', callId: 'c1', name: 'click', input: '{}', risk: 'action', status: 'done', approval: { text: 'Click **7**' } });
+    assert.ok(!(await fs.readFile(file, 'utf8')).includes('base64'));
+  });
+
   it('survives a reload: newest first, a saved id replaced in place, pictures dropped, usage kept', async () => {
     const store = new ConversationStore(file, (message) => warnings.push(message));
     await store.save(conversation('a', 1_000));
