@@ -36,8 +36,9 @@ const controls = new Controls((message) => vscode.postMessage(message));
 const grants = new GrantsBar((message) => vscode.postMessage(message));
 byId('log').before(grants.element);
 // The empty chat's welcome: what GAI does, requests to try, the setup state.
+// Above the grants header, which stays right before the log it belongs to.
 const welcome = new WelcomePanel();
-byId('log').before(welcome.element);
+grants.element.before(welcome.element);
 listenForActionButtons(welcome.element, (message) => vscode.postMessage(message));
 const log = new ChatLog(
   byId('log'),

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { runExtensionSuite } from './support/extensionHostRun';
 
 /** The keys the specs store; they must appear in no log of the run. */
-const SPEC_KEYS = ['sk-ant-gai-chat-test-9876543210-NOT-A-REAL-KEY', 'sk-ant-gai-host-test-0123456789-NOT-A-REAL-KEY', 'sk-ant-gai-audit-test-1234567890-NOT-A-REAL-KEY'];
+const SPEC_KEYS = ['sk-ant-gai-chat-test-9876543210-NOT-A-REAL-KEY', 'sk-ant-gai-host-test-0123456789-NOT-A-REAL-KEY', 'sk-ant-gai-audit-test-1234567890-NOT-A-REAL-KEY', 'sk-ant-gai-setup-test-1234567890-NOT-A-REAL-KEY'];
 
 describe('GAI extension in a real VS Code extension host', function () {
   this.timeout(5 * 60_000);
@@ -34,6 +34,9 @@ describe('GAI extension in a real VS Code extension host', function () {
       'in the chat view title bar',
       'History reopens it for reading',
       'survives the chat view being hidden and shown',
+      'names the key and keeps the message',
+      'answering 500 three times is said in plain words',
+      'Check Setup lists the desktop parts',
     ]) {
       assert.ok(titles.some((title) => title.includes(expected)), `no passing in-host test about "${expected}": ${titles.join(' | ')}`);
     }
