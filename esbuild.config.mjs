@@ -24,6 +24,9 @@ const ENTRIES = [
   // desktop tools, required on first use. One file would make VS Code parse ~2 MB at start-up.
   { name: 'extension', in: 'src/extension.ts', out: 'dist/extension.js', platform: 'node', format: 'cjs', optional: true, lazy: LAZY_AGENT },
   { name: 'extension-agent', in: 'src/vscode/agentFactory.ts', out: 'dist/agentFactory.js', platform: 'node', format: 'cjs', optional: true },
+  // `gai mcp` without the CLI file: the .vsix ships no dist/cli.js, and the MCP server definition
+  // provider runs `node dist/mcpServer.js` with the same flags.
+  { name: 'mcp-server', in: 'src/mcp/serverMain.ts', out: 'dist/mcpServer.js', platform: 'node', format: 'cjs', optional: true },
   {
     name: 'webview',
     in: 'src/webview/main.ts',

@@ -47,6 +47,7 @@ import { terminalApproval, yesApproval } from './terminalApproval';
 import { AppPermissionGuard } from '../tools/appPermissions';
 import { JsonFileAppPermissionStore } from '../tools/appPermissionStore';
 import { appPermissionsFile, terminalAppPrompt } from './appPermissionPrompt';
+import { registerMcpCommand } from '../mcp/serverCommand';
 
 // The CLI's composition root: everything is built here and handed down by constructor.
 
@@ -130,7 +131,10 @@ export async function runCli(argv: string[], terminal: CliIo): Promise<number> {
 
   // Every runtime offers navigate_to and get_current_node (the brain opens on first use, and its
   // steps obey the rules of the runtime that offers it), except one built for the brain itself.
-  const buildRuntime = (profile?: string, yes?: boolean, models?: ModelAccess, brainOf: ((host: ToolRuntime) => BrainProvider) | 'none' = (host) => lazyBrain(() => openBrain(undefined, {}, host)), appGuard = true): ToolRuntime => {
+  // `approvals: 'client'` (gai mcp): the MCP client asks its person, so GAI asks no one, yet its
+  // profile and app permissions still hold (an app not allowed is DENIED, never granted once).
+  const buildRuntime = (profile?: string, yes?: boolean, models?: ModelAccess, brainOf: ((host: ToolRuntime) => BrainProvider) | 'none' = (host) => lazyBrain(() => openBrain(undefined, {}, host)), appGuard = true, approvals: 'terminal' | 'client' = 'terminal'): ToolRuntime => {
+    const clientDecides = approvals === 'client';
     const tools = config().tools ?? {};
     const chosen = profile ?? tools.profile ?? DEFAULT_TOOL_PROFILE;
     if (!isToolProfile(chosen)) throw new GaiError('CONFIG', `--profile: expected one of ${TOOL_PROFILES.join(', ')}, got "${chosen}"`);
@@ -144,10 +148,10 @@ export async function runCli(argv: string[], terminal: CliIo): Promise<number> {
       logger: log,
       defaultTimeoutMs: tools.defaultTimeoutMs,
       timeouts: tools.timeouts,
-      autoApprove: yes ? ['read', 'action', 'system'] : (tools.autoApprove ?? ['read']),
+      autoApprove: yes || clientDecides ? ['read', 'action', 'system'] : (tools.autoApprove ?? ['read']),
       // Without a person at a terminal and without --yes, actions are denied; --yes never
       // confirms the steps of an imported path for the person.
-      requestApproval: yes ? yesApproval(ask) : ask,
+      requestApproval: clientDecides ? undefined : yes ? yesApproval(ask) : ask,
     });
     // A stop ends, and a takeover pauses, every action; answering a prompt is not taking over.
     runtime.addGuard(safety());
@@ -158,7 +162,7 @@ export async function runCli(argv: string[], terminal: CliIo): Promise<number> {
       new AppPermissionGuard({
         windows: desktop().desktop.windows,
         store: new JsonFileAppPermissionStore(appPermissionsFile(io.env)),
-        ...(io.interactive && !yes ? { prompt: safety().asking(terminalAppPrompt(io.stdin, io.stderr)) } : {}),
+        ...(io.interactive && !yes && !clientDecides ? { prompt: safety().asking(terminalAppPrompt(io.stdin, io.stderr)) } : {}),
         grantOnceWithoutPrompt: yes === true,
         allow: apps.allow,
         deny: apps.deny,
@@ -234,6 +238,17 @@ export async function runCli(argv: string[], terminal: CliIo): Promise<number> {
     daemonLogger: () => new StreamLogger(globals().verbose ? 'debug' : 'info', (line) => io.stderr.write(`${new Date().toISOString()} ${line}\n`)),
   });
   registerBrainCommands(program, { io, setExit, logger, configuredDir: () => config().brain?.dir });
+  registerMcpCommand(program, {
+    io,
+    setExit,
+    logger,
+    compose: (profile) => {
+      let brain: BrainProvider | undefined;
+      const runtime = buildRuntime(profile, false, modelsIfConfigured(), (host) => (brain = lazyBrain(() => openBrain(undefined, {}, host))), true, 'client');
+      if (!brain) throw new GaiError('CONFIG', 'gai mcp: the runtime was built without a brain');
+      return { runtime, brain };
+    },
+  });
 
   try {
     if (argv.length === 0) {
@@ -264,7 +279,8 @@ function withoutUndefined<T extends object>(value: T): Partial<T> {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
 
-if (require.main === module) {
+/** `gai` on this process's arguments and terminal; `command` first (dist/mcpServer.js is `gai mcp`). */
+export function runAsProgram(command: string[] = []): void {
   const io: CliIo = {
     stdout: process.stdout,
     stderr: process.stderr,
@@ -272,7 +288,10 @@ if (require.main === module) {
     interactive: Boolean(process.stdin.isTTY && process.stderr.isTTY),
     env: process.env,
   };
-  void runCli(process.argv.slice(2), io).then((code) => {
+  void runCli([...command, ...process.argv.slice(2)], io).then((code) => {
     process.exitCode = code;
   });
 }
+
+// dist/mcpServer.js bundles this file too (as its `module`) and runs `gai mcp` itself.
+if (require.main === module && !/mcpServer\.js$/.test(require.main.filename)) runAsProgram();
