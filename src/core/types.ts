@@ -153,8 +153,11 @@ export type LlmStreamChunk =
   | { type: 'tool_use'; toolCall: ToolCall }
   | { type: 'end'; response: LlmResponse };
 
-/** `openai` covers every OpenAI-compatible chat-completions server; the others are presets. */
-export type Provider = 'anthropic' | 'openai' | 'ollama' | 'google';
+/**
+ * `openai` covers every OpenAI-compatible chat-completions server; ollama and google are presets.
+ * `vscode-lm` is VS Code's chat models (vscode.lm): only the extension can make that provider.
+ */
+export type Provider = 'anthropic' | 'openai' | 'ollama' | 'google' | 'vscode-lm';
 
 /**
  * How the agent works the desktop: `native` through the model vendor's own computer tool, `gai-tools`

@@ -18,13 +18,15 @@ export interface LlmSettings {
   api?: OpenAiApi;
 }
 
-export const PROVIDERS: readonly Provider[] = ['anthropic', 'openai', 'ollama', 'google'];
+export const PROVIDERS: readonly Provider[] = ['anthropic', 'openai', 'ollama', 'google', 'vscode-lm'];
 
 export const DEFAULT_MODELS: Record<Provider, { default?: string; fast?: string; vision?: string }> = {
   anthropic: { default: 'claude-sonnet-4-6', fast: 'claude-haiku-4-5' },
   openai: { default: 'gpt-4.1', fast: 'gpt-4.1-mini' },
   google: { default: 'gemini-2.5-flash', fast: 'gemini-2.5-flash-lite' },
   ollama: {},
+  // The host's first chat model (or the chat's selected one) when no model is named.
+  'vscode-lm': {},
 };
 
 export type Environment = Record<string, string | undefined>;
@@ -41,10 +43,10 @@ export function resolveLlmConfig(settings: LlmSettings, env: Environment): LlmMo
   }
   const defaults = DEFAULT_MODELS[provider];
   const model = settings.model ?? defaults.default;
-  if (!model) throw new GaiError('CONFIG', `model: ${provider} has no default model; name one with --model`);
+  if (!model && provider !== 'vscode-lm') throw new GaiError('CONFIG', `model: ${provider} has no default model; name one with --model`);
   const base: ProviderConfig = {
     provider,
-    model,
+    model: model ?? '',
     apiKey: settings.apiKey ?? apiKeyFromEnv(provider, env),
     baseUrl: settings.baseUrl ?? baseUrlFromEnv(provider, env),
     maxTokens: settings.maxTokens,
@@ -90,6 +92,8 @@ function apiKeyFromEnv(provider: Provider, env: Environment): string | undefined
       return env.GEMINI_API_KEY ?? env.OPENAI_API_KEY;
     case 'ollama':
       return env.OPENAI_API_KEY;
+    case 'vscode-lm':
+      return undefined;
   }
 }
 

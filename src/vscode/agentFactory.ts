@@ -35,6 +35,9 @@ import { AppPermissionGuard, type AppPermissionPrompt } from '../tools/appPermis
 import { ComputerDisplay } from '../tools/desktop/computer/computerDisplay';
 import type { AppPermissionStore } from '../tools/appPermissionStore';
 import { apiKeyEnvVar, providerName } from './errorWording';
+import type { ModeProviders } from '../llm/llmManager';
+import type { LlmProvider } from '../llm/llmProvider';
+import { vscodeLmModeProviders, type LmHost } from './lm/vscodeLmProvider';
 
 export interface GaiParts {
   desktop: DesktopServices;
@@ -55,6 +58,11 @@ export interface GaiParts {
   appPermissions: AppPermissionGuard;
   /** The stop hotkey, fail-safe corner and takeover pause: guards the agent's actions and navigations. */
   safety: SafetyMonitor;
+  /**
+   * An agent of its own on `model` (the @gai participant's chosen model) with the same tools,
+   * policy and guards, asking approvals through `requestApproval`; `release()` it when done.
+   */
+  createAgent(model: LlmProvider, requestApproval: ApprovalHandler): { agent: Agent; release(): void };
   /** Starts the OCR workers, the window connection and the tree ahead of the first request (logged). */
   warmUp(): Promise<void>;
   dispose(): Promise<void>;
@@ -81,6 +89,8 @@ export interface GaiPartsOptions {
   onSafetyNotice?: (message: string) => void;
   /** Every model call's tokens (the chat's, Read Screen's, navigation learning's, the status bar's). */
   onUsage?: (usage: TokenUsage) => void;
+  /** The vscode API for provider `vscode-lm` (VS Code's chat models); passed as an object so this bundle stays free of vscode. */
+  vscodeLm?: LmHost;
 }
 
 /**
@@ -128,12 +138,15 @@ export function buildGaiParts(options: GaiPartsOptions): GaiParts {
     options.env,
   );
   const needsKey = settings.provider === 'anthropic' || (settings.provider === 'openai' && settings.baseUrl === undefined);
+  const vscodeLm = options.vscodeLm;
+  // vscode-lm's models come from the host, not from a config the core can turn into a provider.
+  const modeProviders = (): ModeProviders => (settings.provider === 'vscode-lm' && vscodeLm ? vscodeLmModeProviders(vscodeLm, settings.model) : createModeProviders(llmConfig));
   if (needsKey && !llmConfig.default.apiKey) {
     agentProblem = `No API key for ${providerName(settings.provider)}: run "GAI: Set API Key" (or set ${apiKeyEnvVar(settings.provider)} before starting VS Code).`;
     missingKey = true;
   } else {
     try {
-      llm = new LlmManager(createModeProviders(llmConfig), { system: DEFAULT_SYSTEM_PROMPT, keepScreenshots: settings.keepScreenshots, ...(options.onUsage ? { onUsage: options.onUsage } : {}) });
+      llm = new LlmManager(modeProviders(), { system: DEFAULT_SYSTEM_PROMPT, keepScreenshots: settings.keepScreenshots, ...(options.onUsage ? { onUsage: options.onUsage } : {}) });
     } catch (error) {
       // A setting the model cannot follow, e.g. gai.computerUse "native" for a model without a computer tool.
       if (!isGaiError(error, 'CONFIG')) throw error;
@@ -162,7 +175,7 @@ export function buildGaiParts(options: GaiPartsOptions): GaiParts {
       services: desktop,
       hostRuntime: agentRuntime,
       ...(llm ? { models: llm } : {}),
-      ...(llm ? { createLlm: () => new LlmManager(createModeProviders(llmConfig), { system: NAVIGATION_PROMPT, ...(options.onUsage ? { onUsage: options.onUsage } : {}) }) } : {}),
+      ...(llm ? { createLlm: () => new LlmManager(modeProviders(), { system: NAVIGATION_PROMPT, ...(options.onUsage ? { onUsage: options.onUsage } : {}) }) } : {}),
       logger,
       thumbnails: settings.brainThumbnails,
       ...(options.promptSecret ? { promptSecret: options.promptSecret } : {}),
@@ -208,6 +221,20 @@ export function buildGaiParts(options: GaiPartsOptions): GaiParts {
     brain,
     appPermissions,
     safety,
+    createAgent(model, requestApproval) {
+      const models = new LlmManager({ default: model }, { system: DEFAULT_SYSTEM_PROMPT, keepScreenshots: settings.keepScreenshots, ...(options.onUsage ? { onUsage: options.onUsage } : {}) });
+      const runtime = new ToolRuntime(registry(models), {
+        policy: new ToolPolicy({ profile: settings.toolProfile }),
+        logger,
+        autoApprove: settings.autoApprove,
+        alwaysAllow: settings.alwaysAllowTools,
+        requestApproval: safety.asking(requestApproval),
+      });
+      runtime.addGuard(safety);
+      runtime.addGuard(appPermissions);
+      const chatAgent = new Agent(models, runtime, { maxIterations: settings.maxIterations, logger, computerDisplay });
+      return { agent: chatAgent, release: safety.follow(chatAgent) };
+    },
     async warmUp() {
       const report = await warmUpDesktop(desktop.desktop);
       logger.info(`desktop engine warm in ${report.ms} ms${report.problems.length ? ` (not started: ${report.problems.join('; ')})` : ''}`);

@@ -12,7 +12,7 @@ export interface WordedError {
   detail: string;
 }
 
-const PROVIDER_NAMES: Record<Provider, string> = { anthropic: 'Anthropic', openai: 'OpenAI', google: 'Google Gemini', ollama: 'Ollama' };
+const PROVIDER_NAMES: Record<Provider, string> = { anthropic: 'Anthropic', openai: 'OpenAI', google: 'Google Gemini', ollama: 'Ollama', 'vscode-lm': 'VS Code' };
 
 /** The environment variable GAI reads a provider's key from when none is stored. */
 export function apiKeyEnvVar(provider: Provider): string {
@@ -52,9 +52,11 @@ export function wordError(error: unknown, context: { provider: Provider; attempt
   const detail = errorMessage(error);
   if (!isCoded(error)) return { text: firstLine(detail), actions: [{ kind: 'retry' }], detail };
   if (error.code === 'CONFIG') {
-    const setting = /\bgai\.([A-Za-z0-9.]+?)(?=[:\s]|$)/.exec(error.message)?.[0];
+    const setting = /\bgai\.[A-Za-z0-9.]*[A-Za-z0-9]/.exec(error.message)?.[0];
     return { text: error.message, actions: setting ? [{ kind: 'openSetting', setting }] : [], detail };
   }
+  // VS Code's model errors are worded where they are made (src/vscode/lm/lmErrors.ts): no key, no server, no status.
+  if (context.provider === 'vscode-lm' && error.code !== 'LLM_CANCELLED') return { text: firstLine(error.message), actions: [{ kind: 'retry' }], detail };
   const times = TIMES[context.attempts - 1] ?? `${context.attempts} times`;
   const retried = context.attempts > 1 ? ` ${times}` : '';
   const status = statusOf(error);

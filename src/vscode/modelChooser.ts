@@ -20,7 +20,7 @@ export async function chooseModel(logger: OutputChannelLogger): Promise<boolean>
   const config = vscode.workspace.getConfiguration('gai');
   const current = config.get<string>('provider');
   const provider = await vscode.window.showQuickPick(
-    PROVIDERS.map((id) => ({ label: providerName(id), description: id === current ? 'current' : id === 'ollama' ? 'local, no key' : `key: ${apiKeyEnvVar(id)}`, id })),
+    PROVIDERS.map((id) => ({ label: providerName(id), description: id === current ? 'current' : id === 'ollama' ? 'local, no key' : id === 'vscode-lm' ? 'GitHub Copilot Chat\'s models, no key' : `key: ${apiKeyEnvVar(id)}`, id })),
     { title: 'GAI: Choose Model (1/4): provider', ignoreFocusOut: true },
   );
   if (!provider) return false;

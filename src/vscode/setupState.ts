@@ -43,6 +43,7 @@ export interface KeyState {
 
 /** Where the key comes from: the stored one first, then the provider's environment variable. */
 export function keyState(provider: Provider, stored: boolean, env: Record<string, string | undefined>, storageNote?: string): KeyState {
+  if (provider === 'vscode-lm') return { note: 'VS Code\'s chat models (GitHub Copilot Chat) need no key.' };
   const variable = apiKeyEnvVar(provider);
   if (stored) return storageNote ? { source: 'secretStorage', note: storageNote } : { source: 'secretStorage' };
   if (env[variable]) return { source: 'environment', note: `From ${variable} in the environment VS Code was started from.${storageNote ? ` ${storageNote}` : ''}` };
@@ -52,7 +53,8 @@ export function keyState(provider: Provider, stored: boolean, env: Record<string
 }
 
 export function welcomeView(options: { provider: Provider; model?: string; key: KeyState; examples: string[] }): WelcomeView {
-  const model = options.model ?? DEFAULT_MODELS[options.provider].default ?? '(none: choose a model)';
+  const firstModel = options.provider === 'vscode-lm' ? 'the first chat model VS Code offers' : '(none: choose a model)';
+  const model = options.model ?? DEFAULT_MODELS[options.provider].default ?? firstModel;
   return {
     provider: options.provider,
     model,

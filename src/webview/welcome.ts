@@ -5,7 +5,7 @@
 import type { SetupCheckView, WebviewMessage, WelcomeView } from '../shared/protocol';
 import { codicon, el } from './dom';
 
-const PROVIDERS: Record<string, string> = { anthropic: 'Anthropic', openai: 'OpenAI', google: 'Google Gemini', ollama: 'Ollama' };
+const PROVIDERS: Record<string, string> = { anthropic: 'Anthropic', openai: 'OpenAI', google: 'Google Gemini', ollama: 'Ollama', 'vscode-lm': 'VS Code (Copilot\'s models)' };
 
 export class WelcomePanel {
   readonly element = el('section', 'welcome');

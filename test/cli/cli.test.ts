@@ -355,7 +355,7 @@ describe('gai CLI (in process)', function () {
     it('rejects an unknown --provider with exit 2', async () => {
       const { code, stderr } = await run(['ask', '--provider', 'bedrock', 'Hello']);
       assert.equal(code, 2);
-      assert.match(stderr, /^gai: provider: expected one of anthropic, openai, ollama, google, got "bedrock"/);
+      assert.match(stderr, /^gai: provider: expected one of anthropic, openai, ollama, google, vscode-lm, got "bedrock"/);
     });
   });
 });

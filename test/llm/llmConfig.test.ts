@@ -1,7 +1,8 @@
 import { strict as assert } from 'node:assert';
-import { GaiError } from '../../src/core/errors';
+import { GaiError, isGaiError } from '../../src/core/errors';
 import type { Provider } from '../../src/core/types';
 import { PROVIDERS, resolveLlmConfig, type LlmSettings } from '../../src/llm/llmConfig';
+import { createProvider } from '../../src/llm/providers/providerFactory';
 
 function configError(settings: LlmSettings, env: Record<string, string> = {}): GaiError {
   try {
@@ -166,7 +167,14 @@ describe('resolveLlmConfig()', () => {
     const error = configError({ provider: 'bedrock' as Provider });
     assert.equal(error.code, 'CONFIG');
     assert.equal(error.message, `provider: expected one of ${PROVIDERS.join(', ')}, got "bedrock"`);
-    assert.deepEqual([...PROVIDERS], ['anthropic', 'openai', 'ollama', 'google']);
+    assert.deepEqual([...PROVIDERS], ['anthropic', 'openai', 'ollama', 'google', 'vscode-lm']);
+  });
+
+  it('takes provider vscode-lm without a model (VS Code picks it), and only the extension can make that provider', () => {
+    const config = resolveLlmConfig({ provider: 'vscode-lm' }, { ANTHROPIC_API_KEY: 'k' });
+    assert.equal(config.default.model, '');
+    assert.equal(config.default.apiKey, undefined);
+    assert.throws(() => createProvider(config.default), (error: unknown) => isGaiError(error, 'CONFIG') && /works only inside the GAI extension in VS Code/.test(error.message));
   });
 
   it('gives computerUse to the default model only, and names it when it is wrong', () => {

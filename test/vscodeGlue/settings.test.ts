@@ -83,7 +83,7 @@ describe('extension settings (gai.*)', () => {
   });
 
   const bad: [string, unknown, RegExp][] = [
-    ['provider', 'claude', /gai\.provider: expected one of anthropic, openai, ollama, google, got "claude"/],
+    ['provider', 'claude', /gai\.provider: expected one of anthropic, openai, ollama, google, vscode-lm, got "claude"/],
     ['baseUrl', 'not a url', /gai\.baseUrl: expected an http\(s\) URL/],
     ['baseUrl', 'file:///etc', /gai\.baseUrl/],
     ['maxIterations', 0, /gai\.maxIterations: expected a whole number from 1 to 1000, got 0/],

@@ -1,3 +1,4 @@
+import { GaiError } from '../../core/errors';
 import type { LlmMode, LlmModeConfig, ProviderConfig } from '../../core/types';
 import type { LlmProvider } from '../llmProvider';
 import type { ModeProviders } from '../llmManager';
@@ -7,6 +8,10 @@ import { OpenAiCompatibleProvider } from './openaiProvider';
 import { OpenAiResponsesProvider } from './openaiResponsesProvider';
 
 export function createProvider(config: ProviderConfig): LlmProvider {
+  if (config.provider === 'vscode-lm') {
+    // The host builds it (src/vscode/lm/): the core has no vscode API to reach the models with.
+    throw new GaiError('CONFIG', 'provider: "vscode-lm" uses VS Code\'s chat models and works only inside the GAI extension in VS Code; choose anthropic, openai, ollama or google here.');
+  }
   if (config.provider === 'anthropic') return new AnthropicProvider(config);
   return usesResponsesApi(config) ? new OpenAiResponsesProvider(config) : new OpenAiCompatibleProvider(config);
 }
