@@ -22,6 +22,17 @@ export interface AgentConfig {
    * computer tool gets `computer` (sized to its image limits) instead of the GAI tools it replaces.
    */
   computerDisplay?: ComputerDisplay;
+  toolSources?: ToolSource[];
+}
+
+/**
+ * Tools that come and go, e.g. an MCP server's: made ready (started, listed, registered in the
+ * agent's registry) before a request's tool list is built. `prepare` must not throw.
+ */
+export interface ToolSource {
+  prepare(signal: AbortSignal): Promise<void>;
+  /** A new conversation starts: what was given up on in the last one may be tried again. */
+  newConversation?(): void;
 }
 
 export interface RequestOptions {
@@ -38,6 +49,7 @@ export class Agent {
   private readonly verbose: boolean;
   private readonly logger: Logger;
   private readonly computerDisplay: ComputerDisplay | undefined;
+  private readonly toolSources: ToolSource[];
   private readonly listeners = new Set<AgentEventListener>();
   private current?: AbortController;
   private session = randomUUID();
@@ -51,6 +63,7 @@ export class Agent {
     this.verbose = config.verbose ?? false;
     this.logger = config.logger ?? new NullLogger();
     this.computerDisplay = config.computerDisplay;
+    this.toolSources = config.toolSources ?? [];
   }
 
   get running(): boolean {
@@ -92,6 +105,7 @@ export class Agent {
     this.llm.resetUsage();
     this.runtime.resetApprovals();
     this.runtime.replanner.resetStats();
+    for (const source of this.toolSources) source.newConversation?.();
     this.session = randomUUID();
     return this.session;
   }
@@ -135,6 +149,7 @@ export class Agent {
     this.runtime.replanner.startRequest();
     this.llm.addUserMessage(input);
     try {
+      await this.prepareTools(signal);
       const tools = offeredTools(this.runtime.getDefinitions(), this.nativeComputer());
       // `computer` is offered only in native form, which needs the screenshot size each turn.
       const native = tools.some((tool) => tool.name === COMPUTER_TOOL_NAME);
@@ -197,6 +212,12 @@ export class Agent {
     };
     emit({ type: 'done', response });
     return response;
+  }
+
+  private async prepareTools(signal: AbortSignal): Promise<void> {
+    await Promise.all(
+      this.toolSources.map((source) => source.prepare(signal).catch((error: unknown) => this.logger.warn(`tools could not be prepared: ${errorMessage(error)}`))),
+    );
   }
 
   /** Whether the turn speaks the default model's native computer tool; sizes the screenshots for it. */

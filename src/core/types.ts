@@ -105,6 +105,8 @@ export const TOOL_ERROR_CODES = [
   'DENIED',
   'UNSUPPORTED_PLATFORM',
   'FAILED',
+  /** What the tool needs is down for now (an MCP server that died twice); retrying will not help. */
+  'UNAVAILABLE',
 ] as const;
 export type ToolErrorCode = (typeof TOOL_ERROR_CODES)[number];
 
