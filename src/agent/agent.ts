@@ -147,6 +147,8 @@ export class Agent {
     let note = '';
 
     this.runtime.replanner.startRequest();
+    const beforeRequest = this.llm.conversation.checkpoint();
+    let answered = false;
     this.llm.addUserMessage(input);
     try {
       await this.prepareTools(signal);
@@ -161,6 +163,7 @@ export class Agent {
         const computer = native ? await this.displaySize() : undefined;
         const turn = { signal, ...(computer ? { computer } : {}) };
         const response = stream ? await this.streamTurn(tools, turn, emit) : await this.llm.send(tools, turn);
+        answered = true;
         const usage = this.llm.usage;
         emit({ type: 'usage', request: usage.lastRequest, session: usage.session });
         emit({ type: 'assistant_message', text: response.content, toolCalls: response.toolCalls });
@@ -187,6 +190,8 @@ export class Agent {
       if (stopReason === 'max_iterations') note = '[Max iterations reached]';
     } catch (error) {
       if (!signal.aborted) {
+        // Unanswered, the request leaves no trace: Retry sends it once, not twice.
+        if (!answered) this.llm.conversation.restore(beforeRequest);
         const failure = isGaiError(error) ? error : new GaiError('LLM_CONNECTION', errorMessage(error), { cause: error });
         emit({ type: 'error', error: failure });
         throw failure;

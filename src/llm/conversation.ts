@@ -14,6 +14,12 @@ export const TRIMMED_NOTE = '[Earlier messages of this conversation were removed
  * roles alternate (a second user message merges into the first), and every `tool_use` of an
  * assistant message is answered by a `tool_result` in the next user message.
  */
+export interface ConversationCheckpoint {
+  length: number;
+  lastBlocks: number;
+  task: TextBlock[];
+}
+
 export class Conversation {
   private history: Message[] = [];
   /** The text that opened the conversation: kept first when older turns are trimmed. */
@@ -107,6 +113,25 @@ export class Conversation {
   clear(): void {
     this.history = [];
     this.task = [];
+  }
+
+  /** Where the history stands now, to take back a request the model never answered. */
+  checkpoint(): ConversationCheckpoint {
+    return { length: this.history.length, lastBlocks: this.history.at(-1)?.content.length ?? 0, task: this.task };
+  }
+
+  /**
+   * Back to `checkpoint` when only user blocks were added since: a request whose first model
+   * call failed leaves no trace, so sending it again (Retry) does not ask the model twice.
+   */
+  restore(checkpoint: ConversationCheckpoint): boolean {
+    const added = this.history.slice(checkpoint.length);
+    if (this.history.length < checkpoint.length || added.some((message) => message.role !== 'user')) return false;
+    this.history.length = checkpoint.length;
+    const last = this.history.at(-1);
+    if (last) last.content.length = Math.min(last.content.length, checkpoint.lastBlocks);
+    this.task = checkpoint.task;
+    return true;
   }
 
   /** Problems that would make the API reject the history; empty when valid. */

@@ -106,6 +106,19 @@ for (const kind of PROVIDER_KINDS) {
       assert.deepEqual(h.llm.conversation.problems(), []);
     });
 
+    it('leaves no trace of a request the model never answered: sent again, the model sees it once', async () => {
+      const refused = kind === 'anthropic' ? { type: 'error', error: { type: 'authentication_error', message: 'invalid x-api-key' } } : { error: { message: 'Incorrect API key', type: 'invalid_request_error', code: 'invalid_api_key' } };
+      h = await startHarness(kind, [textReply('first done'), { kind: 'error', status: 401, body: refused }, textReply('sent once')]);
+      await h.agent.processRequest('an earlier request');
+      await assert.rejects(h.agent.processRequest('press 7'));
+      assert.equal(h.llm.conversation.messages.length, 2, 'the failed request is taken back');
+      assert.equal((await h.agent.processRequest('press 7')).message, 'sent once');
+      const sent = JSON.stringify(h.server.requests[2]?.body);
+      assert.equal(sent.split('press 7').length - 1, 1, 'the request is in the history once');
+      assert.ok(sent.includes('an earlier request'), 'the earlier turn stays');
+      assert.deepEqual(h.llm.conversation.problems(), []);
+    });
+
     it('refuses a second request while one runs', async () => {
       h = await startHarness(kind, [{ kind: 'hang' }]);
       const first = h.agent.processRequest('one');
