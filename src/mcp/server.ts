@@ -109,7 +109,13 @@ export class GaiMcpServer {
     if (path && Object.keys(input).length > 0) {
       return mcpResult({ success: false, code: 'INVALID_INPUT', error: `${name} takes no input`, observation: `${name} did not run: it takes no input (got ${Object.keys(input).join(', ')}).`, durationMs: 0 });
     }
-    const { result } = await this.deps.runtime.executeWithRecovery(call, signal);
+    const { runtime } = this.deps;
+    const { result } = await runtime.executeWithRecovery(call, signal);
+    // The replanner's hint speaks of a person's refusal; a tool outside the profile needs the server's flags.
+    const risk = runtime.riskOf(call.name);
+    if (!result.success && risk !== undefined && !runtime.policy.permits({ name: call.name, risk })) {
+      return mcpResult({ ...result, hint: `${call.name} is outside this server's tool profile or on tools.deny; start gai mcp with --profile full, or change tools.profile / tools.allow / tools.deny in GAI's config file` });
+    }
     return mcpResult(result);
   }
 
