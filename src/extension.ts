@@ -18,6 +18,7 @@ import { PicturePanel } from './vscode/picturePanel';
 import { GaiController, type RequestTimings } from './vscode/gaiController';
 import { OutputChannelLogger } from './vscode/outputLogger';
 import { GaiStatusBar } from './vscode/statusBar';
+import { GaiChatParticipant } from './vscode/lm/gaiChatParticipant';
 
 /** What activate() returns; for tests and other extensions. Never carries the API key. */
 export interface GaiExtensionApi {
@@ -50,6 +51,8 @@ export interface GaiExtensionApi {
   addScreen(title: string, text: string, picture?: ScreenPicture): number;
   /** The picture tab: its title, whether its page has loaded and said ready, what it shows. */
   picturePanel(): { title: string; readyCount: number; showing?: string } | undefined;
+  /** The @gai chat participant: its handler (for a request with a scripted model) and its newest outcome. */
+  chatParticipant: Pick<GaiChatParticipant, 'handle' | 'last'>;
 }
 
 export function activate(context: vscode.ExtensionContext): GaiExtensionApi {
@@ -73,6 +76,13 @@ export function activate(context: vscode.ExtensionContext): GaiExtensionApi {
   );
   controller.beforeNewConversation = () => history.startNew();
   const statusBar = new GaiStatusBar(controller);
+  const participant = new GaiChatParticipant({
+    getParts: () => controller.getParts(),
+    chatRunning: () => controller.running,
+    picturesDir: vscode.Uri.joinPath(context.globalStorageUri, 'chat-pictures'),
+    iconPath: vscode.Uri.joinPath(context.extensionUri, 'media', 'icon.png'),
+    logger,
+  });
   context.subscriptions.push(
     channel,
     controller,
@@ -80,6 +90,7 @@ export function activate(context: vscode.ExtensionContext): GaiExtensionApi {
     setup,
     pictures,
     statusBar,
+    participant.register(),
     vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, chatView),
     ...registerCommands(controller, keys, () => void vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`), context.extensionUri, history),
     // Each request's end saves the conversation.
@@ -117,6 +128,7 @@ export function activate(context: vscode.ExtensionContext): GaiExtensionApi {
     savedConversations: () => history.store.list(),
     currentConversationId: () => history.current,
     addScreen: (title, text, picture) => controller.chat.addScreen(title, text, picture),
+    chatParticipant: participant,
     picturePanel: () => {
       const panel = pictures.current;
       return panel ? { title: panel.title, readyCount: pictures.readyCount, ...(pictures.showing ? { showing: pictures.showing.title } : {}) } : undefined;

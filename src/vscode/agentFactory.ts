@@ -36,8 +36,8 @@ import { ComputerDisplay } from '../tools/desktop/computer/computerDisplay';
 import type { AppPermissionStore } from '../tools/appPermissionStore';
 import { apiKeyEnvVar, providerName } from './errorWording';
 import type { ModeProviders } from '../llm/llmManager';
-import type { LlmProvider } from '../llm/llmProvider';
-import { vscodeLmModeProviders, type LmHost } from './lm/vscodeLmProvider';
+import type { LanguageModelChat } from 'vscode';
+import { VscodeLmProvider, vscodeLmModeProviders, type LmHost } from './lm/vscodeLmProvider';
 
 export interface GaiParts {
   desktop: DesktopServices;
@@ -59,10 +59,10 @@ export interface GaiParts {
   /** The stop hotkey, fail-safe corner and takeover pause: guards the agent's actions and navigations. */
   safety: SafetyMonitor;
   /**
-   * An agent of its own on `model` (the @gai participant's chosen model) with the same tools,
-   * policy and guards, asking approvals through `requestApproval`; `release()` it when done.
+   * An agent of its own on a VS Code chat model (the @gai participant's chosen model) with the same
+   * tools, policy and guards, asking approvals through `requestApproval`; `release()` it when done.
    */
-  createAgent(model: LlmProvider, requestApproval: ApprovalHandler): { agent: Agent; release(): void };
+  createChatAgent(chatModel: LanguageModelChat, requestApproval: ApprovalHandler): { agent: Agent; release(): void };
   /** Starts the OCR workers, the window connection and the tree ahead of the first request (logged). */
   warmUp(): Promise<void>;
   dispose(): Promise<void>;
@@ -221,8 +221,10 @@ export function buildGaiParts(options: GaiPartsOptions): GaiParts {
     brain,
     appPermissions,
     safety,
-    createAgent(model, requestApproval) {
-      const models = new LlmManager({ default: model }, { system: DEFAULT_SYSTEM_PROMPT, keepScreenshots: settings.keepScreenshots, ...(options.onUsage ? { onUsage: options.onUsage } : {}) });
+    createChatAgent(chatModel, requestApproval) {
+      // Made here, in the agent's bundle, so the agent recognises the provider's GaiErrors.
+      if (!vscodeLm) throw new Error('createChatAgent needs the vscode API (GaiPartsOptions.vscodeLm)');
+      const models = new LlmManager({ default: new VscodeLmProvider(vscodeLm, { preferred: chatModel }) }, { system: DEFAULT_SYSTEM_PROMPT, keepScreenshots: settings.keepScreenshots, ...(options.onUsage ? { onUsage: options.onUsage } : {}) });
       const runtime = new ToolRuntime(registry(models), {
         policy: new ToolPolicy({ profile: settings.toolProfile }),
         logger,

@@ -22,7 +22,7 @@ describe('vscode-lm message and tool mapping', () => {
     {
       role: 'user',
       content: [
-        { type: 'tool_result', toolUseId: 'call_1', content: [{ type: 'text', text: '{"success":true,"observation":"Launched galculator."}' }] },
+        { type: 'tool_result', toolUseId: 'call_1', content: [{ type: 'text', text: '{"success":true,"observation":"Launched galculator."}' }], isError: false },
         { type: 'tool_result', toolUseId: 'call_2', content: [{ type: 'text', text: 'Captured 1280x800.' }, png], isError: false },
         { type: 'text', text: 'and press 7' },
       ],
