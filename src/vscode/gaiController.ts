@@ -8,28 +8,23 @@ import type { ToolResult } from '../core/types';
 import type { NavigationReport } from '../brain/navigationBrain';
 import { BrainStore } from '../brain/brainStore';
 import type { BrainSource } from './brainController';
-import type { HostMessage, ScreenPicture } from '../shared/protocol';
-import type { ApprovalDecision, ApprovalRequest } from '../tools/toolRuntime';
+import type { HostMessage } from '../shared/protocol';
 import type { ApiKeyStore } from './apiKeyStore';
 import type { AppPermissionStore } from '../tools/appPermissionStore';
 import { modalAppPrompt } from './appPermissionPrompt';
 import type { GaiParts } from './agentFactory';
 import { ChatSession } from './chatSession';
 import type { OutputChannelLogger } from './outputLogger';
-import { buildScreenPicture, pointsOf } from './screenPictures';
-import { AFTER_ACTION_TOOLS, buildAfterPicture } from './afterPicture';
+import { ChatPictures } from './chatPictures';
+import { ApprovalRouter } from './approvalRouter';
 import type { LatestReading } from '../desktop/screenReader';
 import { parseSettings, type GaiSettings } from './settings';
 import { takeoverPrompt } from './takeoverPrompt';
 import { passwordPrompt } from './passwordPrompt';
-import { buildApprovalView } from './approvalView';
-import { escapeInvisible } from '../core/invisibleText';
 import { screenTextForPeople } from '../core/screenText';
 import { AgentActivity } from './agentActivity';
 import { ChatNavigationProgress } from './navigationProgress';
 
-/** Tools whose result is best understood next to the screen they read. */
-const PICTURE_TOOLS = new Set(['ocr', 'smart_screen_reader', 'click', 'scroll', 'get_element_tree']);
 
 export interface RequestTimings {
   /** From the Send message arriving to the first streamed token posted to the webview. */
@@ -63,6 +58,8 @@ export class GaiController implements vscode.Disposable {
   private auditParts?: GaiParts;
   /** Failed requests in plain words with their way out, and the request Retry sends again. */
   private readonly errors: ChatErrors;
+  private readonly pictures: ChatPictures;
+  private readonly approvals: ApprovalRouter;
 
   constructor(
     private readonly keys: ApiKeyStore,
@@ -80,6 +77,16 @@ export class GaiController implements vscode.Disposable {
       conversationGrants: () => this.auditParts?.agentRuntime.conversationGrants() ?? [],
       alwaysAllow: () => this.settingOr((s) => s.alwaysAllowTools, []),
       autoApprove: () => this.settingOr((s) => s.autoApprove, ['read']),
+    });
+    this.pictures = new ChatPictures(this.chat, () => this.getParts(), logger);
+    this.approvals = new ApprovalRouter({
+      chat: this.chat,
+      activity: this.activity,
+      redactor,
+      logger,
+      parts: () => this.getParts(),
+      viewVisible: () => this.webview?.visible() ?? false,
+      grantsChanged: () => this.postGrants(),
     });
     this.disposables.push(
       this.brainChanged,
@@ -130,7 +137,7 @@ export class GaiController implements vscode.Disposable {
     const data = result.data as { analysis?: unknown } | undefined;
     const analysis = typeof data?.analysis === 'string' ? screenTextForPeople(data.analysis) : data?.analysis === undefined ? '' : JSON.stringify(data.analysis, null, 2);
     const title = `Screen (${mode})`;
-    if (result.success) await this.addScreen(title, `${result.observation}\n\n${analysis}`.trim(), result, before);
+    if (result.success) await this.pictures.addScreen(title, `${result.observation}\n\n${analysis}`.trim(), result, before);
     else this.chat.error(`${title}: ${result.observation}`);
     return result;
   }
@@ -232,13 +239,7 @@ export class GaiController implements vscode.Disposable {
         if (event.type === 'tool_started' && event.call.name === 'navigate_to') navigations.started(event.call.id, String((event.call.input as { target?: unknown }).target ?? ''));
         if (event.type === 'tool_finished' && event.call.name === 'navigate_to') navigations.finished(event.call.id);
         if (event.type === 'text_delta') timings.sendToFirstTokenMs ??= performance.now() - receivedAt;
-        // A denied or cancelled call did nothing: no picture of it. An action that worked shows
-        // the screen after it on its card; one that did not (an ambiguous click) what it saw.
-        const acted = event.type === 'tool_finished' && AFTER_ACTION_TOOLS.has(event.call.name) && event.result.success;
-        if (event.type === 'tool_finished' && acted) await this.addAfterPicture(event.call, event.result, seenBefore);
-        else if (event.type === 'tool_finished' && PICTURE_TOOLS.has(event.call.name) && event.result.code !== 'DENIED' && event.result.code !== 'CANCELLED') {
-          await this.addScreen(`What the agent saw (${event.call.name})`, event.result.observation, event.result, seenBefore);
-        }
+        if (event.type === 'tool_finished') await this.pictures.toolFinished(event.call, event.result, seenBefore);
       }
     } catch (error) {
       if (!reported) this.errors.show(error);
@@ -256,34 +257,6 @@ export class GaiController implements vscode.Disposable {
   async retry(): Promise<void> {
     if (this.errors.lastRequest === undefined) this.chat.error('There is no request to send again: type one below.');
     else await this.ask(this.errors.lastRequest);
-  }
-
-  /** Adds a screen entry; with a picture only when the tool read the screen afresh (not a stale one). */
-  private async addScreen(title: string, text: string, result: ToolResult, readingBefore: unknown): Promise<void> {
-    const parts = await this.getParts();
-    const reading = parts.desktop.reader.latestSeen();
-    if (!reading || reading === readingBefore) {
-      this.chat.addScreen(title, text);
-      return;
-    }
-    try {
-      this.chat.addScreen(title, text, await buildScreenPicture(parts.desktop.desktop.images, reading, pointsOf(result)));
-    } catch (error) {
-      this.logger.warn(`no picture for "${title}": ${errorMessage(error)}`);
-      this.chat.addScreen(title, text);
-    }
-  }
-
-  /** The screen after an action on its card; a failure to take it is logged, the card stays as it is. */
-  private async addAfterPicture(call: { id: string; name: string; input: unknown }, result: ToolResult, seenBefore: LatestReading | undefined): Promise<void> {
-    try {
-      const parts = await this.getParts();
-      const desktop = parts.desktop;
-      const picture = await buildAfterPicture({ screen: desktop.desktop.screen, images: desktop.desktop.images, reader: desktop.reader }, call, result, seenBefore);
-      if (picture) this.chat.setToolAfter(call.id, picture);
-    } catch (error) {
-      this.logger.warn(`no screen after ${call.name}: ${errorMessage(error)}`);
-    }
   }
 
   stop(): void {
@@ -319,46 +292,9 @@ export class GaiController implements vscode.Disposable {
     this.postGrants();
   }
 
-  /**
-   * The runtime's approval handler: the chat card answers; when the view is not visible, a modal
-   * says the same and waits (a notification would expire into the notification centre). Stop
-   * answers both: the card through the signal, the modal is left to close unanswered.
-   */
-  requestApproval = async (request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision> => {
-    const view = await this.approvalView(request);
-    const answer = this.chat.waitForApproval(request, signal, view);
-    let byModal = false;
-    if (!this.webview?.visible() && !signal.aborted) {
-      const note = request.note ? `\n\n${this.redactor.redact(escapeInvisible(request.note))}` : '';
-      void vscode.window
-        .showWarningMessage(`GAI wants to: ${plainSentence(this.redactor.redact(view.text))}`, { modal: true, detail: `Risk: ${request.risk}. ${this.redactor.redact(request.summary)}${note}` }, 'Approve', 'Allow for this conversation', 'Deny')
-        .then((choice) => {
-          const decision: ApprovalDecision = choice === 'Approve' ? 'approve' : choice === 'Allow for this conversation' ? 'always' : 'deny';
-          // Marked in the same turn as the answer: the runtime (and the audit) resume only after it.
-          if (!this.chat.answerApproval(request.call.id, decision)) return; // the card answered first
-          this.activity.answeredInModal(request.call.id);
-          byModal = true;
-        });
-    }
-    const decision = await answer;
-    this.activity.answered(request, decision, byModal);
-    if (decision === 'always') queueMicrotask(() => this.postGrants());
-    return decision;
-  };
-
-  /** The sentence and picture for a card; the bare tool call when the desktop cannot say more. */
-  private async approvalView(request: ApprovalRequest): Promise<{ text: string; picture?: ScreenPicture }> {
-    try {
-      const parts = await this.getParts();
-      return await buildApprovalView(request, {
-        desktop: parts.desktop.desktop,
-        latestReading: () => parts.desktop.reader.latestSeen(),
-        computerScale: async () => 1 / (await parts.computerDisplay.geometry()).scale,
-      });
-    } catch (error) {
-      this.logger.warn(`approval for ${request.call.name}: no description (${errorMessage(error)})`);
-      return { text: `Run \`${request.call.name}\`` };
-    }
+  /** The runtime's approval handler (the chat card, or a modal when the view is hidden). */
+  get requestApproval(): ApprovalRouter['request'] {
+    return this.approvals.request;
   }
 
   dispose(): void {
@@ -415,14 +351,8 @@ export class GaiController implements vscode.Disposable {
     this.redactor.setPatterns(compileRedactPatterns(settings.redact.patterns, 'gai.redact.patterns'));
     // Loaded here, not at activation: the LLM SDKs and the desktop adapters.
     const { buildGaiParts } = await import('./agentFactory');
-    const parts = buildGaiParts({ settings, apiKey, env: process.env, logger: this.logger, requestApproval: this.requestApproval, brainDir: this.brainDir, redactor: this.redactor, promptSecret: passwordPrompt, appPermissionStore: this.appPermissionStore, appPrompt: modalAppPrompt, onTakeover: takeoverPrompt((line) => this.chat.notice(line)), onSafetyNotice: (message) => this.chat.notice(message), onUsage: (usage) => this.chat.countUsage(usage), vscodeLm: vscode });
+    const parts = buildGaiParts({ settings, apiKey, env: process.env, logger: this.logger, requestApproval: this.requestApproval, brainDir: this.brainDir, redactor: this.redactor, promptSecret: passwordPrompt, appPermissionStore: this.appPermissionStore, appPrompt: modalAppPrompt, onTakeover: takeoverPrompt((line) => this.chat.notice(line)), onSafetyNotice: (message) => this.chat.notice(message), onUsage: (usage) => this.chat.countUsage(usage) });
     this.logger.info(`agent and tools built in ${Math.round(performance.now() - started)} ms (provider ${settings.provider}, profile ${settings.toolProfile})`);
     return parts;
   }
-}
-
-/** The Markdown sentence as plain text for a dialog: emphasis marks and escapes dropped. */
-function plainSentence(markdown: string): string {
-  // An escaped character is kept; an unescaped * or ` is Markdown's, not the sentence's.
-  return markdown.replace(/\\(.)|[*`]/g, (_mark, escaped: string | undefined) => escaped ?? '');
 }
