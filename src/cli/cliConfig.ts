@@ -7,6 +7,7 @@ import { GaiError, errorMessage } from '../core/errors';
 import { compileRedactPatterns } from '../core/redact';
 import { COMPUTER_USE_MODES, OPENAI_APIS } from '../core/types';
 import { compileWindowTitles } from '../desktop/privateWindows';
+import { parseMcpServers } from '../mcp/clientConfig';
 import { compileValidator, StringEnum } from '../tools/schema';
 import { TOOL_PROFILES } from '../tools/toolPolicy';
 
@@ -109,6 +110,8 @@ const ConfigFileSchema = Type.Object(
         { additionalProperties: false },
       ),
     ),
+    /** MCP servers whose tools `gai ask` offers the model: name → {command, args?, env?, cwd?} or {url, headers?} (checked by parseMcpServers). */
+    mcpServers: Type.Optional(Type.Unknown({ description: 'the same shape as Claude Desktop and Cursor use; timeoutSeconds per server (60 by default)' })),
     /** Secrets kept out of everything GAI prints, logs or sends (the same shape as VS Code's gai.redact). */
     redact: Type.Optional(
       Type.Object(
@@ -153,6 +156,11 @@ export function loadConfigFile(path: string, required: boolean): ConfigFile {
     compileWindowTitles(result.value.redact?.windowTitles ?? [], 'redact.windowTitles');
   } catch (error) {
     throw new GaiError('CONFIG', `config file ${path}: ${errorMessage(error)}`);
+  }
+  try {
+    parseMcpServers(result.value.mcpServers, 'mcpServers');
+  } catch (error) {
+    throw new GaiError('CONFIG', `config file ${path}: ${errorMessage(error)}`, { cause: error });
   }
   try {
     safetySettingsFrom(result.value.safety ?? {}, 'safety.');

@@ -47,6 +47,9 @@ import { terminalApproval, yesApproval } from './terminalApproval';
 import { AppPermissionGuard } from '../tools/appPermissions';
 import { JsonFileAppPermissionStore } from '../tools/appPermissionStore';
 import { appPermissionsFile, terminalAppPrompt } from './appPermissionPrompt';
+import { parseMcpServers } from '../mcp/clientConfig';
+import { McpClientHost } from '../mcp/clientHost';
+import { isMcpClientTool } from '../mcp/clientTool';
 import { registerMcpCommand } from '../mcp/serverCommand';
 
 // The CLI's composition root: everything is built here and handed down by constructor.
@@ -103,6 +106,7 @@ export async function runCli(argv: string[], terminal: CliIo): Promise<number> {
   };
 
   let services: DesktopServices | undefined;
+  let mcpHost: McpClientHost | undefined;
   // Built on first use; nothing touches the display until a desktop tool runs.
   const desktop = (): DesktopServices => {
     if (services) return services;
@@ -167,6 +171,7 @@ export async function runCli(argv: string[], terminal: CliIo): Promise<number> {
         allow: apps.allow,
         deny: apps.deny,
         settingNames: { allow: 'apps.allow in the config file', deny: 'apps.deny in the config file' },
+        exemptTool: isMcpClientTool,
         logger: log,
       }),
     );
@@ -188,7 +193,10 @@ export async function runCli(argv: string[], terminal: CliIo): Promise<number> {
       keepScreenshots: file.agent?.keepScreenshots,
     });
     const runtime = buildRuntime(options.profile, options.yes, llm, (host) => lazyBrain(() => openBrain(undefined, settings, host)));
-    return new Agent(llm, runtime, { maxIterations, verbose: globals().verbose, logger: logger(), computerDisplay: computerDisplay() });
+    // The config's MCP servers start with the request's tool list and stop when the CLI ends.
+    const servers = parseMcpServers(file.mcpServers, 'mcpServers');
+    const mcp = servers.length ? (mcpHost ??= new McpClientHost(servers, logger())) : undefined;
+    return new Agent(llm, runtime, { maxIterations, verbose: globals().verbose, logger: logger(), computerDisplay: computerDisplay(), ...(mcp ? { toolSources: [mcp.toolSource(runtime.registry)] } : {}) });
   };
 
   /** The brain in its folder; it learns with the model when one is configured, else only replays. */
@@ -263,8 +271,8 @@ export async function runCli(argv: string[], terminal: CliIo): Promise<number> {
     if (isGaiError(error) && (error.code === 'CONFIG' || error.code === 'INVALID_INPUT')) return EXIT.usage;
     return EXIT.failed;
   } finally {
-    // The OCR worker thread would keep the process alive.
-    await services?.desktop.ocr.dispose();
+    // The OCR worker thread would keep the process alive; MCP servers must not outlive the CLI.
+    await Promise.all([services?.desktop.ocr.dispose(), mcpHost?.dispose()]);
   }
 }
 

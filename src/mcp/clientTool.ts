@@ -123,3 +123,8 @@ function fieldProblem(message: string): string {
   const field = match[1] ? match[1].slice(1).replaceAll('/', '.') : 'input';
   return `${field}: ${match[2] ?? ''}`;
 }
+
+/** For the app permission guard: an MCP tool acts through its server, in no window. */
+export function isMcpClientTool(tool: unknown): boolean {
+  return tool instanceof McpClientTool;
+}

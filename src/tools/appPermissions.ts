@@ -42,6 +42,8 @@ export interface AppPermissionOptions {
   settingNames: { allow: string; deny: string };
   /** Tools that act in no existing app's window (launch_app starts one; navigate_to's steps are checked one by one). */
   exempt?: readonly string[];
+  /** Tools of other kinds that act in no window at all (an MCP server's tools). */
+  exemptTool?: (tool: AnyTool) => boolean;
   logger?: Logger;
 }
 
@@ -73,7 +75,7 @@ export class AppPermissionGuard implements ActionGuard {
   }
 
   async beforeAction(call: ToolCall, tool: AnyTool, signal: AbortSignal): Promise<ToolResult | undefined> {
-    if (this.exempt.has(tool.name)) return undefined;
+    if (this.exempt.has(tool.name) || this.options.exemptTool?.(tool)) return undefined;
     let window: WindowInfo | undefined;
     try {
       window = await this.options.windows.activeWindow();

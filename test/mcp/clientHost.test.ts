@@ -164,3 +164,33 @@ describe('MCP client: configured servers as GAI tools', function () {
     assert.ok(logger.lines.some((line) => /MCP server "broken" is left out of this request/.test(line)), logger.lines.join('\n'));
   });
 });
+
+describe('MCP client: the app permission guard', () => {
+  it('does not ask about the active window for an MCP tool, and still does for a desktop tool', async () => {
+    const { AppPermissionGuard } = await import('../../src/tools/appPermissions');
+    const { McpServerConnection } = await import('../../src/mcp/clientConnection');
+    const { isMcpClientTool } = await import('../../src/mcp/clientTool');
+    const { EchoTool } = await import('../../src/tools/echoTool');
+    let looked = 0;
+    const windows = {
+      activeWindow: () => {
+        looked++;
+        return Promise.resolve(undefined);
+      },
+    } as unknown as ConstructorParameters<typeof AppPermissionGuard>[0]['windows'];
+    const store = { get: () => undefined, set: () => undefined, all: () => ({}) } as unknown as ConstructorParameters<typeof AppPermissionGuard>[0]['store'];
+    const guard = new AppPermissionGuard({ windows, store, settingNames: { allow: 'a', deny: 'd' }, exemptTool: isMcpClientTool });
+    const files = echoServerFiles();
+    try {
+      const connection = new McpServerConnection(echoServerEntry('notes', files), new MemoryLogger());
+      const tool = new McpClientTool('notes__delete_note', { name: 'delete_note', inputSchema: { type: 'object' } }, connection);
+      const signal = new AbortController().signal;
+      assert.equal(await guard.beforeAction({ id: '1', name: tool.name, input: {} }, tool, signal), undefined);
+      assert.equal(looked, 0, 'no window looked at for the MCP tool');
+      await guard.beforeAction({ id: '2', name: 'echo', input: {} }, new EchoTool(), signal);
+      assert.equal(looked, 1, 'the desktop tool is still checked');
+    } finally {
+      files.remove();
+    }
+  });
+});
