@@ -67,9 +67,20 @@ describe('the packaged extension (.vsix)', function () {
     assert.deepEqual(missing, []);
   });
 
+  it("ships the README's pictures beside it, with the README's links to them intact", () => {
+    const readme = readFileSync(resolve(__dirname, '../../README.md'), 'utf8');
+    const pictures = script.readmePictures(readme);
+    assert.ok(pictures.length >= 3, 'the README shows the extension');
+    assert.deepEqual(pictures.filter((picture) => !names.includes(`extension/${picture}`)), []);
+    const shipped = readFileSync(join(built.stagingDir ?? '', 'README.md'), 'utf8');
+    for (const picture of pictures) assert.ok(shipped.includes(`](${picture})`), `${picture} is still linked`);
+  });
+
   it('leaves out sources, tests, sourcemaps, the CLI and everything esbuild bundled', () => {
     const unwanted = [
-      /^extension\/(src|test|bench|scripts|docs|\.scratch|\.vscode)\//,
+      /^extension\/(src|test|bench|scripts|\.scratch|\.vscode)\//,
+      // docs/ ships only the README's own pictures (the extension page shows them offline).
+      /^extension\/docs\/(?!screenshots\/[\w-]+\.png$)/,
       /\.map$/,
       /\.d\.[cm]?ts$/,
       /^extension\/dist\/cli\.js$/,

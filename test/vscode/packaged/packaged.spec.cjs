@@ -60,6 +60,7 @@ describe('GAI installed from the .vsix', () => {
     let problem;
     while (!(problem = api.chatEntries().find((e) => e.kind === 'error')) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
     assert.ok(problem, 'an answer in the chat');
-    assert.match(problem.text, /No API key: run "GAI: Set API Key"/);
+    assert.match(problem.text, /No API key for Anthropic: set one with Set API Key/);
+    assert.deepEqual((problem.actions ?? []).map((action) => action.kind).sort(), ['retry', 'setApiKey']);
   });
 });
