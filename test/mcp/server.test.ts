@@ -9,6 +9,7 @@ import { ToolListChangedNotificationSchema, type CallToolResult } from '@modelco
 import { BrainStore } from '../../src/brain/brainStore';
 import { addPath, upsertNode } from '../../src/brain/brainRecords';
 import { connectStdio, SOURCE_MCP_SERVER, startHttp, type HttpServer, type StdioSession } from '../support/mcpServerProcess';
+import { runCliCaptured } from '../support/cliHarness';
 import { homePage, networkPage, nodeFor, pathFor } from '../brain/support/brainFixtures';
 
 function serverEnv(home: string): NodeJS.ProcessEnv {
@@ -203,5 +204,46 @@ describe('gai mcp over Streamable HTTP (real MCP SDK client)', function () {
     await assert.rejects(client.callTool({ name: 'wait', arguments: { seconds: 30 } }, undefined, { signal: controller.signal }));
     assert.ok(Date.now() - started < 3_000);
     assert.equal(((await client.callTool({ name: 'wait', arguments: { seconds: 0.05 } })) as CallToolResult).isError, false);
+  });
+});
+
+describe('gai mcp from the CLI', function () {
+  this.timeout(60_000);
+  let home: string;
+  before(() => (home = mkdtempSync(join(tmpdir(), 'gai-mcp-cli-'))));
+  after(() => rmSync(home, { recursive: true, force: true }));
+
+  it('`gai mcp` (src/cli/main.ts) serves the same tools as dist/mcpServer.js', async () => {
+    const session = await connectStdio(join(__dirname, '..', '..', 'src', 'cli', 'main.ts'), ['mcp', '--profile', 'read-only'], serverEnv(home));
+    try {
+      const names = (await session.client.listTools()).tools.map((t) => t.name);
+      assert.ok(names.includes('ocr') && names.includes('get_current_node'));
+      assert.equal(names.includes('click'), false);
+    } finally {
+      await session.close();
+    }
+  });
+
+  it('refuses bad flags naming them (exit 2)', async () => {
+    const env = serverEnv(home);
+    const port = await runCliCaptured(['mcp', '--http', 'eighty'], env);
+    assert.equal(port.code, 2);
+    assert.match(port.stderr, /--http: expected a port number from 0 to 65535, got "eighty"/);
+    const host = await runCliCaptured(['mcp', '--host', '0.0.0.0'], env);
+    assert.equal(host.code, 2);
+    assert.match(host.stderr, /--host: only with --http PORT/);
+    const profile = await runCliCaptured(['mcp', '--profile', 'everything'], env);
+    assert.equal(profile.code, 2);
+    assert.match(profile.stderr, /--profile: expected one of read-only, standard, full, got "everything"/);
+  });
+
+  it('--host other than loopback listens there only when asked, with a warning', async () => {
+    const server = await startHttp(SOURCE_MCP_SERVER, ['--host', '0.0.0.0'], serverEnv(home), join(home, 'token'));
+    try {
+      assert.equal(server.url.hostname, '0.0.0.0');
+      assert.match(server.stderr(), /\[warn\] gai mcp: listening on 0\.0\.0\.0: other machines that reach it can drive this desktop with the token/);
+    } finally {
+      await server.stop();
+    }
   });
 });
