@@ -5,7 +5,9 @@
 // Run alone: node --import=tsx node_modules/mocha/bin/mocha.js test/vscode/welcome.test.ts --timeout 120000
 import { strict as assert } from 'node:assert';
 import { EMPTY_USAGE, type WelcomeView } from '../../src/shared/protocol';
+import { join } from 'node:path';
 import { ChatPage, screenshotPath } from '../webview/browserHarness';
+import { applyTheme, loadThemes } from '../webview/vscodeThemes';
 
 const WELCOME: WelcomeView = {
   provider: 'anthropic',
@@ -55,6 +57,10 @@ describe('chat webview: the welcome and error buttons (real bundle, real CSP)', 
     });
     await chat.until(() => document.querySelectorAll('.welcome-check li').length === 2);
     assert.deepEqual(await chat.page.evaluate(() => Array.from(document.querySelectorAll('.welcome-check li')).map((li) => li.className)), ['ok', 'failed']);
+    // The picture for the README: in Dark Modern, as people see it.
+    const { hostPaths } = (await import('../../scripts/vscodeHost/install.mjs')) as typeof import('../../scripts/vscodeHost/install.mjs');
+    const dark = loadThemes(join(hostPaths().codeServerDir, 'lib', 'vscode')).find((theme) => theme.slug === 'dark');
+    if (dark) await applyTheme(chat.page, dark, '--vscode-sideBar-background');
     await chat.page.screenshot({ path: screenshotPath('welcome.png') });
 
     await chat.page.click('.welcome-example >> nth=1');
