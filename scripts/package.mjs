@@ -146,7 +146,7 @@ export function packagedManifest(manifest) {
  */
 /** The README's relative image paths (docs/screenshots/...), each once. */
 export function readmePictures(text) {
-  const paths = [...text.matchAll(/!\[[^\]]*\]\(([^)\s]+)\)/g)].map((match) => match[1] ?? '');
+  const paths = [...text.matchAll(/!\[[^\]]*\]\(([^)\s]+)\)|<img\s[^>]*\bsrc="([^"]+)"/g)].map((match) => match[1] ?? match[2] ?? '');
   return [...new Set(paths.filter((path) => path && !/^([a-z]+:|#|\/)/i.test(path) && !path.includes('..')))];
 }
 

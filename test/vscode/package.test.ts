@@ -48,6 +48,7 @@ describe('the packaged extension (.vsix)', function () {
     const expected: Array<[string, RegExp]> = [
       ['the extension bundle', /^extension\/dist\/extension\.js$/],
       ['the agent bundle, required on first use', /^extension\/dist\/agentFactory\.js$/],
+      ['the MCP server (`gai mcp` without the CLI), run by the MCP server definition', /^extension\/dist\/mcpServer\.js$/],
       ['the webview bundle', /^extension\/media\/dist\/webview\.js$/],
       ['the brain view bundle', /^extension\/media\/dist\/brainView\.js$/],
       ['the picture panel bundle', /^extension\/media\/dist\/pictureView\.js$/],
@@ -73,7 +74,8 @@ describe('the packaged extension (.vsix)', function () {
     assert.ok(pictures.length >= 3, 'the README shows the extension');
     assert.deepEqual(pictures.filter((picture) => !names.includes(`extension/${picture}`)), []);
     const shipped = readFileSync(join(built.stagingDir ?? '', 'README.md'), 'utf8');
-    for (const picture of pictures) assert.ok(shipped.includes(`](${picture})`), `${picture} is still linked`);
+    for (const picture of pictures) assert.ok(shipped.includes(`](${picture})`) || shipped.includes(`src="${picture}"`), `${picture} is still linked`);
+    assert.ok(pictures.includes('docs/screenshots/welcome.png') && pictures.includes('media/icon.png'), 'HTML <img> pictures count too');
   });
 
   it('leaves out sources, tests, sourcemaps, the CLI and everything esbuild bundled', () => {
