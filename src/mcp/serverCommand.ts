@@ -60,14 +60,16 @@ export function registerMcpCommand(program: Command, deps: McpCommandDeps): void
 /** Until the client closes stdin (or the process is told to stop). */
 async function serveStdio(server: GaiMcpServer, io: CliIo): Promise<void> {
   const transport = new StdioServerTransport(io.stdin as Readable, io.stdout as Writable);
+  let stopListening = (): void => undefined;
   const ended = new Promise<void>((resolve) => {
     io.stdin.once('end', resolve);
     io.stdin.once('close', resolve);
     transport.onclose = resolve;
-    onStopSignal(resolve);
+    stopListening = onStopSignal(resolve);
   });
   await server.createSession().connect(transport);
   await ended;
+  stopListening();
 }
 
 async function serveHttp(server: GaiMcpServer, io: CliIo, logger: Logger, options: { port: number; host: string; tokenFile?: string }): Promise<void> {
@@ -79,7 +81,9 @@ async function serveHttp(server: GaiMcpServer, io: CliIo, logger: Logger, option
   const running = await listenHttp({ server, host: options.host, port: options.port, token, logger });
   err(io, `gai mcp: listening on ${running.url}\n`);
   err(io, options.tokenFile ? `gai mcp: bearer token written to ${options.tokenFile}\n` : `gai mcp: bearer token: ${token}\n`);
-  await new Promise<void>((resolve) => onStopSignal(resolve));
+  let stopListening = (): void => undefined;
+  await new Promise<void>((resolve) => (stopListening = onStopSignal(resolve)));
+  stopListening();
   await running.close();
 }
 
@@ -92,9 +96,14 @@ function writeTokenFile(file: string, token: string): void {
   }
 }
 
-function onStopSignal(stop: () => void): void {
+/** Ctrl+C or a SIGTERM ends the server; returns the listeners' removal. */
+function onStopSignal(stop: () => void): () => void {
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
+  return () => {
+    process.removeListener('SIGINT', stop);
+    process.removeListener('SIGTERM', stop);
+  };
 }
 
 export function parsePort(value: string): number {
