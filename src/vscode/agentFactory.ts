@@ -35,6 +35,8 @@ import { AppPermissionGuard, type AppPermissionPrompt } from '../tools/appPermis
 import { ComputerDisplay } from '../tools/desktop/computer/computerDisplay';
 import type { AppPermissionStore } from '../tools/appPermissionStore';
 import { apiKeyEnvVar, providerName } from './errorWording';
+import { McpClientHost } from '../mcp/clientHost';
+import { isMcpClientTool } from '../mcp/clientTool';
 import type { ModeProviders } from '../llm/llmManager';
 import type { LanguageModelChat } from 'vscode';
 import { VscodeLmProvider, vscodeLmModeProviders, type LmHost } from './lm/vscodeLmProvider';
@@ -203,11 +205,15 @@ export function buildGaiParts(options: GaiPartsOptions): GaiParts {
     allow: settings.apps.allow,
     deny: settings.apps.deny,
     settingNames: { allow: 'gai.apps.allow', deny: 'gai.apps.deny' },
+    exemptTool: isMcpClientTool,
     logger,
   });
   agentRuntime.addGuard(appPermissions);
   built.agentRuntime = agentRuntime;
-  const agent = llm ? new Agent(llm, agentRuntime, { maxIterations: settings.maxIterations, logger, computerDisplay }) : undefined;
+  // gai.mcpServers start with an agent's first request and stop with these parts; every agent shares them.
+  const mcp = new McpClientHost(settings.mcpServers, logger);
+  const mcpTools = (runtime: ToolRuntime) => (mcp.configured ? { toolSources: [mcp.toolSource(runtime.registry)] } : {});
+  const agent = llm ? new Agent(llm, agentRuntime, { maxIterations: settings.maxIterations, logger, computerDisplay, ...mcpTools(agentRuntime) }) : undefined;
   if (agent) safety.follow(agent);
 
   return {
@@ -234,7 +240,7 @@ export function buildGaiParts(options: GaiPartsOptions): GaiParts {
       });
       runtime.addGuard(safety);
       runtime.addGuard(appPermissions);
-      const chatAgent = new Agent(models, runtime, { maxIterations: settings.maxIterations, logger, computerDisplay });
+      const chatAgent = new Agent(models, runtime, { maxIterations: settings.maxIterations, logger, computerDisplay, ...mcpTools(runtime) });
       return { agent: chatAgent, release: safety.follow(chatAgent) };
     },
     async warmUp() {
@@ -243,7 +249,7 @@ export function buildGaiParts(options: GaiPartsOptions): GaiParts {
     },
     async dispose() {
       agent?.cancel();
-      await (desktop.desktop.dispose ? desktop.desktop.dispose() : desktop.desktop.ocr.dispose());
+      await Promise.all([desktop.desktop.dispose ? desktop.desktop.dispose() : desktop.desktop.ocr.dispose(), mcp.dispose()]);
     },
   };
 }

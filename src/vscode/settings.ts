@@ -7,6 +7,7 @@ import { compileWindowTitles } from '../desktop/privateWindows';
 import { COMPUTER_USE_MODES, type ComputerUseMode, type Provider, type RiskLevel } from '../core/types';
 import { PROVIDERS } from '../llm/llmConfig';
 import { TOOL_PROFILES, type ToolProfile } from '../tools/toolPolicy';
+import { parseMcpServers, type McpServerEntry } from '../mcp/clientConfig';
 
 export interface GaiSettings {
   provider: Provider;
@@ -34,6 +35,8 @@ export interface GaiSettings {
   apps: { allow: string[]; deny: string[] };
   /** `gai.launch.allow`: programs launch_app may start without a desktop / Start menu entry. */
   launchAllow: string[];
+  /** `gai.mcpServers`: MCP servers whose tools the agent may use (started with the first request). */
+  mcpServers: McpServerEntry[];
 }
 
 
@@ -69,6 +72,7 @@ export function parseSettings(get: SettingsAccessor): GaiSettings {
     redact: redactSettings(get, 'redact'),
     apps: { allow: nameList(get, 'apps.allow', 200), deny: nameList(get, 'apps.deny', 200) },
     launchAllow: nameList(get, 'launch.allow', 100),
+    mcpServers: mcpServers(get),
   };
 }
 
@@ -119,6 +123,17 @@ function nameList(get: SettingsAccessor, key: string, maxLength: number): string
     if (typeof item !== 'string' || item.trim() === '' || item.length > maxLength) fail(key, expected, value);
   }
   return (value as string[]).map((item) => item.trim());
+}
+
+/** The message names the setting first (its link opens gai.mcpServers), then the server and the field. */
+function mcpServers(get: SettingsAccessor): McpServerEntry[] {
+  try {
+    return parseMcpServers(get('mcpServers'), 'gai.mcpServers');
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    const where = message.startsWith('gai.mcpServers.') ? message.slice('gai.mcpServers.'.length) : message.replace(/^gai\.mcpServers: /, '');
+    throw new GaiError('CONFIG', `Setting gai.mcpServers: ${where}`, { cause: error });
+  }
 }
 
 function safety(get: SettingsAccessor): SafetySettings {

@@ -42,6 +42,7 @@ describe('extension settings (gai.*)', () => {
       redact: { patterns: [], windowTitles: [] },
       apps: { allow: [], deny: [] },
       launchAllow: [],
+      mcpServers: [],
     });
   });
 
