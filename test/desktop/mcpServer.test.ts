@@ -61,7 +61,7 @@ describe('gai mcp on the suite display (real MCP SDK client, pages app)', functi
     if (home) rmSync(home, { recursive: true, force: true });
   });
 
-  it('ocr reads the fixture, screen_capture returns an MCP image, gai://screen/text is the screen text', async () => {
+  it('ocr reads the fixture, screen_capture and zoom return MCP images, gai://screen/text is the screen text', async () => {
     const ocr = await call('ocr', { captureScreen: true });
     assert.equal(ocr.isError, false, JSON.stringify(ocr));
     const lines = (bodyOf(ocr).data?.elements as Array<{ text: string }>).map((e) => e.text).join('\n');
@@ -74,6 +74,14 @@ describe('gai mcp on the suite display (real MCP SDK client, pages app)', functi
     assert.ok(image, 'an image content block');
     assert.equal(image.mimeType, 'image/png');
     assert.equal(Buffer.from(image.data, 'base64').subarray(1, 4).toString(), 'PNG');
+
+    const zoom = await call('zoom', { region: { x: 0, y: 0, width: 200, height: 100 } });
+    assert.equal(zoom.isError, false, JSON.stringify(zoom));
+    const close = zoom.content.find((c) => c.type === 'image') as { data: string; mimeType: string } | undefined;
+    assert.ok(close, 'zoom answers with an image too');
+    assert.match(close.mimeType, /^image\/(png|jpeg)$/);
+    const pixels = Buffer.from(close.data, 'base64');
+    if (close.mimeType === 'image/png') assert.equal(pixels.readUInt32BE(16), 200, 'the region at full resolution');
 
     const text = await session.client.readResource({ uri: 'gai://screen/text' });
     assert.equal(text.contents[0]?.mimeType, 'text/plain');
