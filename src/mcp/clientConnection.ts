@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, McpError, ToolListChangedNotificationSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { errorMessage } from '../core/errors';
@@ -78,8 +78,9 @@ export class McpServerConnection {
       this.toolsChanged = false;
       return this.tools;
     } catch (error) {
-      if (!signal.aborted) this.down = `MCP server "${this.name}" could not be started: ${errorMessage(error)}${this.stderrNote()}`;
-      throw error;
+      if (signal.aborted) throw error;
+      this.down = `MCP server "${this.name}" could not be started: ${startProblem(error)}${this.stderrNote()}`;
+      throw new Error(this.down, { cause: error });
     }
   }
 
@@ -98,7 +99,7 @@ export class McpServerConnection {
       client = await this.ensureClient(signal);
     } catch (error) {
       if (signal.aborted) throw error;
-      this.down = `MCP server "${this.name}" could not be started: ${errorMessage(error)}${this.stderrNote()}`;
+      this.down = `MCP server "${this.name}" could not be started: ${startProblem(error)}${this.stderrNote()}`;
       return { kind: 'down', why: this.down };
     }
     try {
@@ -151,7 +152,7 @@ export class McpServerConnection {
       this.toolsChanged = true;
       return true;
     } catch (error) {
-      this.down = `MCP server "${this.name}" died (${why}) and could not be restarted: ${errorMessage(error)}`;
+      this.down = `MCP server "${this.name}" died (${why}) and could not be restarted: ${startProblem(error)}`;
       this.logger.warn(this.down);
       return false;
     }
@@ -236,4 +237,10 @@ export class McpServerConnection {
     const tail = this.stderrTail.trim().split('\n').slice(-3).join(' | ');
     return tail ? `; its last words: ${tail}` : '';
   }
+}
+
+/** The HTTP transport's errors leave the status out of their message (and an empty body says nothing). */
+function startProblem(error: unknown): string {
+  const message = errorMessage(error).trim().replace(/:$/, '');
+  return error instanceof StreamableHTTPError && error.code !== undefined ? `${message} (HTTP ${error.code})` : message;
 }

@@ -60,7 +60,7 @@ export class McpClientHost {
           const tools = await connection.listTools(signal);
           this.register(registry, registered, connection, tools);
         } catch (error) {
-          if (!signal.aborted) this.logger.warn(`MCP server "${connection.name}" is left out of this request: ${errorMessage(error)}`);
+          if (!signal.aborted) this.logger.warn(`${errorMessage(error)}; its tools are not offered until the next conversation`);
         }
       }),
     );
