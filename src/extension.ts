@@ -18,6 +18,9 @@ import { PicturePanel } from './vscode/picturePanel';
 import { GaiController, type RequestTimings } from './vscode/gaiController';
 import { OutputChannelLogger } from './vscode/outputLogger';
 import { GaiStatusBar } from './vscode/statusBar';
+import { registerLmTools } from './vscode/lmTools';
+import { LmToolsRunner } from './vscode/lmToolsRunner';
+import { GaiMcpDefinitions, MCP_PROVIDER_ID } from './vscode/mcpDefinition';
 import { GaiChatParticipant } from './vscode/lm/gaiChatParticipant';
 
 /** What activate() returns; for tests and other extensions. Never carries the API key. */
@@ -51,6 +54,8 @@ export interface GaiExtensionApi {
   addScreen(title: string, text: string, picture?: ScreenPicture): number;
   /** The picture tab: its title, whether its page has loaded and said ready, what it shows. */
   picturePanel(): { title: string; readyCount: number; showing?: string } | undefined;
+  /** GAI's MCP server as the editor gets it from the definition provider, resolved (the key's variable named, never its value). */
+  mcpServerDefinitions(): Promise<Array<{ label: string; command: string; args: string[]; env: Record<string, string | number | null>; resolvedEnvNames: string[] }>>;
   /** The @gai chat participant: its handler (for a request with a scripted model) and its newest outcome. */
   chatParticipant: Pick<GaiChatParticipant, 'handle' | 'last'>;
 }
@@ -76,6 +81,15 @@ export function activate(context: vscode.ExtensionContext): GaiExtensionApi {
   );
   controller.beforeNewConversation = () => history.startNew();
   const statusBar = new GaiStatusBar(controller);
+  // Copilot's agent mode and other MCP clients in the editor reach the same tools, under the same rules.
+  const lmTools = new LmToolsRunner({ parts: () => controller.getParts(), log: (line) => logger.info(line) });
+  const mcpDefinitions = new GaiMcpDefinitions({
+    extensionPath: context.extensionPath,
+    extensionVersion: String((context.extension.packageJSON as { version?: unknown }).version ?? '0'),
+    brainDir: controller.brainDir,
+    settings: () => controller.settings(),
+    apiKey: () => keys.get(),
+  });
   const participant = new GaiChatParticipant({
     getParts: () => controller.getParts(),
     chatRunning: () => controller.running,
@@ -91,6 +105,9 @@ export function activate(context: vscode.ExtensionContext): GaiExtensionApi {
     pictures,
     statusBar,
     participant.register(),
+    ...registerLmTools(lmTools),
+    mcpDefinitions,
+    vscode.lm.registerMcpServerDefinitionProvider(MCP_PROVIDER_ID, mcpDefinitions),
     vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, chatView),
     ...registerCommands(controller, keys, () => void vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`), context.extensionUri, history),
     // Each request's end saves the conversation.
@@ -133,6 +150,14 @@ export function activate(context: vscode.ExtensionContext): GaiExtensionApi {
       const panel = pictures.current;
       return panel ? { title: panel.title, readyCount: pictures.readyCount, ...(pictures.showing ? { showing: pictures.showing.title } : {}) } : undefined;
     },
+    mcpServerDefinitions: () =>
+      Promise.all(
+        mcpDefinitions.provideMcpServerDefinitions().map(async (offered) => {
+          const shown = { label: offered.label, command: offered.command, args: [...offered.args], env: { ...offered.env } };
+          const resolved = await mcpDefinitions.resolveMcpServerDefinition(offered);
+          return { ...shown, resolvedEnvNames: Object.keys(resolved.env) };
+        }),
+      ),
   };
 }
 
