@@ -30,6 +30,9 @@ export class McpServerConnection {
   private transport?: Transport;
   private starting?: Promise<Client>;
   private restarts = 0;
+  /** Counts the starts: calls that saw the same process die share one restart. */
+  private generation = 0;
+  private restarting?: { generation: number; done: Promise<boolean> };
   /** Why the server is down for the rest of the conversation. */
   private down?: string;
   /** A death noticed between calls, reported by the next call. */
@@ -70,7 +73,7 @@ export class McpServerConnection {
       // Died between requests: this start is its one restart.
       const why = this.diedIdle;
       this.diedIdle = undefined;
-      if (!(await this.restart(why, signal))) throw new Error(this.down ?? why);
+      if (!(await this.restartOnce(this.generation, why, signal))) throw new Error(this.down ?? why);
     }
     try {
       const client = await this.ensureClient(signal);
@@ -90,13 +93,15 @@ export class McpServerConnection {
     if (this.diedIdle !== undefined && !this.client) {
       const why = this.diedIdle;
       this.diedIdle = undefined;
-      const restarted = await this.restart(why, signal);
+      const restarted = await this.restartOnce(this.generation, why, signal);
       if (!restarted) return { kind: 'down', why: this.down ?? why };
       note = `(MCP server "${this.name}" had died (${why}) and was restarted.)`;
     }
     let client: Client;
+    let generation: number;
     try {
       client = await this.ensureClient(signal);
+      generation = this.generation;
     } catch (error) {
       if (signal.aborted) throw error;
       this.down = `MCP server "${this.name}" could not be started: ${startProblem(error)}${this.stderrNote()}`;
@@ -111,7 +116,7 @@ export class McpServerConnection {
       if (!closed && this.client === client) return { kind: 'error', message: errorMessage(error), ...(note ? { note } : {}) };
       const why = `it exited during the call${this.stderrNote()}`;
       this.diedIdle = undefined;
-      const restarted = await this.restart(why, signal);
+      const restarted = await this.restartOnce(generation, why, signal);
       return { kind: 'died', why, restarted };
     }
   }
@@ -123,6 +128,8 @@ export class McpServerConnection {
   }
 
   async close(): Promise<void> {
+    // A start under way would otherwise leave its process running after the close.
+    await this.starting?.catch(() => undefined);
     this.closing = true;
     const client = this.client;
     this.client = undefined;
@@ -135,6 +142,17 @@ export class McpServerConnection {
       this.transport = undefined;
       this.closing = false;
     }
+  }
+
+  /** The restart after the death of start `generation`, shared by every call that saw that death. */
+  private restartOnce(generation: number, why: string, signal: AbortSignal): Promise<boolean> {
+    if (this.generation !== generation) return Promise.resolve(this.down === undefined);
+    if (this.restarting?.generation === generation) return this.restarting.done;
+    const done = this.restart(why, signal).finally(() => {
+      this.restarting = undefined;
+    });
+    this.restarting = { generation, done };
+    return done;
   }
 
   private async restart(why: string, signal: AbortSignal): Promise<boolean> {
@@ -192,6 +210,7 @@ export class McpServerConnection {
       throw error;
     }
     this.client = client;
+    this.generation++;
     this.logger.info(`MCP server "${this.name}" started${this.pid !== undefined ? ` (pid ${this.pid})` : ''}`);
     return client;
   }

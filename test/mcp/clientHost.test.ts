@@ -128,6 +128,21 @@ describe('MCP client: configured servers as GAI tools', function () {
     assert.equal(back.success, true, back.error);
   });
 
+  it('calls that saw the same death share its one restart', async () => {
+    await start();
+    const turn = await runtime.executeTurn(
+      [
+        { id: 'a', name: 'notes__crash', input: {} },
+        { id: 'b', name: 'notes__slow', input: { ms: 2_000 } },
+      ],
+      new AbortController().signal,
+    );
+    for (const result of turn.results) assert.match(result.error ?? '', /died during .* and was restarted/);
+    assert.equal(host.pids().length, 1, 'one new process');
+    const after = await call('notes__read_note', { title: 'x' });
+    assert.equal(after.success, true, 'not down: that was one death');
+  });
+
   it('a server that died between requests is restarted by the next request and counts as its one restart', async () => {
     await start();
     const source = host.toolSource(registry);
