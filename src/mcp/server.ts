@@ -41,6 +41,8 @@ export class GaiMcpServer {
   private paths: PathTool[] = [];
   private brain?: NavigationBrain;
   private stopWatching?: () => void;
+  /** The last action call queued: actions run one at a time (one desktop, one pointer), reads in parallel. */
+  private actions: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly deps: GaiMcpServerDeps) {}
 
@@ -110,13 +112,21 @@ export class GaiMcpServer {
       return mcpResult({ success: false, code: 'INVALID_INPUT', error: `${name} takes no input`, observation: `${name} did not run: it takes no input (got ${Object.keys(input).join(', ')}).`, durationMs: 0 });
     }
     const { runtime } = this.deps;
-    const { result } = await runtime.executeWithRecovery(call, signal);
+    const run = (): ReturnType<ToolRuntime['executeWithRecovery']> => runtime.executeWithRecovery(call, signal);
+    const { result } = await ((runtime.riskOfCall(call) ?? 'action') === 'read' ? run() : this.oneAtATime(run));
     // The replanner's hint speaks of a person's refusal; a tool outside the profile needs the server's flags.
     const risk = runtime.riskOf(call.name);
     if (!result.success && risk !== undefined && !runtime.policy.permits({ name: call.name, risk })) {
       return mcpResult({ ...result, hint: `${call.name} is outside this server's tool profile or on tools.deny; start gai mcp with --profile full, or change tools.profile / tools.allow / tools.deny in GAI's config file` });
     }
     return mcpResult(result);
+  }
+
+  /** Runs `body` after every action queued before it has ended (a cancelled one ends at once). */
+  private oneAtATime<T>(body: () => Promise<T>): Promise<T> {
+    const next = this.actions.then(body, body);
+    this.actions = next.catch(() => undefined);
+    return next;
   }
 
   listResources(): Resource[] {
