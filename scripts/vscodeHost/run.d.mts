@@ -4,6 +4,8 @@ export interface RunInHostOptions {
   extensionPath: string;
   /** Module exporting run(): Promise<void> (extensionTestsPath), with or without .js. */
   testsPath: string;
+  /** More extension folders (test extensions), installed in the run's fresh extensions folder. */
+  extraExtensionPaths?: string[];
   /** Folder to open; an empty folder in the job folder otherwise. */
   workspace?: string;
   /** The whole run, start-up included. Default 120000. */

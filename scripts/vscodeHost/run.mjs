@@ -11,7 +11,7 @@
 //        [--timeout MS] [--env KEY=VALUE]... [--keep] [--verbose]
 // Exit code: the in-host suite's exit code; 124 on timeout; 2 for launcher errors.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer, connect } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -67,11 +67,25 @@ export class HostRunError extends Error {
  * @param {string} options.extensionPath folder with the extension's package.json
  * @param {string} options.testsPath the module exporting run() (with or without .js)
  * @param {string} [options.workspace] folder to open; an empty one in the job folder otherwise
+ * @param {string[]} [options.extraExtensionPaths] more extension folders, installed in the run's extensions folder
  * @param {number} [options.timeoutMs] whole run, start-up included
  * @param {Record<string, string>} [options.env] extra environment for the server and thus the extension host
  * @param {boolean} [options.keepJobDir] keep the job folder (logs, user data) for debugging
  * @param {(line: string) => void} [options.onLog] called with every log line as it arrives
  */
+/** Copies extension folders into `extensionsDir` and lists them in its extensions.json, as an install would. */
+function installExtensions(folders, extensionsDir) {
+  const entries = folders.map((folder) => {
+    const pkg = JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8'));
+    const id = `${pkg.publisher}.${pkg.name}`;
+    const relativeLocation = `${id}-${pkg.version}`;
+    const location = join(extensionsDir, relativeLocation);
+    cpSync(folder, location, { recursive: true });
+    return { identifier: { id }, version: pkg.version, location: { $mid: 1, path: location, scheme: 'file' }, relativeLocation, metadata: { installedTimestamp: Date.now() } };
+  });
+  if (entries.length) writeFileSync(join(extensionsDir, 'extensions.json'), JSON.stringify(entries));
+}
+
 export async function runInHost(options) {
   const { timeoutMs = DEFAULT_TIMEOUT_MS, env: extraEnv = {}, keepJobDir = false, onLog } = options;
   if (!options.extensionPath || !options.testsPath) throw new TypeError('runInHost needs extensionPath and testsPath');
@@ -112,6 +126,8 @@ export async function runInHost(options) {
     mkdirSync(join(dirs.serverData, sub), { recursive: true });
     writeFileSync(join(dirs.serverData, sub, 'settings.json'), JSON.stringify(USER_SETTINGS, null, 2));
   }
+  // The server loads one development extension only: test extensions are installed instead.
+  installExtensions(options.extraExtensionPaths ?? [], dirs.extensions);
   const workspace = resolve(options.workspace ?? dirs.workspace);
 
   let server;

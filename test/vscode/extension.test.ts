@@ -37,6 +37,10 @@ describe('GAI extension in a real VS Code extension host', function () {
       'names the key and keeps the message',
       'answering 500 three times is said in plain words',
       'Check Setup lists the desktop parts',
+      '@gai runs the agent on the chat\'s model',
+      '@gai stops when the request\'s cancellation token fires',
+      'gai.provider vscode-lm runs the chat agent with a tool call through it',
+      'the chat says to install GitHub Copilot Chat',
     ]) {
       assert.ok(titles.some((title) => title.includes(expected)), `no passing in-host test about "${expected}": ${titles.join(' | ')}`);
     }

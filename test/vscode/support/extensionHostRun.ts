@@ -55,6 +55,8 @@ export async function runExtensionSuite(options: { grep?: string } = {}): Promis
     const reportPath = join(work, 'report.json');
     const result = await launchSuite(launcher, {
       extensionPath: ROOT,
+      // A scripted chat model offered through vscode.lm (no Copilot here), for provider vscode-lm.
+      extraExtensionPaths: [join(ROOT, 'test/vscode/fixtures/lmTestExtension')],
       testsPath: RUNNER,
       timeoutMs: 180_000,
       env: {

@@ -37,6 +37,8 @@ export function chooseLauncher(env: NodeJS.ProcessEnv, exists: (path: string) =>
 
 export interface LaunchRequest {
   extensionPath: string;
+  /** Test extensions installed beside it. */
+  extraExtensionPaths?: string[];
   testsPath: string;
   env: Record<string, string>;
   timeoutMs: number;
@@ -55,7 +57,7 @@ export async function launchSuite(choice: LauncherChoice, request: LaunchRequest
   try {
     exitCode = await runTests({
       vscodeExecutablePath: choice.executable!,
-      extensionDevelopmentPath: request.extensionPath,
+      extensionDevelopmentPath: [request.extensionPath, ...(request.extraExtensionPaths ?? [])],
       extensionTestsPath: request.testsPath,
       extensionTestsEnv: request.env,
       launchArgs: ['--user-data-dir', join(jobDir, 'user-data'), '--extensions-dir', join(jobDir, 'extensions'), '--disable-workspace-trust', '--skip-welcome'],
