@@ -99,8 +99,10 @@ export interface GaiPartsOptions {
  * One token from the configured model (GAI: Check Setup's "model reachable"). Here, in the lazily
  * loaded bundle, so the LLM SDKs stay out of the extension's activation bundle.
  */
-export async function askOneToken(config: ProviderConfig): Promise<void> {
-  await createProvider(config).send({ messages: [{ role: 'user', content: [{ type: 'text', text: 'Say OK.' }] }], tools: [], maxTokens: 1 });
+export async function askOneToken(config: ProviderConfig, vscodeLm?: LmHost): Promise<void> {
+  // vscode-lm's model is VS Code's: only the host's API reaches it.
+  const provider = config.provider === 'vscode-lm' && vscodeLm ? new VscodeLmProvider(vscodeLm, config.model ? { model: config.model } : {}) : createProvider(config);
+  await provider.send({ messages: [{ role: 'user', content: [{ type: 'text', text: 'Say OK.' }] }], tools: [], maxTokens: 1 });
 }
 
 export function buildGaiParts(options: GaiPartsOptions): GaiParts {

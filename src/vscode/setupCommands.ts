@@ -102,7 +102,7 @@ export class SetupCommands implements vscode.Disposable {
       // The agent's bundle (dist/agentFactory.js) holds the SDKs; loaded on use, as for a request.
       const { askOneToken } = await import('./agentFactory');
       const started = performance.now();
-      await askOneToken(config.default);
+      await askOneToken(config.default, vscode);
       return { name, ok: true, detail: `${config.default.model} answered in ${Math.round(performance.now() - started)} ms` };
     } catch (error) {
       this.deps.controller.logger.error(`setup check, model: ${errorMessage(error)}`);
