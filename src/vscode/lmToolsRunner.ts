@@ -6,7 +6,7 @@
 import { errorMessage } from '../core/errors';
 import type { RiskLevel, ToolResult } from '../core/types';
 import { NullLogger } from '../logging/logger';
-import { describeAction } from '../tools/actionDescription';
+import { describeAction, escapeMarkdown } from '../tools/actionDescription';
 import { ToolResults, toolResultContent } from '../tools/toolResult';
 import type { GaiParts } from './agentFactory';
 import { buildApprovalView } from './approvalView';
@@ -40,7 +40,7 @@ export class LmToolsRunner {
     } catch (error) {
       // The call will fail the same way when invoked; still confirmed, in case it would not.
       const text = describeAction({ name: spec.tool, input: maskedWithoutTool(spec.tool, input) }).text;
-      return { invocationMessage: spec.progress, confirmation: confirmation('action', `${text}\n\nGAI could not start its tools: ${errorMessage(error)}`) };
+      return { invocationMessage: spec.progress, confirmation: confirmation('action', `${text}\n\nGAI could not start its tools: ${escapeMarkdown(errorMessage(error))}`) };
     }
     const tool = parts.agentRuntime.registry.get(spec.tool);
     if (!tool) return { invocationMessage: `${spec.progress} (GAI has no ${spec.tool} tool here)` };
@@ -48,7 +48,7 @@ export class LmToolsRunner {
     if (!validation.ok) {
       // Nothing runs with an invalid input, but a read tool's never asks and an action's always does.
       const invalid = `GAI will refuse it: ${validation.errors.join('; ')}`;
-      return tool.risk === 'read' ? { invocationMessage: spec.progress } : { invocationMessage: spec.progress, confirmation: confirmation(tool.risk, `Run **${spec.tool}**\n\n${invalid}`) };
+      return tool.risk === 'read' ? { invocationMessage: spec.progress } : { invocationMessage: spec.progress, confirmation: confirmation(tool.risk, `Run **${escapeMarkdown(spec.tool)}**\n\n${escapeMarkdown(invalid)}`) };
     }
     const risk = tool.riskFor(validation.value);
     if (risk === 'read') return { invocationMessage: spec.progress };

@@ -81,7 +81,7 @@ describe('language model tools: prepareInvocation and invoke', () => {
   it('an invalid input still asks (it will be refused) and names the field', async () => {
     const { runner } = rig();
     const prepared = await runner.prepare(spec('gai_scroll'), { direction: 'sideways' });
-    assert.match(prepared.confirmation?.message ?? '', /GAI will refuse it: direction:/);
+    assert.match(prepared.confirmation?.message ?? '', /^Run \*\*scroll\*\*\n\nGAI will refuse it: direction: expected one of/);
   });
 
   it('a confirmed click runs through the runtime without a second prompt, and is logged with who confirmed', async () => {
