@@ -66,6 +66,23 @@ describe('GAI language model tools and MCP server definition', () => {
     assert.equal(clicks.at(-1).widget, 'left_ok_button');
   });
 
+  it('gai_screen_capture: the picture comes as image data where the editor has LanguageModelDataPart, else the text says it was not attached', async () => {
+    const source = new vscode.CancellationTokenSource();
+    const result = await vscode.lm.invokeTool('gai_screen_capture', { input: {}, toolInvocationToken: undefined }, source.token);
+    const text = result.content.filter((part) => part instanceof vscode.LanguageModelTextPart).map((part) => part.value).join('\n');
+    assert.match(text, /"success":true/, text);
+    const images = result.content.filter((part) => part && typeof part.mimeType === 'string' && part.data instanceof Uint8Array);
+    if (typeof vscode.LanguageModelDataPart === 'function') {
+      assert.equal(images.length, 1, `one image part: ${text}`);
+      assert.equal(images[0].mimeType, 'image/png');
+      assert.deepEqual([...images[0].data.slice(1, 4)], [0x50, 0x4e, 0x47], 'PNG bytes');
+      assert.match(text, /The picture follows as image data/);
+    } else {
+      assert.equal(images.length, 0);
+      assert.match(text, /could not be attached/);
+    }
+  });
+
   it('a click the tool profile forbids comes back as a result saying why, and nothing is clicked', async () => {
     await config().update('toolProfile', 'read-only', vscode.ConfigurationTarget.Global);
     try {
