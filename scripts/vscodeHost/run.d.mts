@@ -14,6 +14,8 @@ export interface RunInHostOptions {
   env?: Record<string, string>;
   /** Keep the job folder (user data, logs) for debugging; its path is returned as jobDir. */
   keepJobDir?: boolean;
+  /** Where specs' pictures of the whole workbench go (they POST to GAI_WORKBENCH_SHOT). */
+  screenshotDir?: string;
   /** Every log line as it arrives ([server], [host:LEVEL], [browser:TYPE], [launcher]). */
   onLog?: (line: string) => void;
 }

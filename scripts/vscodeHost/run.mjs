@@ -11,6 +11,8 @@
 //        [--timeout MS] [--env KEY=VALUE]... [--keep] [--verbose]
 // Exit code: the in-host suite's exit code; 124 on timeout; 2 for launcher errors.
 import { spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { createServer as createHttpServer } from 'node:http';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer, connect } from 'node:net';
@@ -71,6 +73,8 @@ export class HostRunError extends Error {
  * @param {number} [options.timeoutMs] whole run, start-up included
  * @param {Record<string, string>} [options.env] extra environment for the server and thus the extension host
  * @param {boolean} [options.keepJobDir] keep the job folder (logs, user data) for debugging
+ * @param {string} [options.screenshotDir] where specs' pictures of the whole workbench go: the host gets
+ *   GAI_WORKBENCH_SHOT, a loopback URL (with a token) to POST `<name>.png` to
  * @param {(line: string) => void} [options.onLog] called with every log line as it arrives
  */
 /** Copies extension folders into `extensionsDir` and lists them in its extensions.json, as an install would. */
@@ -133,11 +137,15 @@ export async function runInHost(options) {
   let server;
   let browser;
   let launching; // chromium.launch() still under way when a timeout strikes
+  let shots; // the workbench screenshot endpoint, when asked for
+  let resolvePage;
+  const pageReady = new Promise((resolveReady) => (resolvePage = resolveReady));
   let timer;
   const exitHandler = () => killGroup(server?.pid, 'SIGKILL');
   process.on('exit', exitHandler);
   try {
     const port = await freePort();
+    shots = options.screenshotDir ? await workbenchShots(options.screenshotDir, pageReady) : undefined;
     const serverEnv = {
       ...cleanEnv(process.env),
       HOME: dirs.home,
@@ -147,6 +155,7 @@ export async function runInHost(options) {
       XDG_DATA_HOME: dirs.data,
       XDG_RUNTIME_DIR: dirs.runtime,
       ...extraEnv,
+      ...(shots ? { GAI_WORKBENCH_SHOT: shots.url } : {}),
     };
     // detached: the server calls setsid() and leads its own process group, which we kill whole.
     server = spawn(
@@ -200,7 +209,8 @@ export async function runInHost(options) {
         env: { ...cleanEnv(process.env), HOME: dirs.home, TMPDIR: dirs.tmp, XDG_CONFIG_HOME: dirs.config, XDG_CACHE_HOME: dirs.cache },
       });
     browser = await race(launching);
-    const page = await race(browser.newPage());
+    const page = await race(browser.newPage({ viewport: { width: 1280, height: 800 } }));
+    resolvePage(page);
     const hostLogFiles = [];
     let reportExit;
     const exited = new Promise((resolveExit) => (reportExit = resolveExit));
@@ -231,6 +241,7 @@ export async function runInHost(options) {
     throw new HostRunError(`running the extension host failed: ${error?.message ?? error}`, { logs });
   } finally {
     clearTimeout(timer);
+    shots?.server.close();
     if (!browser && launching) browser = await launching.catch(() => undefined);
     if (browser) {
       let closeTimer;
@@ -292,6 +303,26 @@ export function livingInGroup(pgid) {
       const stat = spawnSync('cat', [`/proc/${pid}/stat`], { encoding: 'utf8' }).stdout ?? '';
       return stat !== '' && stat.charAt(stat.lastIndexOf(')') + 2) !== 'Z';
     });
+}
+
+/**
+ * A loopback endpoint the specs in the host call to picture the whole workbench (the host cannot
+ * reach the browser page itself): POST /<token>/<name>.png writes the page's screenshot.
+ */
+async function workbenchShots(dir, pageReady) {
+  mkdirSync(dir, { recursive: true });
+  const token = randomBytes(16).toString('hex');
+  const server = createHttpServer((req, res) => {
+    const match = /^\/([0-9a-f]{32})\/([\w-]{1,80}\.png)$/.exec(req.url ?? '');
+    if (req.method !== 'POST' || !match || match[1] !== token) return void res.writeHead(404).end();
+    const path = join(dir, match[2]);
+    pageReady
+      .then((page) => page.screenshot({ path }))
+      .then(() => res.writeHead(200, { 'content-type': 'text/plain' }).end(path))
+      .catch((error) => res.writeHead(500, { 'content-type': 'text/plain' }).end(String(error?.message ?? error)));
+  });
+  await new Promise((resolveListen, reject) => server.once('error', reject).listen(0, '127.0.0.1', resolveListen));
+  return { server, url: `http://127.0.0.1:${server.address().port}/${token}` };
 }
 
 function freePort() {

@@ -41,6 +41,15 @@ describe('GAI extension in a real VS Code extension host', function () {
       '@gai stops when the request\'s cancellation token fires',
       'gai.provider vscode-lm runs the chat agent with a tool call through it',
       'the chat says to install GitHub Copilot Chat',
+      "vscode.lm.tools lists GAI's tools",
+      'vscode.lm.invokeTool runs gai_ocr on the fixture',
+      'vscode.lm.invokeTool runs a click on the fixture',
+      'the tool profile forbids comes back as a result',
+      'the MCP server definition provider offers a server that runs',
+      'the welcome in the sidebar of an empty chat',
+      "History's quick pick lists the conversation",
+      'a picture opens full size in an editor tab',
+      'a picture of the chat opens full size in an editor tab',
     ]) {
       assert.ok(titles.some((title) => title.includes(expected)), `no passing in-host test about "${expected}": ${titles.join(' | ')}`);
     }

@@ -4,10 +4,11 @@
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import * as esbuild from 'esbuild';
 import { VirtualDisplay } from '../../../src/desktop/virtualDisplay';
 import { launchFixture } from '../../desktop/support/fixture';
+import { screenshotPath } from '../../webview/browserHarness';
 import type { RunInHostResult } from '../../../scripts/vscodeHost/run.mjs';
 import { chooseLauncher, launchSuite, type LauncherChoice } from './hostLauncher';
 
@@ -58,6 +59,8 @@ export async function runExtensionSuite(options: { grep?: string } = {}): Promis
       // A scripted chat model offered through vscode.lm (no Copilot here), for provider vscode-lm.
       extraExtensionPaths: [join(ROOT, 'test/vscode/fixtures/lmTestExtension')],
       testsPath: RUNNER,
+      // docs/screenshots only when asked (GAI_UPDATE_SCREENSHOTS=1), like the browser tests.
+      screenshotDir: dirname(screenshotPath('workbench.png')),
       timeoutMs: 180_000,
       env: {
         GAI_HOST_REPORT: reportPath,

@@ -42,6 +42,8 @@ export interface LaunchRequest {
   testsPath: string;
   env: Record<string, string>;
   timeoutMs: number;
+  /** Pictures of the whole workbench (code-server launcher only: it drives the browser page). */
+  screenshotDir?: string;
 }
 
 /** Runs the suite; the result has the code-server launcher's shape whichever launcher ran. */
