@@ -107,8 +107,9 @@ export async function askOneToken(config: ProviderConfig, vscodeLm?: LmHost): Pr
 
 export function buildGaiParts(options: GaiPartsOptions): GaiParts {
   const { settings, logger } = options;
+  const interrupts = createPlatformInterrupts(options.env);
   const safety = new SafetyMonitor({
-    interrupts: createPlatformInterrupts(options.env),
+    interrupts,
     settings: settings.safety,
     ...(options.onTakeover ? { onTakeover: options.onTakeover } : {}),
     ...(options.onSafetyNotice ? { onWarning: options.onSafetyNotice, onStopped: options.onSafetyNotice } : {}),
@@ -251,6 +252,7 @@ export function buildGaiParts(options: GaiPartsOptions): GaiParts {
     },
     async dispose() {
       agent?.cancel();
+      interrupts.dispose?.();
       await Promise.all([desktop.desktop.dispose ? desktop.desktop.dispose() : desktop.desktop.ocr.dispose(), mcp.dispose()]);
     },
   };

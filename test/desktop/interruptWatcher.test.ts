@@ -88,4 +88,28 @@ describe('X11 interrupt watcher (python3-xlib helper)', function () {
     assert.equal(third.capabilities.hotkey, true, 'the first helper is gone and its grab with it');
     await assert.rejects(first.activity(), /exited/);
   });
+
+  it("starts the next request's helper when a watch ends and arms it (no python3 start-up in the request); dispose ends it", async () => {
+    const local = new X11InterruptWatcher({ env: display.env });
+    const first = await local.watch({ stopHotkey: HOTKEY, failSafeCorner: false, watchInput: true }, { onStop: () => {}, onWarning: () => {} });
+    const firstPid = (first as unknown as { pid: number }).pid;
+    await first.close();
+    const standby = (local as unknown as { standby?: { pid: number } }).standby;
+    assert.ok(standby?.pid, 'a standby helper was started when the watch ended');
+    const stops: StopTrigger[] = [];
+    const second = await local.watch({ stopHotkey: HOTKEY, failSafeCorner: false, watchInput: true }, { onStop: (t) => stops.push(t), onWarning: () => {} });
+    open.push(second);
+    assert.equal((second as unknown as { pid: number }).pid, standby.pid, 'the standby helper was armed');
+    assert.notEqual(standby.pid, firstPid);
+    assert.deepEqual(second.capabilities, { hotkey: true, corner: false, input: true });
+    await xdotool('key', 'ctrl+alt+Escape');
+    await until('the stop from the armed helper', () => stops.length > 0);
+    await second.activity();
+    await second.close();
+    const next = (local as unknown as { standby?: { pid: number; exitCode: number | null; once(e: string, f: () => void): void } }).standby;
+    assert.ok(next, 'another standby for the request after');
+    const exited = new Promise<void>((resolve) => next.once('exit', () => resolve()));
+    local.dispose();
+    await exited;
+  });
 });

@@ -12,6 +12,9 @@
 // Every command is answered after a round trip to the X server and after every event queued before
 // it was read, so an answer covers all input the server had processed when it was asked.
 // It exits when its stdin closes: it never outlives the Node process.
+// Started with {"standby":true} it loads python3-xlib, says {"type":"standby"} and waits for
+// {"cmd":"arm","config":{...}} before it opens the display and grabs: the next request's watcher
+// is started when the last one ends, so a request does not pay for a python3 start-up.
 export const X11_INTERRUPT_SCRIPT = String.raw`
 import json, os, select, struct, sys, time
 try:
@@ -50,8 +53,25 @@ def mod_mask_for(d, keysym_names):
             return masks[index]
     return 0
 
+def wait_for_arm():
+    # Read with os.read (not sys.stdin's buffer): what follows the arm line belongs to the loop.
+    buffered = b''
+    while b'\n' not in buffered:
+        chunk = os.read(sys.stdin.fileno(), 65536)
+        if not chunk:
+            return None, b''
+        buffered += chunk
+    line, rest = buffered.split(b'\n', 1)
+    return json.loads(line).get('config') or {}, rest
+
 def main():
     config = json.loads(sys.argv[1])
+    buffered = b''
+    if config.get('standby'):
+        send({'type': 'standby'})
+        config, buffered = wait_for_arm()
+        if config is None:
+            return 0
     try:
         d = display.Display()
     except Exception as e:
@@ -167,7 +187,6 @@ def main():
     send({'type': 'ready', 'hotkey': hotkey, 'input': raw, 'corner': bool(config.get('corner')),
           'screen': [width, height], 'warnings': warnings})
 
-    buffered = b''
     stdin = sys.stdin.fileno()
     xfd = d.fileno()
     while True:

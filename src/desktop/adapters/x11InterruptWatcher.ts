@@ -25,6 +25,9 @@ export interface X11InterruptOptions {
 export class X11InterruptWatcher implements InterruptPort {
   private readonly env: NodeJS.ProcessEnv;
   private readonly python: string;
+  /** A helper with python3-xlib loaded, waiting to be armed for the next request. */
+  private standby?: ChildProcess;
+  private disposed = false;
 
   constructor(options: X11InterruptOptions = {}) {
     this.env = options.env ?? process.env;
@@ -35,15 +38,52 @@ export class X11InterruptWatcher implements InterruptPort {
     if (!this.env.DISPLAY) throw new Error('no X display (DISPLAY is not set); on Wayland the stop hotkey and takeover pause need an X11 session');
     const hotkey = options.stopHotkey ? { keysym: x11Keysym(options.stopHotkey.key), modifiers: options.stopHotkey.modifiers, label: describeCombo(options.stopHotkey) } : undefined;
     const config = { hotkey, corner: options.failSafeCorner, input: options.watchInput };
+    const child = this.armStandby(config) ?? this.spawnHelper(config);
+    // When this request ends, the next one's helper starts (not while a model call runs).
+    const watch = new HelperWatch(child, handlers, () => this.prepareStandby());
+    await watch.started;
+    return watch;
+  }
+
+  /** Ends the helper waiting for the next request. */
+  dispose(): void {
+    this.disposed = true;
+    this.standby?.stdin?.end();
+    this.standby = undefined;
+  }
+
+  private spawnHelper(config: object): ChildProcess {
     // -E: a PYTHONPATH meant for another interpreter must not hide python3-xlib.
-    const child = spawn(this.python, ['-E', '-c', X11_INTERRUPT_SCRIPT, JSON.stringify(config)], {
+    return spawn(this.python, ['-E', '-c', X11_INTERRUPT_SCRIPT, JSON.stringify(config)], {
       env: this.env,
       stdio: ['pipe', 'pipe', 'pipe'],
       windowsHide: true,
     });
-    const watch = new HelperWatch(child, handlers);
-    await watch.started;
-    return watch;
+  }
+
+  /** The standby helper armed with `config`, or undefined when there is none alive. */
+  private armStandby(config: object): ChildProcess | undefined {
+    const child = this.standby;
+    this.standby = undefined;
+    if (!child || child.exitCode !== null || child.signalCode !== null || !child.stdin?.writable) return undefined;
+    child.ref();
+    for (const stream of [child.stdin, child.stdout, child.stderr]) (stream as { ref?: () => void } | null)?.ref?.();
+    child.stdin.write(`${JSON.stringify({ cmd: 'arm', config })}\n`);
+    return child;
+  }
+
+  private prepareStandby(): void {
+    if (this.disposed || this.standby || !this.env.DISPLAY) return;
+    const child = this.spawnHelper({ standby: true });
+    child.on('error', () => {}); // a helper that cannot start is reported by the next spawn's watch
+    child.stdin?.on('error', () => {});
+    child.once('exit', () => {
+      if (this.standby === child) this.standby = undefined;
+    });
+    // Not a reason to keep Node running: it ends with its stdin when Node exits.
+    child.unref();
+    for (const stream of [child.stdin, child.stdout, child.stderr]) (stream as { unref?: () => void } | null)?.unref?.();
+    this.standby = child;
   }
 }
 
@@ -74,6 +114,7 @@ class HelperWatch implements InterruptWatch {
   constructor(
     private readonly child: ChildProcess,
     private readonly handlers: InterruptHandlers,
+    private readonly onClosed: () => void = () => {},
   ) {
     let onReady: () => void = () => {};
     let onFail: (e: Error) => void = () => {};
@@ -151,8 +192,14 @@ class HelperWatch implements InterruptWatch {
     await this.command('reset');
   }
 
+  /** The helper's process id (tests: a standby helper is reused). */
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
   async close(): Promise<void> {
     if (this.child.exitCode !== null || this.child.signalCode !== null) return;
+    this.onClosed();
     // Closing stdin ends the helper; the kill is for a helper stuck in an X call.
     const exited = new Promise<void>((resolve) => this.child.once('exit', () => resolve()));
     this.child.stdin?.end();

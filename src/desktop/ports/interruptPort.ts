@@ -66,4 +66,6 @@ export interface InterruptWatch {
 export interface InterruptPort {
   /** Starts watching; rejects with a message saying why it cannot work on this machine. */
   watch(options: InterruptOptions, handlers: InterruptHandlers): Promise<InterruptWatch>;
+  /** Ends what it keeps ready between requests (a helper process). */
+  dispose?(): void;
 }
