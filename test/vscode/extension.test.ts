@@ -8,7 +8,7 @@ import { runExtensionSuite } from './support/extensionHostRun';
 const SPEC_KEYS = ['sk-ant-gai-chat-test-9876543210-NOT-A-REAL-KEY', 'sk-ant-gai-host-test-0123456789-NOT-A-REAL-KEY', 'sk-ant-gai-audit-test-1234567890-NOT-A-REAL-KEY', 'sk-ant-gai-setup-test-1234567890-NOT-A-REAL-KEY'];
 
 describe('GAI extension in a real VS Code extension host', function () {
-  this.timeout(5 * 60_000);
+  this.timeout(9 * 60_000);
 
   it('activates, registers commands, runs the chat against a scripted model, keeps the API key out of settings and logs', async () => {
     const { report, problem, result, launcher, serverLogs } = await runExtensionSuite();

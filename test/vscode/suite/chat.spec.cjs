@@ -24,15 +24,7 @@ function chatDump() {
   );
 }
 
-async function waitFor(what, predicate, timeoutMs = 20000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = predicate();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; chat: ${chatDump()}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
+const waitFor = (what, predicate, timeoutMs) => support.waitFor(what, predicate, timeoutMs, chatDump);
 
 function fixtureEvents() {
   return readFileSync(process.env.GAI_FIXTURE_LOG, 'utf8')
@@ -44,17 +36,12 @@ function fixtureEvents() {
 describe('GAI chat', () => {
   let api;
   let server;
-  const config = () => vscode.workspace.getConfiguration('gai');
 
   before(async () => {
     api = await vscode.extensions.getExtension(EXTENSION_ID).activate();
     currentApi = api;
     server = await support.ScriptedMessagesServer.start();
-    await config().update('provider', 'anthropic', vscode.ConfigurationTarget.Global);
-    await config().update('baseUrl', server.baseUrl, vscode.ConfigurationTarget.Global);
-    await config().update('autoApprove', ['read'], vscode.ConfigurationTarget.Global);
-    // The agent acts only in apps the person allowed; a modal would ask otherwise (unanswerable here).
-    await config().update('apps.allow', ['GaiFixture', 'Code'], vscode.ConfigurationTarget.Global);
+    await support.useScriptedModel(vscode, server.baseUrl);
     await vscode.commands.executeCommand('gai.setApiKey', FAKE_KEY);
   });
 

@@ -16,28 +16,16 @@ const EXTENSION_ID = 'gai.gai';
 const FAKE_KEY = 'sk-ant-gai-chat-test-9876543210-NOT-A-REAL-KEY';
 const RESTORED_NOTE = 'History restored for reading; the model starts fresh.';
 
-async function waitFor(what, predicate, timeoutMs = 20000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await predicate();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
+const waitFor = (what, predicate, timeoutMs) => support.waitFor(what, predicate, timeoutMs);
 
 describe('GAI conversations and the view', () => {
   let api;
   let server;
-  const config = () => vscode.workspace.getConfiguration('gai');
 
   before(async () => {
     api = await vscode.extensions.getExtension(EXTENSION_ID).activate();
     server = await support.ScriptedMessagesServer.start();
-    await config().update('provider', 'anthropic', vscode.ConfigurationTarget.Global);
-    await config().update('baseUrl', server.baseUrl, vscode.ConfigurationTarget.Global);
-    await config().update('autoApprove', ['read'], vscode.ConfigurationTarget.Global);
-    await config().update('apps.allow', ['GaiFixture', 'Code'], vscode.ConfigurationTarget.Global);
+    await support.useScriptedModel(vscode, server.baseUrl);
     await vscode.commands.executeCommand('gai.setApiKey', FAKE_KEY);
   });
 

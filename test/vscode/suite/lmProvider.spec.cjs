@@ -12,15 +12,8 @@ const EXTENSION_ID = 'gai.gai';
 const NO_CHAT_MODEL =
   'No chat model is available in VS Code: install and sign in to GitHub Copilot Chat (GitHub.copilot-chat), or choose another provider in gai.provider.';
 
-async function waitFor(what, predicate, timeoutMs = 20000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await predicate();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
+const support = require(process.env.GAI_HOST_SUPPORT);
+const waitFor = (what, predicate, timeoutMs) => support.waitFor(what, predicate, timeoutMs);
 
 /** A LanguageModelChat whose answers are scripted, built of the host's own part classes. */
 function scriptedModel(turns) {

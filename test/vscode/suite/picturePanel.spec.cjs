@@ -12,15 +12,8 @@ const EXTENSION_ID = 'gai.gai';
 // A 2×1 PNG; the panel shows whatever inline raster image the entry has.
 const PNG = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAIAAAABCAIAAAB7QOjdAAAACXBIWXMAAAPoAAAD6AG1e1JrAAAAD0lEQVQImWMwTptpnDYTAAeZAmUGcC4NAAAAAElFTkSuQmCC';
 
-async function waitFor(what, predicate, timeoutMs = 20000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = predicate();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
+const support = require(process.env.GAI_HOST_SUPPORT);
+const waitFor = (what, predicate, timeoutMs) => support.waitFor(what, predicate, timeoutMs);
 
 /** The editor tabs that are webview panels of this view type. */
 function pictureTabs() {

@@ -12,28 +12,16 @@ const support = require(process.env.GAI_HOST_SUPPORT);
 const EXTENSION_ID = 'gai.gai';
 const FAKE_KEY = 'sk-ant-gai-audit-test-1234567890-NOT-A-REAL-KEY';
 
-async function waitFor(what, predicate, timeoutMs = 20000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = predicate();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
+const waitFor = (what, predicate, timeoutMs) => support.waitFor(what, predicate, timeoutMs);
 
 describe('GAI status bar and audit trail', () => {
   let api;
   let server;
-  const config = () => vscode.workspace.getConfiguration('gai');
 
   before(async () => {
     api = await vscode.extensions.getExtension(EXTENSION_ID).activate();
     server = await support.ScriptedMessagesServer.start();
-    await config().update('provider', 'anthropic', vscode.ConfigurationTarget.Global);
-    await config().update('baseUrl', server.baseUrl, vscode.ConfigurationTarget.Global);
-    await config().update('autoApprove', ['read'], vscode.ConfigurationTarget.Global);
-    await config().update('apps.allow', ['GaiFixture', 'Code'], vscode.ConfigurationTarget.Global);
+    await support.useScriptedModel(vscode, server.baseUrl);
     await vscode.commands.executeCommand('gai.setApiKey', FAKE_KEY);
     await vscode.commands.executeCommand('gai.newConversation');
   });

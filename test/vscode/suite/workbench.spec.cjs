@@ -11,15 +11,7 @@ const vscode = require('vscode');
 const support = require(process.env.GAI_HOST_SUPPORT);
 const FAKE_KEY = 'sk-ant-gai-workbench-test-1234567890-NOT-A-REAL-KEY';
 
-async function waitFor(what, predicate, timeoutMs = 20000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await predicate();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+const waitFor = (what, predicate, timeoutMs) => support.waitFor(what, predicate, timeoutMs);
 
 /** Pictures the workbench; false when this launcher cannot (the states are still asserted). */
 async function shot(name) {
@@ -35,15 +27,11 @@ async function shot(name) {
 describe('GAI in the workbench, pictured', () => {
   let api;
   let server;
-  const config = () => vscode.workspace.getConfiguration('gai');
 
   before(async () => {
     api = await vscode.extensions.getExtension('gai.gai').activate();
     server = await support.ScriptedMessagesServer.start();
-    await config().update('provider', 'anthropic', vscode.ConfigurationTarget.Global);
-    await config().update('baseUrl', server.baseUrl, vscode.ConfigurationTarget.Global);
-    await config().update('autoApprove', ['read'], vscode.ConfigurationTarget.Global);
-    await config().update('apps.allow', ['GaiFixture', 'Code'], vscode.ConfigurationTarget.Global);
+    await support.useScriptedModel(vscode, server.baseUrl);
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await vscode.commands.executeCommand('workbench.action.closeAuxiliaryBar');
   });

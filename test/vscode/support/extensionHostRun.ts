@@ -61,7 +61,7 @@ export async function runExtensionSuite(options: { grep?: string } = {}): Promis
       testsPath: RUNNER,
       // docs/screenshots only when asked (GAI_UPDATE_SCREENSHOTS=1), like the browser tests.
       screenshotDir: dirname(screenshotPath('workbench.png')),
-      timeoutMs: 180_000,
+      timeoutMs: 420_000,
       env: {
         GAI_HOST_REPORT: reportPath,
         ANTHROPIC_API_KEY: '',

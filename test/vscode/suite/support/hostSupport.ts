@@ -4,3 +4,4 @@
 // the model's replies next to the actions it takes.
 export { ScriptedMessagesServer } from '../../../support/scriptedMessagesServer';
 export { textReply, toolReply } from '../../../support/scriptedSteps';
+export { useScriptedModel, waitFor } from './hostHelpers';
