@@ -23,10 +23,10 @@ const ENTRIES = [
   // The extension is two bundles: what activation loads (small), and the agent, LLM SDKs and
   // desktop tools, required on first use. One file would make VS Code parse ~2 MB at start-up.
   { name: 'extension', in: 'src/extension.ts', out: 'dist/extension.js', platform: 'node', format: 'cjs', optional: true, lazy: LAZY_AGENT },
-  { name: 'extension-agent', in: 'src/vscode/agentFactory.ts', out: 'dist/agentFactory.js', platform: 'node', format: 'cjs', optional: true },
+  { name: 'extension-agent', in: 'src/app/gaiParts.ts', out: 'dist/agentFactory.js', platform: 'node', format: 'cjs', optional: true },
   // `gai mcp` without the CLI file: the .vsix ships no dist/cli.js, and the MCP server definition
   // provider runs `node dist/mcpServer.js` with the same flags.
-  { name: 'mcp-server', in: 'src/mcp/serverMain.ts', out: 'dist/mcpServer.js', platform: 'node', format: 'cjs', optional: true },
+  { name: 'mcp-server', in: 'src/cli/mcpServerMain.ts', out: 'dist/mcpServer.js', platform: 'node', format: 'cjs', optional: true },
   {
     name: 'webview',
     in: 'src/webview/main.ts',
@@ -34,15 +34,15 @@ const ENTRIES = [
     platform: 'browser',
     format: 'iife',
     optional: true,
-    // The codicon font for the chat (linked by src/vscode/chatHtmlShell.ts), copied from its package.
+    // The codicon font for the chat (linked by src/vscode/chat/chatHtmlShell.ts), copied from its package.
     assets: [
       ['node_modules/@vscode/codicons/dist/codicon.css', 'media/dist/codicons/codicon.css'],
       ['node_modules/@vscode/codicons/dist/codicon.ttf', 'media/dist/codicons/codicon.ttf'],
     ],
   },
-  // The GAI Brain panel (src/vscode/brainPanel.ts); it links the codicons the chat entry copies.
+  // The GAI Brain panel (src/vscode/brain/brainPanel.ts); it links the codicons the chat entry copies.
   { name: 'brain-view', in: 'src/webview/brain/main.ts', out: 'media/dist/brainView.js', platform: 'browser', format: 'iife', optional: true },
-  // The picture panel (src/vscode/picturePanel.ts): one screen picture full size, zoom and pan.
+  // The picture panel (src/vscode/chat/picturePanel.ts): one screen picture full size, zoom and pan.
   { name: 'picture-view', in: 'src/webview/picture/main.ts', out: 'media/dist/pictureView.js', platform: 'browser', format: 'iife', optional: true },
 ];
 

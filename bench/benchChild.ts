@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
-import { VirtualDisplay } from '../src/desktop/virtualDisplay';
+import { VirtualDisplay } from '../src/platform/linux/x11/virtualDisplay';
 import type { BenchRow } from './benchReport';
 
 /**

@@ -5,9 +5,9 @@
 // start, bus connection, walk, as every read cost before), a fresh walk in the warm helper, and
 // a read of the unchanged window served from the event-kept cache.
 import { loadavg } from 'node:os';
-import { AtspiAccessibility } from '../src/desktop/adapters/atspiAccessibility';
-import { DesktopBridge } from '../src/desktop/adapters/desktopBridge';
-import { X11Windows } from '../src/desktop/adapters/x11Windows';
+import { AtspiAccessibility } from '../src/platform/linux/atspi/atspiAccessibility';
+import { DesktopBridge } from '../src/platform/linux/desktopBridge';
+import { X11Windows } from '../src/platform/linux/x11/x11Windows';
 import { activateWindow } from '../test/desktop/support/realApps/appWindow';
 import { startBusyScene } from '../test/desktop/support/realApps/busyScene';
 import { median, percentile, type BenchRow } from './benchReport';

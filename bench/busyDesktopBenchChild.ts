@@ -5,15 +5,15 @@
 // and one plain full-screen pass of the native tesseract CLI for comparison.
 import { execFileSync } from 'node:child_process';
 import { loadavg } from 'node:os';
-import { NativeTesseractOcr } from '../src/desktop/adapters/nativeTesseractOcr';
-import { createPlatformDesktop } from '../src/desktop/adapters/platformDesktop';
-import { TesseractJsOcr } from '../src/desktop/adapters/tesseractJsOcr';
+import { NativeTesseractOcr } from '../src/platform/ocr/nativeTesseractOcr';
+import { createPlatformDesktop } from '../src/platform/platformDesktop';
+import { TesseractJsOcr } from '../src/platform/ocr/tesseractJsOcr';
 import { createDesktopServices } from '../src/desktop/desktopServices';
-import { LayeredOcr } from '../src/desktop/layeredOcr';
-import { TargetLocator } from '../src/desktop/targetLocator';
+import { LayeredOcr } from '../src/desktop/ocr/layeredOcr';
+import { TargetLocator } from '../src/desktop/grounding/targetLocator';
 import { createDesktopTools } from '../src/tools/desktop/desktopTools';
 import { ToolRegistry } from '../src/tools/toolRegistry';
-import { ToolRuntime } from '../src/tools/toolRuntime';
+import { ToolRuntime } from '../src/runtime/toolRuntime';
 import { activateWindow, type GroundTruthLabel } from '../test/desktop/support/realApps/appWindow';
 import { CODE_SAMPLE } from '../test/desktop/support/realApps/atspiApps';
 import { startBusyScene, type BusyScene } from '../test/desktop/support/realApps/busyScene';

@@ -1,13 +1,13 @@
 // Runs inside the bench's private display (started by clickBench.ts): nut-js keeps an X
 // connection open, so this process must end before the display does.
 import { loadavg } from 'node:os';
-import { createPlatformDesktop } from '../src/desktop/adapters/platformDesktop';
-import { TesseractJsOcr } from '../src/desktop/adapters/tesseractJsOcr';
+import { createPlatformDesktop } from '../src/platform/platformDesktop';
+import { TesseractJsOcr } from '../src/platform/ocr/tesseractJsOcr';
 import { createDesktopServices } from '../src/desktop/desktopServices';
-import { LayeredOcr } from '../src/desktop/layeredOcr';
+import { LayeredOcr } from '../src/desktop/ocr/layeredOcr';
 import { createDesktopTools } from '../src/tools/desktop/desktopTools';
 import { ToolRegistry } from '../src/tools/toolRegistry';
-import { ToolRuntime } from '../src/tools/toolRuntime';
+import { ToolRuntime } from '../src/runtime/toolRuntime';
 import { launchFixture } from '../test/desktop/support/fixture';
 import { median, percentile, type BenchRow } from './benchReport';
 import { twoWindowRows } from './clickBenchWindows';

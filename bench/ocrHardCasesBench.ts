@@ -2,14 +2,14 @@
 // chromium): label recall by category and misplaced labels for one plain sparse pass, the
 // tesseract CLI and the layered engine, and the full-screen read time of each.
 import { spawnSync } from 'node:child_process';
-import type { OcrAnalysis } from '../src/core/types';
-import { NativeTesseractOcr } from '../src/desktop/adapters/nativeTesseractOcr';
-import { NutScreen } from '../src/desktop/adapters/nutScreen';
-import type { TesseractJsOcr } from '../src/desktop/adapters/tesseractJsOcr';
-import { LayeredOcr } from '../src/desktop/layeredOcr';
+import type { OcrAnalysis } from '../src/desktop/ocr/ocrTypes';
+import { NativeTesseractOcr } from '../src/platform/ocr/nativeTesseractOcr';
+import { NutScreen } from '../src/platform/nut/nutScreen';
+import type { TesseractJsOcr } from '../src/platform/ocr/tesseractJsOcr';
+import { LayeredOcr } from '../src/desktop/ocr/layeredOcr';
 import type { OcrEngine } from '../src/desktop/ports/ocrPort';
 import type { ScreenImage } from '../src/desktop/ports/screenPort';
-import { locateText } from '../src/desktop/textLocator';
+import { locateText } from '../src/desktop/grounding/textLocator';
 import { openHardCasesPage, type PageLabel } from '../test/desktop/support/hardCasesPage';
 import { median, type BenchRow } from './benchReport';
 

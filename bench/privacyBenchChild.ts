@@ -7,9 +7,9 @@ import { execFile, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { createPlatformDesktop } from '../src/desktop/adapters/platformDesktop';
-import { ScreenPrivacy } from '../src/desktop/screenPrivacy';
-import { ScreenReader } from '../src/desktop/screenReader';
+import { createPlatformDesktop } from '../src/platform/platformDesktop';
+import { ScreenPrivacy } from '../src/desktop/reading/screenPrivacy';
+import { ScreenReader } from '../src/desktop/reading/screenReader';
 import { FIXTURE_PYTHON, launchFixture, type DisplayEnv } from '../test/desktop/support/fixture';
 import { median, type BenchRow } from './benchReport';
 

@@ -4,8 +4,8 @@
 // safety monitor stopped the request, and until the request was idle (its promise settled);
 // counted: clicks started after the stop, and clicks the fixture logged beyond those started.
 import { loadavg } from 'node:os';
-import { DEFAULT_SAFETY } from '../src/agent/safetySettings';
-import { X11InterruptWatcher } from '../src/desktop/adapters/x11InterruptWatcher';
+import { DEFAULT_SAFETY } from '../src/safety/safetySettings';
+import { X11InterruptWatcher } from '../src/platform/linux/x11/x11InterruptWatcher';
 import { createStopRig } from '../test/desktop/support/stopRig';
 import { median, type BenchRow } from './benchReport';
 

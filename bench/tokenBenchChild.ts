@@ -4,17 +4,17 @@
 // server received (bench/tokenCount.ts); the fixture's own log proves each step happened.
 import { Agent } from '../src/agent/agent';
 import { DEFAULT_SYSTEM_PROMPT } from '../src/agent/systemPrompt';
-import type { ComputerUseMode } from '../src/core/types';
-import { createPlatformDesktop } from '../src/desktop/adapters/platformDesktop';
+import type { ComputerUseMode } from '../src/model/modelConfig';
+import { createPlatformDesktop } from '../src/platform/platformDesktop';
 import { createDesktopServices } from '../src/desktop/desktopServices';
-import { LlmManager } from '../src/llm/llmManager';
-import { computerToolFor } from '../src/llm/providers/anthropicComputerModels';
-import { AnthropicProvider } from '../src/llm/providers/anthropicProvider';
+import { LlmManager } from '../src/model/llmManager';
+import { computerToolFor } from '../src/model/providers/anthropicComputerModels';
+import { AnthropicProvider } from '../src/model/providers/anthropicProvider';
 import { ComputerDisplay, toImagePoint, type DisplayGeometry } from '../src/tools/desktop/computer/computerDisplay';
 import { createDesktopTools } from '../src/tools/desktop/desktopTools';
-import { ToolPolicy } from '../src/tools/toolPolicy';
+import { ToolPolicy } from '../src/runtime/toolPolicy';
 import { ToolRegistry } from '../src/tools/toolRegistry';
-import { ToolRuntime } from '../src/tools/toolRuntime';
+import { ToolRuntime } from '../src/runtime/toolRuntime';
 import { launchFixture, type Fixture, type WidgetGeometry } from '../test/desktop/support/fixture';
 import { ScriptedMessagesServer } from '../test/support/scriptedMessagesServer';
 import { textReply, toolReply, type ScriptedToolUse } from '../test/support/scriptedSteps';

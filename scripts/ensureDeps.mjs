@@ -20,7 +20,7 @@ export const APT_PACKAGES = [
   'tesseract-ocr',
   // pgrep and pkill: the test runner and the desktop tests look for processes left behind.
   'procps',
-  // The global stop hotkey, fail-safe corner and takeover pause (src/desktop/adapters/x11InterruptScript.ts).
+  // The global stop hotkey, fail-safe corner and takeover pause (src/platform/linux/x11/x11InterruptScript.ts).
   'python3-xlib',
   // GTK 3 for python3-gi: the login fixture whose password entry has AT-SPI role "password text" (screen privacy test).
   'gir1.2-gtk-3.0',

@@ -58,7 +58,7 @@ export const EXTERNAL_PROGRAMS = {
  */
 /** @type {import('./externalPrograms.d.mts').RunTimeCommand[]} */
 export const RUN_TIME_COMMANDS = [
-  { file: 'src/desktop/adapters/appLaunchers.ts', expression: null, command: null, why: 'launch_app starts the application a desktop entry names, or an executable the person allowed by name' },
+  { file: 'src/platform/linux/appLaunchers.ts', expression: null, command: null, why: 'launch_app starts the application a desktop entry names, or an executable the person allowed by name' },
   { file: 'scripts/vscodeHost/install.mjs', expression: 'paths.node', command: 'node', why: 'the VS Code host\'s own Node, which the installer downloads' },
   { file: 'scripts/vscodeHost/run.mjs', expression: 'paths.node', command: 'node', why: 'the VS Code server runs on the host\'s own Node' },
   { file: 'scripts/vscodeHost/run.mjs', expression: 'paths.chromium', command: 'chromium', why: 'the browser the VS Code tests drive' },

@@ -185,7 +185,7 @@ export async function buildPackage({ out, keepStaging = false, quiet = false, lo
     run(process.execPath, [join(root, 'esbuild.config.mjs'), '--production', `--out-dir=${staging}`], root, quiet);
     rmSync(join(staging, 'dist', 'cli.js'), { force: true }); // the CLI is not part of the extension
     // ...but its MCP server is: the editor's MCP server definition runs `node dist/mcpServer.js`.
-    if (!existsSync(join(staging, 'dist', 'mcpServer.js'))) throw new Error('package: dist/mcpServer.js was not built (src/mcp/serverMain.ts)');
+    if (!existsSync(join(staging, 'dist', 'mcpServer.js'))) throw new Error('package: dist/mcpServer.js was not built (src/cli/mcpServerMain.ts)');
     cpSync(join(root, 'media'), join(staging, 'media'), {
       recursive: true,
       filter: (source) => !source.startsWith(join(root, 'media', 'dist')) && !source.endsWith('.map'),

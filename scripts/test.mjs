@@ -50,7 +50,7 @@ async function installVscodeHost() {
 async function startVirtualDisplay() {
   // tsImport loads the product's TypeScript module without registering tsx process-wide.
   const { tsImport } = await import('tsx/esm/api');
-  const module = await tsImport('../src/desktop/virtualDisplay.ts', import.meta.url);
+  const module = await tsImport('../src/platform/linux/x11/virtualDisplay.ts', import.meta.url);
   const VirtualDisplay = module.VirtualDisplay ?? module.default?.VirtualDisplay;
   const startedAt = Date.now();
   const display = await VirtualDisplay.start();

@@ -2,25 +2,25 @@
 // (settings reader, log, commands, view, status bar); the agent, the LLM SDKs and the desktop
 // tools (nut-js, tesseract) load on first use.
 import * as vscode from 'vscode';
-import { SecretRedactor } from './core/redact';
-import { isProviderCredentialVar } from './core/secretEnv';
-import { checkSetup, type SetupReport } from './desktop/adapters/setupCheck';
-import { ApiKeyStore } from './vscode/apiKeyStore';
+import { SecretRedactor } from './common/redact';
+import { isProviderCredentialVar } from './common/secretEnv';
+import { checkSetup, type SetupReport } from './platform/setupCheck';
+import { ApiKeyStore } from './vscode/setup/apiKeyStore';
 import { MementoAppPermissionStore } from './vscode/mementoAppPermissions';
-import { ChatViewProvider, CHAT_VIEW_ID } from './vscode/chatViewProvider';
+import { ChatViewProvider, CHAT_VIEW_ID } from './vscode/chat/chatViewProvider';
 import { registerCommands } from './vscode/commands';
-import { ConversationHistory } from './vscode/conversationHistory';
-import { ConversationStore, type SavedConversation } from './vscode/conversationStore';
+import { ConversationHistory } from './vscode/chat/conversationHistory';
+import { ConversationStore, type SavedConversation } from './vscode/chat/conversationStore';
 import type { ChatEntry, ScreenPicture, SetupCheckView, WelcomeView } from './shared/protocol';
-import { SetupCommands } from './vscode/setupCommands';
-import { MachineExamples } from './vscode/setupState';
-import { PicturePanel } from './vscode/picturePanel';
+import { SetupCommands } from './vscode/setup/setupCommands';
+import { MachineExamples } from './vscode/setup/setupState';
+import { PicturePanel } from './vscode/chat/picturePanel';
 import { GaiController, type RequestTimings } from './vscode/gaiController';
 import { OutputChannelLogger } from './vscode/outputLogger';
-import { GaiStatusBar } from './vscode/statusBar';
-import { registerLmTools } from './vscode/lmTools';
-import { LmToolsRunner } from './vscode/lmToolsRunner';
-import { GaiMcpDefinitions, MCP_PROVIDER_ID } from './vscode/mcpDefinition';
+import { GaiStatusBar } from './vscode/status/statusBar';
+import { registerLmTools } from './vscode/lm/lmTools';
+import { LmToolsRunner } from './vscode/lm/lmToolsRunner';
+import { GaiMcpDefinitions, MCP_PROVIDER_ID } from './vscode/lm/mcpDefinition';
 import { GaiChatParticipant } from './vscode/lm/gaiChatParticipant';
 
 /** What activate() returns; for tests and other extensions. Never carries the API key. */

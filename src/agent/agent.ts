@@ -1,16 +1,18 @@
 import { randomUUID } from 'node:crypto';
-import { GaiError, errorMessage, isGaiError } from '../core/errors';
-import { previewValue } from '../core/inputLimits';
-import type { AgentResponse, AgentStopReason, ExecutedToolCall, LlmResponse, ToolCall, ToolDefinition, ToolResult } from '../core/types';
-import type { LlmRequest } from '../llm/llmProvider';
-import type { LlmManager } from '../llm/llmManager';
-import { NullLogger, type Logger } from '../logging/logger';
+import { GaiError, errorMessage, isGaiError } from '../common/errors';
+import { previewValue } from '../common/inputLimits';
+import type { AgentResponse, AgentStopReason, ExecutedToolCall } from './agentTypes';
+import type { LlmResponse, ToolCall, ToolDefinition } from '../model/messages';
+import type { ToolResult } from '../tools/toolTypes';
+import type { LlmRequest } from '../model/llmProvider';
+import type { LlmManager } from '../model/llmManager';
+import { NullLogger, type Logger } from '../common/logger';
 import { toolResultContent, ToolResults } from '../tools/toolResult';
 import type { ComputerDisplay } from '../tools/desktop/computer/computerDisplay';
-import type { ExecutionHooks, ToolRuntime, TurnOutcome } from '../tools/toolRuntime';
+import type { ExecutionHooks, ToolRuntime, TurnOutcome } from '../runtime/toolRuntime';
 import type { AgentEvent, AgentEventListener } from './agentEvents';
 import { offeredTools } from './computerToolChoice';
-import { COMPUTER_TOOL_NAME } from '../tools/desktop/computer/computerActions';
+import { COMPUTER_TOOL_NAME } from '../model/computer/computerActions';
 import { eventStream } from './eventStream';
 
 export interface AgentConfig {

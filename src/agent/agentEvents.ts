@@ -1,7 +1,9 @@
-import type { GaiError } from '../core/errors';
-import type { AgentResponse, RiskLevel, TokenUsage, ToolCall, ToolResult } from '../core/types';
-import type { RecoveryDecision } from '../tools/replanner';
-import type { ApprovalDecision, ApprovalRequest } from '../tools/toolRuntime';
+import type { GaiError } from '../common/errors';
+import type { AgentResponse } from './agentTypes';
+import type { RiskLevel, ToolResult } from '../tools/toolTypes';
+import type { TokenUsage, ToolCall } from '../model/messages';
+import type { RecoveryDecision } from '../runtime/replanner';
+import type { ApprovalDecision, ApprovalRequest } from '../runtime/toolRuntime';
 
 /** What the agent reports while it works; the UI and the CLI render these. */
 export type AgentEvent =

@@ -1,5 +1,5 @@
-import type { ToolDefinition } from '../core/types';
-import { COMPUTER_TOOL_NAME } from '../tools/desktop/computer/computerActions';
+import type { ToolDefinition } from '../model/messages';
+import { COMPUTER_TOOL_NAME } from '../model/computer/computerActions';
 
 /**
  * GAI tools whose work the native computer tool does (screenshots, pointer, keys, scrolling,

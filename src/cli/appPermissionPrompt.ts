@@ -1,7 +1,7 @@
 import { createInterface } from 'node:readline/promises';
 import { dirname, join } from 'node:path';
 import { summarizeCall } from '../tools/callPreview';
-import type { AppChoice, AppPermissionPrompt } from '../tools/appPermissions';
+import type { AppChoice, AppPermissionPrompt } from '../safety/appPermissions';
 import { defaultConfigPath } from './cliConfig';
 
 /** Where the CLI keeps "always"/"never" answers: next to the default config file. */

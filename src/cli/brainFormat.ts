@@ -1,7 +1,7 @@
-import { graphStats, type GraphStats } from '../brain/brainStats';
-import { LAUNCHER_KEY, type BrainDocument, type BrainNode, type BrainPath } from '../brain/brainTypes';
-import type { ImportSummary } from '../brain/brainStore';
-import { describeAction } from '../brain/pathActions';
+import { graphStats, type GraphStats } from '../navigation/store/brainStats';
+import { LAUNCHER_KEY, type BrainDocument, type BrainNode, type BrainPath } from '../navigation/store/brainTypes';
+import type { ImportSummary } from '../navigation/store/brainStore';
+import { describeAction } from '../navigation/routes/pathActions';
 
 // What `gai brain show` prints: the graph for people, or as JSON for scripts.
 

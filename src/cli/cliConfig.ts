@@ -2,14 +2,14 @@ import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { Type, type Static } from '@sinclair/typebox';
-import { safetySettingsFrom } from '../agent/safetySettings';
-import { GaiError, errorMessage } from '../core/errors';
-import { compileRedactPatterns } from '../core/redact';
-import { COMPUTER_USE_MODES, OPENAI_APIS } from '../core/types';
-import { compileWindowTitles } from '../desktop/privateWindows';
-import { parseMcpServers } from '../mcp/clientConfig';
-import { compileValidator, StringEnum } from '../tools/schema';
-import { TOOL_PROFILES } from '../tools/toolPolicy';
+import { safetySettingsFrom } from '../safety/safetySettings';
+import { GaiError, errorMessage } from '../common/errors';
+import { compileRedactPatterns } from '../common/redact';
+import { COMPUTER_USE_MODES, OPENAI_APIS } from '../model/modelConfig';
+import { compileWindowTitles } from '../desktop/reading/privateWindows';
+import { parseMcpServers } from '../mcp/client/clientConfig';
+import { compileValidator, StringEnum } from '../common/schema';
+import { TOOL_PROFILES } from '../runtime/toolPolicy';
 
 // The optional config file of the CLI (`--config FILE`, else $XDG_CONFIG_HOME/gai/config.json).
 // Declared once: the schema is both the documentation and the validator.

@@ -1,4 +1,4 @@
-import type { SecretPrompt } from '../brain/pathReplayer';
+import type { SecretPrompt } from '../navigation/routes/pathReplayer';
 
 /**
  * Asks on the terminal for a secret a learned step typed (it is never stored): the characters

@@ -1,6 +1,6 @@
 import { createInterface } from 'node:readline/promises';
-import { escapeInvisible } from '../core/invisibleText';
-import type { ApprovalDecision, ApprovalHandler } from '../tools/toolRuntime';
+import { escapeInvisible } from '../common/invisibleText';
+import type { ApprovalDecision, ApprovalHandler } from '../runtime/toolRuntime';
 
 /** Asks on the terminal; anything but y/yes/a/always is a denial. */
 export function terminalApproval(input: NodeJS.ReadableStream, output: NodeJS.WritableStream): ApprovalHandler {

@@ -1,5 +1,5 @@
 import { createInterface } from 'node:readline/promises';
-import type { TakeoverDecision, TakeoverHandler } from '../agent/safetyMonitor';
+import type { TakeoverDecision, TakeoverHandler } from '../safety/safetyMonitor';
 
 /** Asks on the terminal whether to resume after the person took over; anything but r/resume/y stops. */
 export function terminalTakeover(input: NodeJS.ReadableStream, output: NodeJS.WritableStream): TakeoverHandler {

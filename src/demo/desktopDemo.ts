@@ -1,13 +1,13 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import type { ToolResult } from '../core/types';
-import { createPlatformDesktop } from '../desktop/adapters/platformDesktop';
+import type { ToolResult } from '../tools/toolTypes';
+import { createPlatformDesktop } from '../platform/platformDesktop';
 import { createDesktopServices, type DesktopServices } from '../desktop/desktopServices';
 import type { Annotation } from '../desktop/ports/imageCodec';
 import { createDesktopTools } from '../tools/desktop/desktopTools';
 import { ToolRegistry } from '../tools/toolRegistry';
-import { ToolRuntime } from '../tools/toolRuntime';
+import { ToolRuntime } from '../runtime/toolRuntime';
 import { demoAppScript, desktopEntry, waitForEvent, type AppEvent } from './demoApp';
 
 export interface DemoOptions {

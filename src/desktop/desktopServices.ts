@@ -1,10 +1,10 @@
-import { SecretRedactor } from '../core/redact';
-import type { Logger } from '../logging/logger';
+import { SecretRedactor } from '../common/redact';
+import type { Logger } from '../common/logger';
 import type { Desktop } from './ports/desktop';
-import type { WindowTitleRule } from './privateWindows';
-import { ScreenPrivacy } from './screenPrivacy';
-import { ScreenReader } from './screenReader';
-import { TargetLocator } from './targetLocator';
+import type { WindowTitleRule } from './reading/privateWindows';
+import { ScreenPrivacy } from './reading/screenPrivacy';
+import { ScreenReader } from './reading/screenReader';
+import { TargetLocator } from './grounding/targetLocator';
 
 /** The desktop plus the shared, stateful helpers built on it (one per host). */
 export interface DesktopServices {

@@ -1,4 +1,4 @@
-import { errorMessage } from '../core/errors';
+import { errorMessage } from '../common/errors';
 import type { Desktop } from './ports/desktop';
 
 // What a long-lived host (the extension) starts ahead of the first request, so that the first

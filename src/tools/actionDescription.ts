@@ -1,7 +1,7 @@
 // What a call will do, in words a person can approve: "Click **7** at (1570, 576) in *galculator*".
 // Markdown, with every string from the model or the screen escaped, so a window titled "**OK**"
 // or a text with a backtick cannot change how the sentence reads. Pure: unit-tested directly.
-import { escapeInvisible } from '../core/invisibleText';
+import { escapeInvisible } from '../common/invisibleText';
 
 export interface ActionContext {
   /** Title of the active window (the screen reader's latest reading), when known. */

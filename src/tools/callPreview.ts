@@ -1,8 +1,8 @@
 // The forms of a call people see: bounded in size, so a huge or deeply nested input from the
 // model never floods a prompt, a log line or a card.
-import { previewValue } from '../core/inputLimits';
-import { escapeInvisibleJson } from '../core/invisibleText';
-import type { ToolCall } from '../core/types';
+import { previewValue } from '../common/inputLimits';
+import { escapeInvisibleJson } from '../common/invisibleText';
+import type { ToolCall } from '../model/messages';
 
 /** The call with its input bounded for showing: huge or deeply nested input becomes a short preview. */
 export function previewCall(call: ToolCall): ToolCall {

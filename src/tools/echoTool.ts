@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
-import type { ToolResult } from '../core/types';
+import type { ToolResult } from './toolTypes';
 import { ToolBase } from './toolBase';
-import { toolInput } from './schema';
+import { toolInput } from '../common/schema';
 import { ToolResults } from './toolResult';
 
 const schema = toolInput({

@@ -1,6 +1,6 @@
 import type { Static, TObject } from '@sinclair/typebox';
-import type { RiskLevel, ToolResult } from '../core/types';
-import type { ValidationResult } from './schema';
+import type { RiskLevel, ToolResult } from './toolTypes';
+import type { ValidationResult } from '../common/schema';
 import { ToolBase, type AnyTool, type ToolContext } from './toolBase';
 
 /**

@@ -1,8 +1,9 @@
 import type { Static, TObject } from '@sinclair/typebox';
-import type { RiskLevel, ToolDefinition, ToolResult, JsonObjectSchema } from '../core/types';
-import type { ModelAccess } from '../llm/modelAccess';
-import type { Logger } from '../logging/logger';
-import { compileValidator, type InputValidator, type ValidationResult } from './schema';
+import type { RiskLevel, ToolResult } from './toolTypes';
+import type { ToolDefinition, JsonObjectSchema } from '../model/messages';
+import type { ModelAccess } from '../model/modelAccess';
+import type { Logger } from '../common/logger';
+import { compileValidator, type InputValidator, type ValidationResult } from '../common/schema';
 
 export interface ToolContext {
   /** Aborted on cancel or timeout; long-running tools must stop when it fires. */

@@ -1,6 +1,7 @@
-import { errorMessage } from '../core/errors';
-import type { OpenAiFunctionDefinition, ToolCall, ToolDefinition, ToolResult } from '../core/types';
-import { NullLogger, type Logger } from '../logging/logger';
+import { errorMessage } from '../common/errors';
+import type { OpenAiFunctionDefinition, ToolCall, ToolDefinition } from '../model/messages';
+import type { ToolResult } from './toolTypes';
+import { NullLogger, type Logger } from '../common/logger';
 import type { AnyTool, ToolContext } from './toolBase';
 import { ToolResults, normalizeResult } from './toolResult';
 

@@ -1,5 +1,6 @@
-import { boundText, previewText } from '../core/inputLimits';
-import { TOOL_ERROR_CODES, type ImageBlock, type TextBlock, type ToolErrorCode, type ToolResult } from '../core/types';
+import { boundText, previewText } from '../common/inputLimits';
+import { TOOL_ERROR_CODES, type ToolErrorCode, type ToolResult } from './toolTypes';
+import type { ImageBlock, TextBlock } from '../model/messages';
 
 // Builders keep every result in one shape (seed 002 phase 2). `durationMs` is filled in by
 // whoever timed the call (the runtime); builders leave it at 0. Texts are bounded here: a tool

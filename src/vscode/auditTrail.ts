@@ -2,8 +2,9 @@
 // replayed navigation step) made, in the GAI output channel: when, which tool, its input with
 // secrets masked, who approved it and how it ended. No vscode import: the host gives it a sink.
 import type { AgentEvent } from '../agent/agentEvents';
-import type { RiskLevel, ToolCall, ToolResult } from '../core/types';
-import type { ApprovalDecision } from '../tools/toolRuntime';
+import type { RiskLevel, ToolResult } from '../tools/toolTypes';
+import type { ToolCall } from '../model/messages';
+import type { ApprovalDecision } from '../runtime/toolRuntime';
 
 /** Longest input and observation kept on a line; the chat has the rest. */
 export const AUDIT_INPUT_MAX = 300;

@@ -1,10 +1,10 @@
 // The command palette entries (package.json `contributes.commands`), wired to the tools.
 import * as vscode from 'vscode';
-import { errorMessage } from '../core/errors';
-import type { ToolResult } from '../core/types';
-import type { ApiKeyStore } from './apiKeyStore';
-import { BrainPanel } from './brainPanel';
-import type { ConversationHistory } from './conversationHistory';
+import { errorMessage } from '../common/errors';
+import type { ToolResult } from '../tools/toolTypes';
+import type { ApiKeyStore } from './setup/apiKeyStore';
+import { BrainPanel } from './brain/brainPanel';
+import type { ConversationHistory } from './chat/conversationHistory';
 import type { GaiController } from './gaiController';
 
 export function registerCommands(controller: GaiController, keys: ApiKeyStore, focusChat: () => void, extensionUri: vscode.Uri, history: ConversationHistory): vscode.Disposable[] {

@@ -1,29 +1,29 @@
 // Owns the lazily built agent, runtime and desktop tools, the chat session and the approval
 // routing. Nothing heavy is loaded until the first request, command or status-bar refresh.
 import * as vscode from 'vscode';
-import { GaiError, errorMessage } from '../core/errors';
-import { ChatErrors } from './chatErrors';
-import { compileRedactPatterns, type SecretRedactor } from '../core/redact';
-import type { ToolResult } from '../core/types';
-import type { NavigationReport } from '../brain/navigationBrain';
-import { BrainStore } from '../brain/brainStore';
-import type { BrainSource } from './brainController';
+import { GaiError, errorMessage } from '../common/errors';
+import { ChatErrors } from './chat/chatErrors';
+import { compileRedactPatterns, type SecretRedactor } from '../common/redact';
+import type { ToolResult } from '../tools/toolTypes';
+import type { NavigationReport } from '../navigation/navigationBrain';
+import { BrainStore } from '../navigation/store/brainStore';
+import type { BrainSource } from './brain/brainController';
 import type { HostMessage } from '../shared/protocol';
-import type { ApiKeyStore } from './apiKeyStore';
-import type { AppPermissionStore } from '../tools/appPermissionStore';
-import { modalAppPrompt } from './appPermissionPrompt';
-import type { GaiParts } from './agentFactory';
-import { ChatSession } from './chatSession';
+import type { ApiKeyStore } from './setup/apiKeyStore';
+import type { AppPermissionStore } from '../safety/appPermissionStore';
+import { modalAppPrompt } from './chat/appPermissionPrompt';
+import type { GaiParts } from '../app/gaiParts';
+import { ChatSession } from './chat/chatSession';
 import type { OutputChannelLogger } from './outputLogger';
-import { ChatPictures } from './chatPictures';
-import { ApprovalRouter } from './approvalRouter';
-import type { LatestReading } from '../desktop/screenReader';
+import { ChatPictures } from './chat/chatPictures';
+import { ApprovalRouter } from './chat/approvalRouter';
+import type { LatestReading } from '../desktop/reading/screenReader';
 import { parseSettings, type GaiSettings } from './settings';
-import { takeoverPrompt } from './takeoverPrompt';
-import { passwordPrompt } from './passwordPrompt';
-import { screenTextForPeople } from '../core/screenText';
-import { AgentActivity } from './agentActivity';
-import { ChatNavigationProgress } from './navigationProgress';
+import { takeoverPrompt } from './chat/takeoverPrompt';
+import { passwordPrompt } from './chat/passwordPrompt';
+import { screenTextForPeople } from '../common/screenText';
+import { AgentActivity } from './chat/agentActivity';
+import { ChatNavigationProgress } from './chat/navigationProgress';
 
 
 export interface RequestTimings {
@@ -350,7 +350,7 @@ export class GaiController implements vscode.Disposable {
     this.redactor.addSecret(apiKey);
     this.redactor.setPatterns(compileRedactPatterns(settings.redact.patterns, 'gai.redact.patterns'));
     // Loaded here, not at activation: the LLM SDKs and the desktop adapters.
-    const { buildGaiParts } = await import('./agentFactory');
+    const { buildGaiParts } = await import('../app/gaiParts');
     const parts = buildGaiParts({ settings, apiKey, env: process.env, logger: this.logger, requestApproval: this.requestApproval, brainDir: this.brainDir, redactor: this.redactor, promptSecret: passwordPrompt, appPermissionStore: this.appPermissionStore, appPrompt: modalAppPrompt, onTakeover: takeoverPrompt((line) => this.chat.notice(line)), onSafetyNotice: (message) => this.chat.notice(message), onUsage: (usage) => this.chat.countUsage(usage), vscodeLm: vscode });
     this.logger.info(`agent and tools built in ${Math.round(performance.now() - started)} ms (provider ${settings.provider}, profile ${settings.toolProfile})`);
     return parts;

@@ -7,7 +7,7 @@ import {
   type AppPermissionStore,
   type StoredAppDecision,
   type StoredPermissions,
-} from '../tools/appPermissionStore';
+} from '../safety/appPermissionStore';
 
 /** What the store needs of vscode.Memento (context.globalState). */
 export interface StateMemento {

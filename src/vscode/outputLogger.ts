@@ -1,6 +1,6 @@
 import type * as vscode from 'vscode';
-import type { SecretRedactor } from '../core/redact';
-import type { Logger } from '../logging/logger';
+import type { SecretRedactor } from '../common/redact';
+import type { Logger } from '../common/logger';
 
 /**
  * The `Logger` of the core, written to the "GAI" LogOutputChannel (its level is the user's

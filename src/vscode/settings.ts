@@ -1,13 +1,14 @@
 // The extension's settings (`gai.*`), read through an accessor so the parsing runs without
 // VS Code (unit tests). Every error names the setting and says what was expected.
-import { safetySettingsFrom, type SafetySettings } from '../agent/safetySettings';
-import { GaiError } from '../core/errors';
-import { compileRedactPatterns, type RedactSettings } from '../core/redact';
-import { compileWindowTitles } from '../desktop/privateWindows';
-import { COMPUTER_USE_MODES, type ComputerUseMode, type Provider, type RiskLevel } from '../core/types';
-import { PROVIDERS } from '../llm/llmConfig';
-import { TOOL_PROFILES, type ToolProfile } from '../tools/toolPolicy';
-import { parseMcpServers, type McpServerEntry } from '../mcp/clientConfig';
+import { safetySettingsFrom, type SafetySettings } from '../safety/safetySettings';
+import { GaiError } from '../common/errors';
+import { compileRedactPatterns, type RedactSettings } from '../common/redact';
+import { compileWindowTitles } from '../desktop/reading/privateWindows';
+import { COMPUTER_USE_MODES, type ComputerUseMode, type Provider } from '../model/modelConfig';
+import type { RiskLevel } from '../tools/toolTypes';
+import { PROVIDERS } from '../model/llmConfig';
+import { TOOL_PROFILES, type ToolProfile } from '../runtime/toolPolicy';
+import { parseMcpServers, type McpServerEntry } from '../mcp/client/clientConfig';
 
 export interface GaiSettings {
   provider: Provider;

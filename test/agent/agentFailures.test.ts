@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import type { AgentEvent } from '../../src/agent/agentEvents';
-import { GaiError, isGaiError } from '../../src/core/errors';
+import { GaiError, isGaiError } from '../../src/common/errors';
 import { PROVIDER_KINDS, startHarness, toolResultsSent, type Harness } from '../support/agentHarness';
 import { textReply, toolReply } from '../support/scriptedSteps';
 import { CrashTool, PressTool, WaitTool, type ToolEvent } from '../support/testTools';

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import type { AgentEvent } from '../../src/agent/agentEvents';
-import { SCREENSHOT_STUB } from '../../src/llm/conversation';
+import { SCREENSHOT_STUB } from '../../src/model/conversation';
 import { PROVIDER_KINDS, startHarness, toolNamesSent, toolResultsSent, type Harness } from '../support/agentHarness';
 import { textReply, toolReply } from '../support/scriptedSteps';
 import { FlakyTool, PressTool, SnapTool, WaitTool, type ToolEvent } from '../support/testTools';

@@ -1,13 +1,13 @@
 import { strict as assert } from 'node:assert';
 import { Agent } from '../../src/agent/agent';
-import type { ComputerUseMode } from '../../src/core/types';
-import { LlmManager } from '../../src/llm/llmManager';
-import { AnthropicProvider } from '../../src/llm/providers/anthropicProvider';
+import type { ComputerUseMode } from '../../src/model/modelConfig';
+import { LlmManager } from '../../src/model/llmManager';
+import { AnthropicProvider } from '../../src/model/providers/anthropicProvider';
 import { ComputerDisplay } from '../../src/tools/desktop/computer/computerDisplay';
 import { createDesktopTools } from '../../src/tools/desktop/desktopTools';
-import { ToolPolicy } from '../../src/tools/toolPolicy';
+import { ToolPolicy } from '../../src/runtime/toolPolicy';
 import { ToolRegistry } from '../../src/tools/toolRegistry';
-import { ToolRuntime } from '../../src/tools/toolRuntime';
+import { ToolRuntime } from '../../src/runtime/toolRuntime';
 import { createFakeDesktop, makeServices, type FakeDesktop } from '../support/fakeDesktop';
 import { ScriptedMessagesServer } from '../support/scriptedMessagesServer';
 import { textReply, toolReply, type Script, type ScriptedToolUse } from '../support/scriptedSteps';

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import type { ToolDefinition } from '../../src/core/types';
+import type { ToolDefinition } from '../../src/model/messages';
 import { offeredTools, REPLACED_BY_NATIVE_COMPUTER } from '../../src/agent/computerToolChoice';
 
 const tool = (name: string, properties: Record<string, unknown> = {}): ToolDefinition => ({

@@ -1,8 +1,8 @@
 import { strict as assert } from 'node:assert';
 import { Agent } from '../../src/agent/agent';
 import type { AgentEvent } from '../../src/agent/agentEvents';
-import type { ToolCall } from '../../src/core/types';
-import { ToolRuntime, type ExecutionHooks, type TurnOutcome } from '../../src/tools/toolRuntime';
+import type { ToolCall } from '../../src/model/messages';
+import { ToolRuntime, type ExecutionHooks, type TurnOutcome } from '../../src/runtime/toolRuntime';
 import { MAX_RESULT_TEXT_CHARS } from '../../src/tools/toolResult';
 import { PROVIDER_KINDS, startHarness, toolResultsSent, type Harness } from '../support/agentHarness';
 import { RawJsonInput, textReply, toolReply } from '../support/scriptedSteps';

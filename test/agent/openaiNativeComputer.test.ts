@@ -1,13 +1,13 @@
 import { strict as assert } from 'node:assert';
 import { Agent } from '../../src/agent/agent';
-import type { ComputerUseMode } from '../../src/core/types';
-import { LlmManager } from '../../src/llm/llmManager';
-import { OpenAiResponsesProvider } from '../../src/llm/providers/openaiResponsesProvider';
+import type { ComputerUseMode } from '../../src/model/modelConfig';
+import { LlmManager } from '../../src/model/llmManager';
+import { OpenAiResponsesProvider } from '../../src/model/providers/openaiResponsesProvider';
 import { ComputerDisplay } from '../../src/tools/desktop/computer/computerDisplay';
 import { createDesktopTools } from '../../src/tools/desktop/desktopTools';
-import { ToolPolicy } from '../../src/tools/toolPolicy';
+import { ToolPolicy } from '../../src/runtime/toolPolicy';
 import { ToolRegistry } from '../../src/tools/toolRegistry';
-import { ToolRuntime } from '../../src/tools/toolRuntime';
+import { ToolRuntime } from '../../src/runtime/toolRuntime';
 import { createFakeDesktop, makeServices, type FakeDesktop, type InputCall } from '../support/fakeDesktop';
 import { ScriptedResponsesServer, type ResponsesStep } from '../support/scriptedResponsesServer';
 

@@ -1,11 +1,11 @@
 import { strict as assert } from 'node:assert';
-import { SafetyMonitor, TAKEOVER_MESSAGE, type TakeoverDecision, type TakeoverRequest } from '../../src/agent/safetyMonitor';
-import { DEFAULT_SAFETY, parseStopHotkey, safetySettingsFrom, type SafetySettings } from '../../src/agent/safetySettings';
+import { SafetyMonitor, TAKEOVER_MESSAGE, type TakeoverDecision, type TakeoverRequest } from '../../src/safety/safetyMonitor';
+import { DEFAULT_SAFETY, parseStopHotkey, safetySettingsFrom, type SafetySettings } from '../../src/safety/safetySettings';
 import type { InputPort, KeyCombo, Point } from '../../src/desktop/ports/inputPort';
 import type {
   InterruptHandlers, InterruptOptions, InterruptPort, InterruptWatch, PersonActivity, StopTrigger,
 } from '../../src/desktop/ports/interruptPort';
-import { InputRefusedError, WatchedInput } from '../../src/desktop/watchedInput';
+import { InputRefusedError, WatchedInput } from '../../src/desktop/input/watchedInput';
 import { startHarness, toolResultsSent, type Harness } from '../support/agentHarness';
 import { textReply, toolReply } from '../support/scriptedSteps';
 import { PressTool, type ToolEvent } from '../support/testTools';

@@ -36,15 +36,15 @@ describe('architecture: the layering checker', () => {
 
   it('accepts a tree that follows the rules', () => {
     const violations = checkLayering([
-      file('src/core/types.ts'),
+      file('src/common/types.ts'),
       file('src/tools/click.ts', "import { x } from '../core/types';\nexport const y = x;\n"),
       file('src/vscode/panel.ts', "import * as vscode from 'vscode';\nexport const p = vscode;\n"),
       file('src/extension.ts', "import * as vscode from 'vscode';\nimport { p } from './vscode/panel';\nexport const e = [vscode, p];\n"),
       file('src/shared/protocol.ts'),
       file('src/webview/main.ts', "import { x } from '../shared/protocol';\nimport MarkdownIt from 'markdown-it';\nimport './view';\nexport const w = [x, MarkdownIt];\n"),
       file('src/webview/view.ts'),
-      file('src/desktop/adapters/nutInput.ts', "import { mouse } from '@nut-tree-fork/nut-js';\nexport const m = mouse;\n"),
-      file('src/llm/providers/anthropicProvider.ts', "import Anthropic from '@anthropic-ai/sdk';\nexport const a = Anthropic;\n"),
+      file('src/platform/nut/nutInput.ts', "import { mouse } from '@nut-tree-fork/nut-js';\nexport const m = mouse;\n"),
+      file('src/model/providers/anthropicProvider.ts', "import Anthropic from '@anthropic-ai/sdk';\nexport const a = Anthropic;\n"),
       file('src/desktop/index.ts', "import { m } from './adapters/nutInput';\nexport const desktop = { m };\n"),
     ]);
     assert.deepEqual(violations, []);

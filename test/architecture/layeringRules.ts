@@ -40,13 +40,17 @@ export const WEBVIEW_ALLOWED_FILES: readonly string[] = ['src/shared/protocol.ts
 
 /** Host-independent code shared by the CLI and the extension. */
 export const CORE_DIRS: readonly string[] = [
-  'src/core',
-  'src/tools',
-  'src/agent',
-  'src/llm',
+  'src/common',
   'src/desktop',
-  'src/brain',
-  'src/logging',
+  'src/platform',
+  'src/model',
+  'src/tools',
+  'src/runtime',
+  'src/agent',
+  'src/safety',
+  'src/navigation',
+  'src/mcp/client',
+  'src/app',
 ];
 
 /** The hosts and the UI, which the core must not depend on. */
@@ -94,23 +98,23 @@ export const LAYERING_RULES: readonly LayeringRule[] = [
       ),
   },
   {
-    name: 'native desktop packages only in src/desktop/adapters/**',
+    name: 'native desktop packages only in src/platform/**',
     check: (files) =>
       importViolations(
         files,
-        (file) => !isUnder(file.path, 'src/desktop/adapters'),
+        (file) => !isUnder(file.path, 'src/platform'),
         (ref) => matchesPackage(ref.packageName, DESKTOP_NATIVE_PACKAGES),
-        'native desktop packages belong in src/desktop/adapters/**',
+        'native desktop packages belong in src/platform/**',
       ),
   },
   {
-    name: 'LLM SDKs only in src/llm/providers/**',
+    name: 'LLM SDKs only in src/model/providers/**',
     check: (files) =>
       importViolations(
         files,
-        (file) => !isUnder(file.path, 'src/llm/providers'),
+        (file) => !isUnder(file.path, 'src/model/providers'),
         (ref) => matchesPackage(ref.packageName, LLM_SDK_PACKAGES),
-        'LLM SDKs belong in src/llm/providers/**',
+        'LLM SDKs belong in src/model/providers/**',
       ),
   },
   {

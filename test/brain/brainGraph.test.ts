@@ -1,9 +1,9 @@
 // Matching targets to nodes without a model, routing over learned paths, graph stats.
 import * as assert from 'node:assert/strict';
-import { findRoute, getPathsFrom, pathCost, planNavigation } from '../../src/brain/brainGraph';
-import { describeCurrentNode, graphStats } from '../../src/brain/brainStats';
-import { LAUNCHER_KEY } from '../../src/brain/brainTypes';
-import { matchTarget, normalizeTarget, targetScore, targetTokens, TARGET_MATCH_THRESHOLD } from '../../src/brain/targetMatch';
+import { findRoute, getPathsFrom, pathCost, planNavigation } from '../../src/navigation/routes/brainGraph';
+import { describeCurrentNode, graphStats } from '../../src/navigation/store/brainStats';
+import { LAUNCHER_KEY } from '../../src/navigation/store/brainTypes';
+import { matchTarget, normalizeTarget, targetScore, targetTokens, TARGET_MATCH_THRESHOLD } from '../../src/navigation/recognition/targetMatch';
 import { displayPage, documentOf, folderPage, homePage, networkPage, nodeFor, pathFor } from './support/brainFixtures';
 
 const home = nodeFor(homePage(), undefined, 'Settings — Welcome');

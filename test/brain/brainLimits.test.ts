@@ -1,7 +1,7 @@
 // Bounded brains: past a limit the oldest unused items are pruned first.
 import * as assert from 'node:assert/strict';
-import { DEFAULT_BRAIN_LIMITS, isPruneEmpty, pruneDocument, shrinkToSize, type BrainLimits } from '../../src/brain/brainLimits';
-import type { BrainNode } from '../../src/brain/brainTypes';
+import { DEFAULT_BRAIN_LIMITS, isPruneEmpty, pruneDocument, shrinkToSize, type BrainLimits } from '../../src/navigation/store/brainLimits';
+import type { BrainNode } from '../../src/navigation/store/brainTypes';
 import { DAY, documentOf, homePage, nodeFor, pathFor, T0 } from './support/brainFixtures';
 
 const NOW = T0 + 100 * DAY;

@@ -1,9 +1,9 @@
 // Validation that names the bad field, and migration of the seed's storage (version 0).
 import * as assert from 'node:assert/strict';
-import { isGaiError } from '../../src/core/errors';
-import { documentVersion, migrateDocument } from '../../src/brain/brainMigrations';
-import { BRAIN_VERSION, LAUNCHER_KEY } from '../../src/brain/brainTypes';
-import { validateDocument } from '../../src/brain/brainValidation';
+import { isGaiError } from '../../src/common/errors';
+import { documentVersion, migrateDocument } from '../../src/navigation/store/brainMigrations';
+import { BRAIN_VERSION, LAUNCHER_KEY } from '../../src/navigation/store/brainTypes';
+import { validateDocument } from '../../src/navigation/store/brainValidation';
 import { documentOf, homePage, networkPage, nodeFor, pathFor, SEED_V0, T0 } from './support/brainFixtures';
 
 const home = nodeFor(homePage());

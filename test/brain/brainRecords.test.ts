@@ -1,10 +1,10 @@
 // Changes to a brain document and merging two copies of one: nothing lost, nothing counted twice.
 import * as assert from 'node:assert/strict';
-import { isGaiError } from '../../src/core/errors';
-import { mergeDocuments } from '../../src/brain/brainMerge';
-import { addPath, addTarget, createPath, forgetNode, forgetPath, markVisited, recordRun, renameNode, replaceActions, upsertNode } from '../../src/brain/brainRecords';
-import { LAUNCHER_KEY, type BrainDocument } from '../../src/brain/brainTypes';
-import { actionFromToolCall, describeAction, replayCalls } from '../../src/brain/pathActions';
+import { isGaiError } from '../../src/common/errors';
+import { mergeDocuments } from '../../src/navigation/store/brainMerge';
+import { addPath, addTarget, createPath, forgetNode, forgetPath, markVisited, recordRun, renameNode, replaceActions, upsertNode } from '../../src/navigation/store/brainRecords';
+import { LAUNCHER_KEY, type BrainDocument } from '../../src/navigation/store/brainTypes';
+import { actionFromToolCall, describeAction, replayCalls } from '../../src/navigation/routes/pathActions';
 import { clickText, displayPage, documentOf, homePage, networkPage, nodeFor, pathFor, T0 } from './support/brainFixtures';
 
 const home = nodeFor(homePage());

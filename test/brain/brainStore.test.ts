@@ -5,11 +5,11 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { isGaiError } from '../../src/core/errors';
-import { MemoryLogger } from '../../src/logging/logger';
-import { addPath, createPath, recordRun, upsertNode } from '../../src/brain/brainRecords';
-import { BrainStore, type BrainStoreOptions } from '../../src/brain/brainStore';
-import { BRAIN_VERSION, type BrainDocument } from '../../src/brain/brainTypes';
+import { isGaiError } from '../../src/common/errors';
+import { MemoryLogger } from '../../src/common/logger';
+import { addPath, createPath, recordRun, upsertNode } from '../../src/navigation/store/brainRecords';
+import { BrainStore, type BrainStoreOptions } from '../../src/navigation/store/brainStore';
+import { BRAIN_VERSION, type BrainDocument } from '../../src/navigation/store/brainTypes';
 import { clickText, DAY, homePage, networkPage, nodeFor, SEED_V0, T0 } from './support/brainFixtures';
 
 const home = nodeFor(homePage());

@@ -5,9 +5,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { waitForExit } from '../../src/core/childProcesses';
-import { BrainStore } from '../../src/brain/brainStore';
-import { upsertNode } from '../../src/brain/brainRecords';
+import { waitForExit } from '../../src/common/childProcesses';
+import { BrainStore } from '../../src/navigation/store/brainStore';
+import { upsertNode } from '../../src/navigation/store/brainRecords';
 import { homePage, nodeFor } from './support/brainFixtures';
 
 const repoRoot = resolve(__dirname, '..', '..');

@@ -1,9 +1,9 @@
 // Fingerprints of screen readings: volatile text dropped, the similarity threshold tested
 // from both sides.
 import * as assert from 'node:assert/strict';
-import type { OcrElement } from '../../src/core/types';
-import { buildFingerprint, readingFromOcr, similarity, SIMILARITY_THRESHOLD, stateHashOf, type ScreenText } from '../../src/brain/fingerprint';
-import { stableTokens } from '../../src/brain/volatileText';
+import type { OcrElement } from '../../src/desktop/ocr/ocrTypes';
+import { buildFingerprint, readingFromOcr, similarity, SIMILARITY_THRESHOLD, stateHashOf, type ScreenText } from '../../src/navigation/recognition/fingerprint';
+import { stableTokens } from '../../src/navigation/recognition/volatileText';
 import { displayPage, folderPage, homePage, networkPage, proxyPage } from './support/brainFixtures';
 
 const state = (reading: ScreenText) => ({ programName: reading.programName, fingerprint: buildFingerprint(reading) });

@@ -4,11 +4,11 @@ import { strict as assert } from 'node:assert';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DEFAULT_BRAIN_LIMITS } from '../../src/brain/brainLimits';
-import { BrainStore } from '../../src/brain/brainStore';
-import { NavigationBrain } from '../../src/brain/navigationBrain';
-import type { NavigationLearner } from '../../src/brain/navigationLearner';
-import { MemoryLogger } from '../../src/logging/logger';
+import { DEFAULT_BRAIN_LIMITS } from '../../src/navigation/store/brainLimits';
+import { BrainStore } from '../../src/navigation/store/brainStore';
+import { NavigationBrain } from '../../src/navigation/navigationBrain';
+import type { NavigationLearner } from '../../src/navigation/learning/navigationLearner';
+import { MemoryLogger } from '../../src/common/logger';
 import { window } from '../support/fakeDesktop';
 import { PAGES, PagesDesktop, ScriptedLearner } from './support/inMemoryPages';
 

@@ -1,14 +1,14 @@
 // The learner acts only as the host allows: approving navigate_to once grants no launch the
 // deny list forbids, and no click the person was not asked about.
 import { strict as assert } from 'node:assert';
-import { AgentNavigationLearner, NAVIGATION_PROMPT } from '../../src/brain/navigationLearner';
-import { resolveLlmConfig } from '../../src/llm/llmConfig';
-import { LlmManager } from '../../src/llm/llmManager';
-import { createModeProviders } from '../../src/llm/providers/providerFactory';
-import { NullLogger } from '../../src/logging/logger';
-import { ToolPolicy } from '../../src/tools/toolPolicy';
+import { AgentNavigationLearner, NAVIGATION_PROMPT } from '../../src/navigation/learning/navigationLearner';
+import { resolveLlmConfig } from '../../src/model/llmConfig';
+import { LlmManager } from '../../src/model/llmManager';
+import { createModeProviders } from '../../src/model/providers/providerFactory';
+import { NullLogger } from '../../src/common/logger';
+import { ToolPolicy } from '../../src/runtime/toolPolicy';
 import { ToolRegistry } from '../../src/tools/toolRegistry';
-import { ToolRuntime, type ApprovalRequest, type ToolRuntimeOptions } from '../../src/tools/toolRuntime';
+import { ToolRuntime, type ApprovalRequest, type ToolRuntimeOptions } from '../../src/runtime/toolRuntime';
 import { ProbeTool } from '../support/probeTools';
 import { ScriptedMessagesServer } from '../support/scriptedMessagesServer';
 import { toolReply } from '../support/scriptedSteps';

@@ -2,12 +2,12 @@
 // limit (base64), cut to the active window, none when nothing fits, and a failing codec is a
 // warning, not an error.
 import { strict as assert } from 'node:assert';
-import { DEFAULT_BRAIN_LIMITS } from '../../src/brain/brainLimits';
-import { makeThumbnail, tryMakeThumbnail } from '../../src/brain/nodeThumbnail';
-import { SharpImages } from '../../src/desktop/adapters/sharpImages';
+import { DEFAULT_BRAIN_LIMITS } from '../../src/navigation/store/brainLimits';
+import { makeThumbnail, tryMakeThumbnail } from '../../src/navigation/recognition/nodeThumbnail';
+import { SharpImages } from '../../src/platform/images/sharpImages';
 import type { ImageCodec } from '../../src/desktop/ports/imageCodec';
 import type { ScreenImage } from '../../src/desktop/ports/screenPort';
-import { MemoryLogger } from '../../src/logging/logger';
+import { MemoryLogger } from '../../src/common/logger';
 import { paintRect, solidFrame } from '../support/fakeDesktop';
 
 const codec = new SharpImages();

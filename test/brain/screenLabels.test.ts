@@ -1,10 +1,10 @@
 // Screen labels and identity without chrome: menu words never name a node and never split one,
 // and an editor with another document open is the same screen.
 import * as assert from 'node:assert/strict';
-import type { OcrElement } from '../../src/core/types';
-import { readingFromOcr, type ScreenText } from '../../src/brain/fingerprint';
-import { documentOfTitle, editorArea, isMenuLine, menuBarRow, stableTitle } from '../../src/brain/screenChrome';
-import { matchState } from '../../src/brain/stateIdentifier';
+import type { OcrElement } from '../../src/desktop/ocr/ocrTypes';
+import { readingFromOcr, type ScreenText } from '../../src/navigation/recognition/fingerprint';
+import { documentOfTitle, editorArea, isMenuLine, menuBarRow, stableTitle } from '../../src/navigation/recognition/screenChrome';
+import { matchState } from '../../src/navigation/recognition/stateIdentifier';
 
 function line(text: string, x: number, y: number, height = 16): OcrElement {
   return { text, confidence: 0.95, bbox: { x, y, width: text.length * 8, height }, level: 'line' };

@@ -1,9 +1,9 @@
 import { strict as assert } from 'node:assert';
-import { validateDocument } from '../../src/brain/brainValidation';
-import type { PathAction } from '../../src/brain/brainTypes';
-import { actionFromToolCall, describeAction, replayCalls } from '../../src/brain/pathActions';
-import { replayPath, type SecretPrompt } from '../../src/brain/pathReplayer';
-import type { ToolInvocation } from '../../src/brain/pathActions';
+import { validateDocument } from '../../src/navigation/store/brainValidation';
+import type { PathAction } from '../../src/navigation/store/brainTypes';
+import { actionFromToolCall, describeAction, replayCalls } from '../../src/navigation/routes/pathActions';
+import { replayPath, type SecretPrompt } from '../../src/navigation/routes/pathReplayer';
+import type { ToolInvocation } from '../../src/navigation/routes/pathActions';
 import { ToolResults } from '../../src/tools/toolResult';
 import { clickText, documentOf, homePage, networkPage, nodeFor, pathFor } from './support/brainFixtures';
 

@@ -1,9 +1,9 @@
 // Identifying the current screen among known nodes: hash, then similarity, else a new node;
 // a labeller (the model) only for new nodes.
 import * as assert from 'node:assert/strict';
-import type { BrainNode } from '../../src/brain/brainTypes';
-import type { ScreenText } from '../../src/brain/fingerprint';
-import { identifyState, matchState, proposeLabel } from '../../src/brain/stateIdentifier';
+import type { BrainNode } from '../../src/navigation/store/brainTypes';
+import type { ScreenText } from '../../src/navigation/recognition/fingerprint';
+import { identifyState, matchState, proposeLabel } from '../../src/navigation/recognition/stateIdentifier';
 import { displayPage, folderPage, homePage, networkPage, nodeFor, T0 } from './support/brainFixtures';
 
 describe('brain state identifier', function () {

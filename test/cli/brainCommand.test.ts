@@ -3,8 +3,8 @@
 import { strict as assert } from 'node:assert';
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { BrainStore } from '../../src/brain/brainStore';
-import type { BrainDocument } from '../../src/brain/brainTypes';
+import { BrainStore } from '../../src/navigation/store/brainStore';
+import type { BrainDocument } from '../../src/navigation/store/brainTypes';
 import { ensureBrainDir, resolveBrainDir, userDataDir } from '../../src/cli/brainDir';
 import type { BrainView } from '../../src/cli/brainFormat';
 import { clickText, documentOf, folderPage, homePage, networkPage, nodeFor, pathFor, T0 } from '../brain/support/brainFixtures';

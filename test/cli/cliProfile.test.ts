@@ -5,7 +5,7 @@ import { strict as assert } from 'node:assert';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseSettings } from '../../src/vscode/settings';
-import { DEFAULT_TOOL_PROFILE } from '../../src/tools/toolPolicy';
+import { DEFAULT_TOOL_PROFILE } from '../../src/runtime/toolPolicy';
 import { runCliCaptured, tempDir, type CliRun } from '../support/cliHarness';
 
 const ROOT = resolve(__dirname, '../..');

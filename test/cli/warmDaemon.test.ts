@@ -3,14 +3,14 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { OcrAnalysis } from '../../src/core/types';
-import type { Logger } from '../../src/logging/logger';
+import type { OcrAnalysis } from '../../src/desktop/ocr/ocrTypes';
+import type { Logger } from '../../src/common/logger';
 import type { ScreenImage } from '../../src/desktop/ports/screenPort';
 import type { Desktop } from '../../src/desktop/ports/desktop';
-import { PerceptionClient } from '../../src/desktop/remoteClient';
-import { PerceptionLink, warmPerception } from '../../src/desktop/remotePerception';
+import { PerceptionClient } from '../../src/desktop/remote/remoteClient';
+import { PerceptionLink, warmPerception } from '../../src/desktop/remote/remotePerception';
 import { PerceptionDaemon, answers, type DaemonPerception } from '../../src/cli/warm/daemonServer';
-import type { DaemonStatus } from '../../src/desktop/remoteProtocol';
+import type { DaemonStatus } from '../../src/desktop/remote/remoteProtocol';
 
 // The daemon's life and protocol over a real unix socket, with in-memory perception (the desktop
 // suite runs it on the real display through the built CLI).

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { detectInstructions, MAX_FLAGS } from '../../src/core/instructionDetector';
+import { detectInstructions, MAX_FLAGS } from '../../src/common/instructionDetector';
 
 function rules(text: string): string[] {
   return detectInstructions([{ text, source: 'ocr' }]).map((f) => f.rule);

@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
-import { isGaiError } from '../../src/core/errors';
-import { compileRedactPatterns, maskedLength, maskSecretText, REDACTED, SecretRedactor } from '../../src/core/redact';
-import { isProviderCredentialVar, withoutSecretEnv } from '../../src/core/secretEnv';
+import { isGaiError } from '../../src/common/errors';
+import { compileRedactPatterns, maskedLength, maskSecretText, REDACTED, SecretRedactor } from '../../src/common/redact';
+import { isProviderCredentialVar, withoutSecretEnv } from '../../src/common/secretEnv';
 
 // Realistic shapes; none of these are real credentials.
 const ANTHROPIC = 'sk-ant-api03-AbCdEfGhIjKlMnOpQrStUvWxYz0123456789_-AbCdEf';

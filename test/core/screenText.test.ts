@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
-import { escapeInvisible, escapeInvisibleJson, hasInvisible } from '../../src/core/invisibleText';
-import { neutralizeScreenText, quoteScreenText, screenTextBlock } from '../../src/core/screenText';
+import { escapeInvisible, escapeInvisibleJson, hasInvisible } from '../../src/common/invisibleText';
+import { neutralizeScreenText, quoteScreenText, screenTextBlock } from '../../src/common/screenText';
 
 /** The markers a model could read as the block's end or a new block's start. */
 const MARKER_LIKE = /(<|＜|﹤|‹|〈|⟨)\s*[\\/／]*\s*screen[\s_\-‐-―]*text/i;

@@ -6,10 +6,10 @@ import { execFile, spawn, spawnSync, type ChildProcess } from 'node:child_proces
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import type { BBox } from '../../src/core/types';
-import { AtspiAccessibility } from '../../src/desktop/adapters/atspiAccessibility';
-import { X11Windows } from '../../src/desktop/adapters/x11Windows';
-import { locateAccessible } from '../../src/desktop/accessibleLocator';
+import type { BBox } from '../../src/common/geometry';
+import { AtspiAccessibility } from '../../src/platform/linux/atspi/atspiAccessibility';
+import { X11Windows } from '../../src/platform/linux/x11/x11Windows';
+import { locateAccessible } from '../../src/desktop/grounding/accessibleLocator';
 import type { AccessibleElement } from '../../src/desktop/ports/accessibilityPort';
 import type { WindowInfo } from '../../src/desktop/ports/windowPort';
 import { suiteDisplay } from './support/fixture';

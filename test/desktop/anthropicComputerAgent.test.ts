@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { Agent } from '../../src/agent/agent';
-import { LlmManager } from '../../src/llm/llmManager';
-import { AnthropicProvider } from '../../src/llm/providers/anthropicProvider';
+import { LlmManager } from '../../src/model/llmManager';
+import { AnthropicProvider } from '../../src/model/providers/anthropicProvider';
 import { ComputerDisplay, toImagePoint, type DisplayGeometry } from '../../src/tools/desktop/computer/computerDisplay';
 import { ComputerTool } from '../../src/tools/desktop/computerTool';
 import { ScriptedMessagesServer } from '../support/scriptedMessagesServer';

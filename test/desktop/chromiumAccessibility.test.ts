@@ -2,16 +2,16 @@
 // launcher's environment (ACCESSIBILITY_ENABLED=1) and its renderer switch make a page's controls
 // readable from AT-SPI, with boxes inside Chromium's window. (A Chromium already running without
 // them could not be turned on here: setting org.a11y.Status IsEnabled or ScreenReaderEnabled
-// later was ignored; see src/desktop/adapters/accessibleLaunch.ts.)
+// later was ignored; see src/platform/linux/accessibleLaunch.ts.)
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { AtspiAccessibility } from '../../src/desktop/adapters/atspiAccessibility';
-import { LinuxAppLauncher } from '../../src/desktop/adapters/appLaunchers';
-import { DesktopBridge } from '../../src/desktop/adapters/desktopBridge';
-import { X11Windows } from '../../src/desktop/adapters/x11Windows';
+import { AtspiAccessibility } from '../../src/platform/linux/atspi/atspiAccessibility';
+import { LinuxAppLauncher } from '../../src/platform/linux/appLaunchers';
+import { DesktopBridge } from '../../src/platform/linux/desktopBridge';
+import { X11Windows } from '../../src/platform/linux/x11/x11Windows';
 import type { AccessibleElement } from '../../src/desktop/ports/accessibilityPort';
 import { suiteDisplay } from './support/fixture';
 

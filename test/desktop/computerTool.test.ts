@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import type { ToolResult } from '../../src/core/types';
+import type { ToolResult } from '../../src/tools/toolTypes';
 import type { Point } from '../../src/desktop/ports/inputPort';
 import { ComputerDisplay, toImagePoint, type DisplayGeometry } from '../../src/tools/desktop/computer/computerDisplay';
 import { ComputerTool } from '../../src/tools/desktop/computerTool';

@@ -6,7 +6,7 @@ import { once } from 'node:events';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { VirtualDisplay } from '../../src/desktop/virtualDisplay';
+import { VirtualDisplay } from '../../src/platform/linux/x11/virtualDisplay';
 import {
   FIXTURE_PYTHON,
   FIXTURE_SCRIPT,

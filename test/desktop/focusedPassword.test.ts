@@ -2,15 +2,16 @@
 // the focused element is read from the tree, and whatever is typed there is shown only as its
 // length, while the entry receives the real text.
 import { strict as assert } from 'node:assert';
-import type { BBox, ToolCall } from '../../src/core/types';
-import { AtspiAccessibility } from '../../src/desktop/adapters/atspiAccessibility';
-import { createPlatformDesktop } from '../../src/desktop/adapters/platformDesktop';
+import type { BBox } from '../../src/common/geometry';
+import type { ToolCall } from '../../src/model/messages';
+import { AtspiAccessibility } from '../../src/platform/linux/atspi/atspiAccessibility';
+import { createPlatformDesktop } from '../../src/platform/platformDesktop';
 import { createDesktopServices } from '../../src/desktop/desktopServices';
-import { MemoryLogger } from '../../src/logging/logger';
+import { MemoryLogger } from '../../src/common/logger';
 import { TypeTextTool } from '../../src/tools/desktop/typeTextTool';
-import { ToolPolicy } from '../../src/tools/toolPolicy';
+import { ToolPolicy } from '../../src/runtime/toolPolicy';
 import { ToolRegistry } from '../../src/tools/toolRegistry';
-import { ToolRuntime } from '../../src/tools/toolRuntime';
+import { ToolRuntime } from '../../src/runtime/toolRuntime';
 import { suiteDisplay } from './support/fixture';
 import { clickCentre, gtkFixtureMissing, startGtkPasswordApp, type GtkPasswordApp } from './support/gtkPasswordFixture';
 

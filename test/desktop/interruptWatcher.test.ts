@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { execFile } from 'node:child_process';
-import { X11InterruptWatcher } from '../../src/desktop/adapters/x11InterruptWatcher';
+import { X11InterruptWatcher } from '../../src/platform/linux/x11/x11InterruptWatcher';
 import type { InterruptWatch, StopTrigger } from '../../src/desktop/ports/interruptPort';
 import { suiteDisplay } from './support/fixture';
 

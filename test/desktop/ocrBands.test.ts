@@ -1,7 +1,7 @@
 // Splitting a screen into bands read in parallel, and joining the bands' results: pure.
 import * as assert from 'node:assert/strict';
-import type { OcrElement } from '../../src/core/types';
-import { balancedCuts, joinBands, splitIntoBands } from '../../src/desktop/ocrBands';
+import type { OcrElement } from '../../src/desktop/ocr/ocrTypes';
+import { balancedCuts, joinBands, splitIntoBands } from '../../src/desktop/ocr/ocrBands';
 
 describe('OCR bands', function () {
   it('cuts bands where the text is balanced, at quiet rows, and trims their blank borders', function () {

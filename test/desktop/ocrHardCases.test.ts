@@ -3,11 +3,11 @@
 // glyphs, one-letter words and dotted file names. Ground truth: each label's box in the DOM.
 import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import type { OcrAnalysis } from '../../src/core/types';
-import { NutScreen } from '../../src/desktop/adapters/nutScreen';
-import { TesseractJsOcr } from '../../src/desktop/adapters/tesseractJsOcr';
-import { LayeredOcr } from '../../src/desktop/layeredOcr';
-import { locateText } from '../../src/desktop/textLocator';
+import type { OcrAnalysis } from '../../src/desktop/ocr/ocrTypes';
+import { NutScreen } from '../../src/platform/nut/nutScreen';
+import { TesseractJsOcr } from '../../src/platform/ocr/tesseractJsOcr';
+import { LayeredOcr } from '../../src/desktop/ocr/layeredOcr';
+import { locateText } from '../../src/desktop/grounding/textLocator';
 import { openHardCasesPage, type HardCasesPage, type PageLabel } from './support/hardCasesPage';
 import { suiteDisplay } from './support/fixture';
 

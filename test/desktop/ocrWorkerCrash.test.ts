@@ -3,7 +3,7 @@
 // The crash is made by ending the worker's thread under the pool (its handle is internal).
 import { strict as assert } from 'node:assert';
 import type { Worker as ThreadWorker } from 'node:worker_threads';
-import { TesseractJsOcr } from '../../src/desktop/adapters/tesseractJsOcr';
+import { TesseractJsOcr } from '../../src/platform/ocr/tesseractJsOcr';
 
 const blank = (width: number, height: number): { width: number; height: number; data: Buffer; origin: { x: number; y: number } } => ({
   width,

@@ -2,7 +2,7 @@
 // its pages, control commands and volatile text, seen through the project's real OCR and
 // click tool on the suite's virtual display, with the app's log as the ground truth.
 import { strict as assert } from 'node:assert';
-import type { OcrElement } from '../../src/core/types';
+import type { OcrElement } from '../../src/desktop/ocr/ocrTypes';
 import { PAGES_TITLE_PREFIX, startPagesApp, type ButtonGeometry, type PagesApp } from '../support/pagesFixture';
 import { createDesktopRig, type DesktopRig } from './support/desktopRig';
 import { suiteDisplay } from './support/fixture';

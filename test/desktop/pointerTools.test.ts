@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
-import type { ToolResult } from '../../src/core/types';
-import { NutInput } from '../../src/desktop/adapters/nutInput';
+import type { ToolResult } from '../../src/tools/toolTypes';
+import { NutInput } from '../../src/platform/nut/nutInput';
 import { createDesktopRig, type DesktopRig } from './support/desktopRig';
 import { launchFixture, suiteDisplay, type Fixture, type FixtureEvent, type WidgetGeometry } from './support/fixture';
 

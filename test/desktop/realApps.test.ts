@@ -5,7 +5,7 @@
 // the label's box or it must say it will not click. Then real clicks through the click tool.
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
-import { TargetLocator } from '../../src/desktop/targetLocator';
+import { TargetLocator } from '../../src/desktop/grounding/targetLocator';
 import { createDesktopRig, type DesktopRig } from './support/desktopRig';
 import { suiteDisplay } from './support/fixture';
 import { activateWindow, delay, type GroundTruthLabel } from './support/realApps/appWindow';

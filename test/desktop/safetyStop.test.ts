@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import type { TakeoverDecision, TakeoverRequest } from '../../src/agent/safetyMonitor';
+import type { TakeoverDecision, TakeoverRequest } from '../../src/safety/safetyMonitor';
 import { suiteDisplay } from './support/fixture';
 import { createStopRig, type StopRig } from './support/stopRig';
 

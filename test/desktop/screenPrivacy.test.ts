@@ -4,12 +4,12 @@
 // the model a stub and no picture; a GTK password entry (AT-SPI role `password text`) is black
 // in the reading. The agent, the Anthropic SDK and HTTP are real.
 import { strict as assert } from 'node:assert';
-import type { BBox } from '../../src/core/types';
-import { createPlatformDesktop } from '../../src/desktop/adapters/platformDesktop';
-import { SharpImages } from '../../src/desktop/adapters/sharpImages';
+import type { BBox } from '../../src/common/geometry';
+import { createPlatformDesktop } from '../../src/platform/platformDesktop';
+import { SharpImages } from '../../src/platform/images/sharpImages';
 import { createDesktopServices, type DesktopServices } from '../../src/desktop/desktopServices';
 import type { ScreenImage } from '../../src/desktop/ports/screenPort';
-import { compileWindowTitles } from '../../src/desktop/privateWindows';
+import { compileWindowTitles } from '../../src/desktop/reading/privateWindows';
 import { createDesktopTools } from '../../src/tools/desktop/desktopTools';
 import { startHarness, type Harness } from '../support/agentHarness';
 import { textReply, toolReply } from '../support/scriptedSteps';

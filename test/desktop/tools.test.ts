@@ -3,7 +3,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { NutInput } from '../../src/desktop/adapters/nutInput';
+import { NutInput } from '../../src/platform/nut/nutInput';
 import { createDesktopRig, type DesktopRig } from './support/desktopRig';
 import { FIXTURE_SCRIPT, launchFixture, suiteDisplay, writeDesktopEntry, type Fixture, type FixtureEvent } from './support/fixture';
 

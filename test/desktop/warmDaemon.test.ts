@@ -4,7 +4,7 @@ import { execFile } from 'node:child_process';
 import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { encodeFrame, FrameReader, type DaemonStatus } from '../../src/desktop/remoteProtocol';
+import { encodeFrame, FrameReader, type DaemonStatus } from '../../src/desktop/remote/remoteProtocol';
 import { launchFixture, suiteDisplay, type Fixture } from './support/fixture';
 import { BUILT_CLI, type CliOutcome } from './support/builtCli';
 

@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
-import { findAccessibleCandidates, locateAccessible } from '../../src/desktop/accessibleLocator';
+import { findAccessibleCandidates, locateAccessible } from '../../src/desktop/grounding/accessibleLocator';
 import type { AccessibleElement } from '../../src/desktop/ports/accessibilityPort';
-import type { LocateResult, TextCandidate } from '../../src/desktop/textLocator';
+import type { LocateResult, TextCandidate } from '../../src/desktop/grounding/textLocator';
 
 function el(name: string, x: number, y: number, w = 59, h = 34, role = 'push button', text?: string): AccessibleElement {
   return { name, role, bbox: { x, y, width: w, height: h }, states: ['enabled', 'showing', 'visible'], ...(text !== undefined ? { text } : {}) };

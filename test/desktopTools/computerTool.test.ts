@@ -1,9 +1,9 @@
 import { strict as assert } from 'node:assert';
-import type { ToolResult } from '../../src/core/types';
-import { SharpImages } from '../../src/desktop/adapters/sharpImages';
+import type { ToolResult } from '../../src/tools/toolTypes';
+import { SharpImages } from '../../src/platform/images/sharpImages';
 import { ComputerDisplay, fitImage, toImagePoint, toScreenPoint, type DisplayGeometry } from '../../src/tools/desktop/computer/computerDisplay';
 import { ComputerTool } from '../../src/tools/desktop/computerTool';
-import { NullLogger } from '../../src/logging/logger';
+import { NullLogger } from '../../src/common/logger';
 import { createFakeDesktop, makeServices, runTool, type FakeDesktop } from '../support/fakeDesktop';
 
 // The `computer` tool on the in-memory desktop: what reached the input port, and the

@@ -3,8 +3,8 @@ import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DesktopBridge } from '../../src/desktop/adapters/desktopBridge';
-import { X11Windows } from '../../src/desktop/adapters/x11Windows';
+import { DesktopBridge } from '../../src/platform/linux/desktopBridge';
+import { X11Windows } from '../../src/platform/linux/x11/x11Windows';
 
 // The bridge's process handling with stand-in interpreters (no display needed): a helper that
 // never answers costs a bounded wait and is replaced, one that crashes is restarted once and then
@@ -103,7 +103,7 @@ rl.on('close', () => process.exit(0));`,
     const script = join(dir, 'asker.ts');
     writeFileSync(
       script,
-      `import { DesktopBridge } from ${JSON.stringify(join(__dirname, '..', '..', 'src', 'desktop', 'adapters', 'desktopBridge'))};
+      `import { DesktopBridge } from ${JSON.stringify(join(__dirname, '..', '..', 'src', 'platform', 'linux', 'desktopBridge'))};
 const bridge = new DesktopBridge({ PATH: process.env.PATH, DISPLAY: ':9999' });
 bridge.request('activeId').catch((e: Error) => console.log('answer: ' + e.message.split('\\n')[0])).then(() => console.log('helper ' + bridge.pid));`,
     );

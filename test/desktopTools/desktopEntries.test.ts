@@ -9,7 +9,7 @@ import {
   parseDesktopEntry,
   readDesktopEntries,
   type DesktopEntry,
-} from '../../src/desktop/desktopEntries';
+} from '../../src/platform/linux/desktopEntries';
 
 function entryText(fields: Record<string, string>, extra = ''): string {
   return ['[Desktop Entry]', ...Object.entries(fields).map(([k, v]) => `${k}=${v}`), extra].join('\n');

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { canonicalKey, describeCombo, keystrokeFor, resolveCombo } from '../../src/desktop/keys';
+import { canonicalKey, describeCombo, keystrokeFor, resolveCombo } from '../../src/desktop/input/keys';
 import type { KeyCombo, Modifier } from '../../src/desktop/ports/inputPort';
 
 /** Modifiers as a sorted list, since their order in the combo carries no meaning. */

@@ -2,9 +2,9 @@ import { strict as assert } from 'node:assert';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SecretRedactor } from '../../src/core/redact';
-import { accessibleAppArgs } from '../../src/desktop/adapters/accessibleLaunch';
-import { LinuxAppLauncher } from '../../src/desktop/adapters/appLaunchers';
+import { SecretRedactor } from '../../src/common/redact';
+import { accessibleAppArgs } from '../../src/platform/linux/accessibleLaunch';
+import { LinuxAppLauncher } from '../../src/platform/linux/appLaunchers';
 
 // An app started through a desktop entry (as launch_app does) gets our environment without the
 // model providers' keys: the entry's program writes the environment it got to a file.

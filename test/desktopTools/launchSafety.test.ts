@@ -2,8 +2,8 @@ import { strict as assert } from 'node:assert';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { LinuxAppLauncher } from '../../src/desktop/adapters/appLaunchers';
-import { appNameProblem, InvalidAppNameError, LaunchNotAllowedError } from '../../src/desktop/launchNames';
+import { LinuxAppLauncher } from '../../src/platform/linux/appLaunchers';
+import { appNameProblem, InvalidAppNameError, LaunchNotAllowedError } from '../../src/desktop/input/launchNames';
 import { LaunchAppTool } from '../../src/tools/desktop/launchAppTool';
 import { createFakeDesktop, makeServices, runTool, type FakeDesktop } from '../support/fakeDesktop';
 

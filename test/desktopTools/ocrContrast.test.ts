@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
-import { inkOnWhite } from '../../src/desktop/ocrContrast';
+import { inkOnWhite } from '../../src/desktop/ocr/ocrContrast';
 import type { ScreenImage } from '../../src/desktop/ports/screenPort';
-import { findTextRegions } from '../../src/desktop/textRegions';
+import { findTextRegions } from '../../src/desktop/ocr/textRegions';
 
 type Rgb = [number, number, number];
 

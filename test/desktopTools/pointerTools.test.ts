@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
-import type { ToolResult } from '../../src/core/types';
-import { SharpImages } from '../../src/desktop/adapters/sharpImages';
-import { NullLogger } from '../../src/logging/logger';
+import type { ToolResult } from '../../src/tools/toolTypes';
+import { SharpImages } from '../../src/platform/images/sharpImages';
+import { NullLogger } from '../../src/common/logger';
 import { ClickTool } from '../../src/tools/desktop/clickTool';
 import { CursorPositionTool } from '../../src/tools/desktop/cursorPositionTool';
 import { DragTool } from '../../src/tools/desktop/dragTool';

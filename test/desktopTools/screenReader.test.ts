@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
-import type { BBox } from '../../src/core/types';
-import { changedRegion, changedRegions, crop } from '../../src/desktop/screenDiff';
-import { ScreenReader } from '../../src/desktop/screenReader';
+import type { BBox } from '../../src/common/geometry';
+import { changedRegion, changedRegions, crop } from '../../src/desktop/reading/screenDiff';
+import { ScreenReader } from '../../src/desktop/reading/screenReader';
 import { FakeOcr, FakeScreen, ocrWords, paintRect, solidFrame, type WordSpec } from '../support/fakeDesktop';
 
 function pixel(image: { width: number; data: Buffer }, x: number, y: number): number[] {

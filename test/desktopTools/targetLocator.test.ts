@@ -1,12 +1,12 @@
 import { strict as assert } from 'node:assert';
-import type { BBox } from '../../src/core/types';
+import type { BBox } from '../../src/common/geometry';
 import { createDesktopServices } from '../../src/desktop/desktopServices';
 import type { AccessibilityPort, AccessibilityQueryOptions, AccessibleElement } from '../../src/desktop/ports/accessibilityPort';
 import type { WindowInfo, WindowPort } from '../../src/desktop/ports/windowPort';
-import { compileWindowTitles } from '../../src/desktop/privateWindows';
-import { judgeOcr } from '../../src/desktop/targetRules';
-import { TargetLocator, type TargetResult } from '../../src/desktop/targetLocator';
-import type { TextCandidate } from '../../src/desktop/textLocator';
+import { compileWindowTitles } from '../../src/desktop/reading/privateWindows';
+import { judgeOcr } from '../../src/desktop/grounding/targetRules';
+import { TargetLocator, type TargetResult } from '../../src/desktop/grounding/targetLocator';
+import type { TextCandidate } from '../../src/desktop/grounding/textLocator';
 import { ClickTool } from '../../src/tools/desktop/clickTool';
 import { createFakeDesktop, ocrWords, runTool, type FakeDesktop, type WordSpec } from '../support/fakeDesktop';
 

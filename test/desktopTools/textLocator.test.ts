@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { findCandidates, locateText, type LocateResult, type TextCandidate } from '../../src/desktop/textLocator';
+import { findCandidates, locateText, type LocateResult, type TextCandidate } from '../../src/desktop/grounding/textLocator';
 import { ocrWords } from '../support/fakeDesktop';
 
 function found(result: LocateResult): TextCandidate {

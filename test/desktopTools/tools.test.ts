@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import type { ToolResult } from '../../src/core/types';
+import type { ToolResult } from '../../src/tools/toolTypes';
 import { ClickTool } from '../../src/tools/desktop/clickTool';
 import { LaunchAppTool } from '../../src/tools/desktop/launchAppTool';
 import { PressKeyTool } from '../../src/tools/desktop/pressKeyTool';

@@ -1,13 +1,14 @@
 import { strict as assert } from 'node:assert';
-import { compileRedactPatterns, SecretRedactor } from '../../src/core/redact';
-import type { ToolCall, ToolResult } from '../../src/core/types';
+import { compileRedactPatterns, SecretRedactor } from '../../src/common/redact';
+import type { ToolCall } from '../../src/model/messages';
+import type { ToolResult } from '../../src/tools/toolTypes';
 import { createDesktopServices } from '../../src/desktop/desktopServices';
 import type { AccessibilityPort, FocusedElement } from '../../src/desktop/ports/accessibilityPort';
-import { MemoryLogger } from '../../src/logging/logger';
+import { MemoryLogger } from '../../src/common/logger';
 import { TypeTextTool } from '../../src/tools/desktop/typeTextTool';
-import { ToolPolicy } from '../../src/tools/toolPolicy';
+import { ToolPolicy } from '../../src/runtime/toolPolicy';
 import { ToolRegistry } from '../../src/tools/toolRegistry';
-import { ToolRuntime, type ApprovalRequest } from '../../src/tools/toolRuntime';
+import { ToolRuntime, type ApprovalRequest } from '../../src/runtime/toolRuntime';
 import { createFakeDesktop, type FakeDesktop } from '../support/fakeDesktop';
 
 // type_text through the real runtime on the in-memory desktop: the text typed is the real one;

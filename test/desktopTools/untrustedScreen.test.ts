@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { DEFAULT_SYSTEM_PROMPT } from '../../src/agent/systemPrompt';
-import type { InstructionFlag } from '../../src/core/instructionDetector';
-import type { ToolResult } from '../../src/core/types';
+import type { InstructionFlag } from '../../src/common/instructionDetector';
+import type { ToolResult } from '../../src/tools/toolTypes';
 import { ClickTool } from '../../src/tools/desktop/clickTool';
 import { ElementTreeTool } from '../../src/tools/desktop/elementTreeTool';
 import { OcrTool } from '../../src/tools/desktop/ocrTool';

@@ -1,12 +1,13 @@
 import { strict as assert } from 'node:assert';
-import { isGaiError } from '../../src/core/errors';
-import type { ComputerUseMode, JsonObjectSchema, LlmStreamChunk, Message, ToolDefinition } from '../../src/core/types';
-import type { LlmRequest } from '../../src/llm/llmProvider';
+import { isGaiError } from '../../src/common/errors';
+import type { ComputerUseMode } from '../../src/model/modelConfig';
+import type { JsonObjectSchema, LlmStreamChunk, Message, ToolDefinition } from '../../src/model/messages';
+import type { LlmRequest } from '../../src/model/llmProvider';
 import {
   computerToolFor, HIGH_RES_IMAGE_LIMITS, imageLimitsFor, nativeComputerFor, STANDARD_IMAGE_LIMITS,
-} from '../../src/llm/providers/anthropicComputerModels';
-import { AnthropicProvider } from '../../src/llm/providers/anthropicProvider';
-import { computerInputSchema } from '../../src/tools/desktop/computer/computerActions';
+} from '../../src/model/providers/anthropicComputerModels';
+import { AnthropicProvider } from '../../src/model/providers/anthropicProvider';
+import { computerInputSchema } from '../../src/model/computer/computerActions';
 import { ScriptedMessagesServer } from '../support/scriptedMessagesServer';
 import { toolReply } from '../support/scriptedSteps';
 import { TINY_PNG } from '../support/testTools';

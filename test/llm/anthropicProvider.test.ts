@@ -1,8 +1,8 @@
 import { strict as assert } from 'node:assert';
-import { isGaiError } from '../../src/core/errors';
-import type { LlmStreamChunk, Message } from '../../src/core/types';
-import { toAnthropicMessages, toAnthropicTools } from '../../src/llm/providers/anthropicMessages';
-import { AnthropicProvider } from '../../src/llm/providers/anthropicProvider';
+import { isGaiError } from '../../src/common/errors';
+import type { LlmStreamChunk, Message } from '../../src/model/messages';
+import { toAnthropicMessages, toAnthropicTools } from '../../src/model/providers/anthropicMessages';
+import { AnthropicProvider } from '../../src/model/providers/anthropicProvider';
 import { ScriptedMessagesServer } from '../support/scriptedMessagesServer';
 import { textReply, toolReply } from '../support/scriptedSteps';
 import { TINY_PNG } from '../support/testTools';

@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
-import type { ContentBlock, ImageBlock, Message, TextBlock, ToolResultBlock } from '../../src/core/types';
-import { Conversation, SCREENSHOT_STUB, TRIMMED_NOTE } from '../../src/llm/conversation';
-import { toAnthropicMessages } from '../../src/llm/providers/anthropicMessages';
+import type { ContentBlock, ImageBlock, Message, TextBlock, ToolResultBlock } from '../../src/model/messages';
+import { Conversation, SCREENSHOT_STUB, TRIMMED_NOTE } from '../../src/model/conversation';
+import { toAnthropicMessages } from '../../src/model/providers/anthropicMessages';
 
 function shot(n: number): ImageBlock {
   return { type: 'image', source: { type: 'base64', mediaType: 'image/png', data: `png-${n}` } };

@@ -1,9 +1,9 @@
 import { strict as assert } from 'node:assert';
-import { rejectedInputProblem } from '../../src/core/inputLimits';
-import { Conversation } from '../../src/llm/conversation';
-import { fromAnthropicMessage } from '../../src/llm/providers/anthropicMessages';
-import { fromChatCompletion, ToolCallAccumulator } from '../../src/llm/providers/openaiMessages';
-import { toAnthropicMessages } from '../../src/llm/providers/anthropicMessages';
+import { rejectedInputProblem } from '../../src/common/inputLimits';
+import { Conversation } from '../../src/model/conversation';
+import { fromAnthropicMessage } from '../../src/model/providers/anthropicMessages';
+import { fromChatCompletion, ToolCallAccumulator } from '../../src/model/providers/openaiMessages';
+import { toAnthropicMessages } from '../../src/model/providers/anthropicMessages';
 
 // What a provider hands on from a model's tool call is bounded before anything else sees it.
 

@@ -1,8 +1,8 @@
 import { strict as assert } from 'node:assert';
-import { GaiError, isGaiError } from '../../src/core/errors';
-import type { Provider } from '../../src/core/types';
-import { PROVIDERS, resolveLlmConfig, type LlmSettings } from '../../src/llm/llmConfig';
-import { createProvider } from '../../src/llm/providers/providerFactory';
+import { GaiError, isGaiError } from '../../src/common/errors';
+import type { Provider } from '../../src/model/modelConfig';
+import { PROVIDERS, resolveLlmConfig, type LlmSettings } from '../../src/model/llmConfig';
+import { createProvider } from '../../src/model/providers/providerFactory';
 
 function configError(settings: LlmSettings, env: Record<string, string> = {}): GaiError {
   try {

@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
-import type { TokenUsage } from '../../src/core/types';
-import { LlmManager } from '../../src/llm/llmManager';
-import { AnthropicProvider } from '../../src/llm/providers/anthropicProvider';
+import type { TokenUsage } from '../../src/model/messages';
+import { LlmManager } from '../../src/model/llmManager';
+import { AnthropicProvider } from '../../src/model/providers/anthropicProvider';
 import { ScriptedMessagesServer } from '../support/scriptedMessagesServer';
 import { textReply } from '../support/scriptedSteps';
 

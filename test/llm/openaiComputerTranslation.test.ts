@@ -1,16 +1,16 @@
 import { strict as assert } from 'node:assert';
 import type { ResponseComputerToolCall } from 'openai/resources/responses/responses';
-import { GaiError } from '../../src/core/errors';
-import type { ProviderConfig } from '../../src/core/types';
-import { computerCallIdOf, computerCallToToolCalls, keyCombination, wheelSteps } from '../../src/llm/providers/openaiComputerActions';
-import { openAiComputerToolFor, openAiNativeComputerFor } from '../../src/llm/providers/openaiComputerModels';
-import { usesResponsesApi } from '../../src/llm/providers/providerFactory';
-import { toResponsesInput } from '../../src/llm/providers/openaiResponsesInput';
-import { SCREENSHOT_STUB } from '../../src/llm/conversation';
-import { resolveLlmConfig } from '../../src/llm/llmConfig';
+import { GaiError } from '../../src/common/errors';
+import type { ProviderConfig } from '../../src/model/modelConfig';
+import { computerCallIdOf, computerCallToToolCalls, keyCombination, wheelSteps } from '../../src/model/providers/openaiComputerActions';
+import { openAiComputerToolFor, openAiNativeComputerFor } from '../../src/model/providers/openaiComputerModels';
+import { usesResponsesApi } from '../../src/model/providers/providerFactory';
+import { toResponsesInput } from '../../src/model/providers/openaiResponsesInput';
+import { SCREENSHOT_STUB } from '../../src/model/conversation';
+import { resolveLlmConfig } from '../../src/model/llmConfig';
 import { yesApproval } from '../../src/cli/terminalApproval';
-import { computerInputSchema } from '../../src/tools/desktop/computer/computerActions';
-import { compileValidator } from '../../src/tools/schema';
+import { computerInputSchema } from '../../src/model/computer/computerActions';
+import { compileValidator } from '../../src/common/schema';
 
 function computerCall(actions: ResponseComputerToolCall['actions'], checks: ResponseComputerToolCall['pending_safety_checks'] = []): ResponseComputerToolCall {
   return { type: 'computer_call', id: 'cu_1', call_id: 'call_c1', actions, pending_safety_checks: checks, status: 'completed' };

@@ -1,7 +1,8 @@
 import { strict as assert } from 'node:assert';
-import { GaiError, type GaiErrorCode } from '../../src/core/errors';
-import type { ImageBlock, LlmStreamChunk, Message, ProviderConfig, ToolDefinition } from '../../src/core/types';
-import type { LlmRequest } from '../../src/llm/llmProvider';
+import { GaiError, type GaiErrorCode } from '../../src/common/errors';
+import type { ImageBlock, LlmStreamChunk, Message, ToolDefinition } from '../../src/model/messages';
+import type { ProviderConfig } from '../../src/model/modelConfig';
+import type { LlmRequest } from '../../src/model/llmProvider';
 import {
   ToolCallAccumulator,
   fromChatCompletion,
@@ -9,8 +10,8 @@ import {
   parseToolArguments,
   toChatMessages,
   toChatTools,
-} from '../../src/llm/providers/openaiMessages';
-import { OLLAMA_BASE_URL, OpenAiCompatibleProvider } from '../../src/llm/providers/openaiProvider';
+} from '../../src/model/providers/openaiMessages';
+import { OLLAMA_BASE_URL, OpenAiCompatibleProvider } from '../../src/model/providers/openaiProvider';
 import { ScriptedChatServer } from '../support/scriptedChatServer';
 import { textReply, toolReply } from '../support/scriptedSteps';
 

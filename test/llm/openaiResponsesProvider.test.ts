@@ -1,14 +1,15 @@
 import { strict as assert } from 'node:assert';
-import { GaiError, type GaiErrorCode } from '../../src/core/errors';
-import type { ImageBlock, LlmResponse, LlmStreamChunk, RiskLevel, ToolDefinition, ToolResult } from '../../src/core/types';
-import { Conversation } from '../../src/llm/conversation';
-import type { LlmRequest } from '../../src/llm/llmProvider';
-import { OpenAiResponsesProvider } from '../../src/llm/providers/openaiResponsesProvider';
-import { computerInputSchema, type ComputerInput } from '../../src/tools/desktop/computer/computerActions';
+import { GaiError, type GaiErrorCode } from '../../src/common/errors';
+import type { ImageBlock, LlmResponse, LlmStreamChunk, ToolDefinition } from '../../src/model/messages';
+import type { RiskLevel, ToolResult } from '../../src/tools/toolTypes';
+import { Conversation } from '../../src/model/conversation';
+import type { LlmRequest } from '../../src/model/llmProvider';
+import { OpenAiResponsesProvider } from '../../src/model/providers/openaiResponsesProvider';
+import { computerInputSchema, type ComputerInput } from '../../src/model/computer/computerActions';
 import { ToolBase, type ToolContext } from '../../src/tools/toolBase';
 import { ToolRegistry } from '../../src/tools/toolRegistry';
 import { ToolResults, toolResultContent } from '../../src/tools/toolResult';
-import { ToolRuntime, type ApprovalDecision, type ApprovalRequest } from '../../src/tools/toolRuntime';
+import { ToolRuntime, type ApprovalDecision, type ApprovalRequest } from '../../src/runtime/toolRuntime';
 import { ScriptedResponsesServer, type ResponsesStep } from '../support/scriptedResponsesServer';
 
 const API_KEY = 'sk-proj-scripted0123456789abcdefABCDEF';

@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { Agent } from '../../src/agent/agent';
-import { LlmManager } from '../../src/llm/llmManager';
-import { AnthropicProvider } from '../../src/llm/providers/anthropicProvider';
-import { MemoryLogger } from '../../src/logging/logger';
-import { McpClientHost } from '../../src/mcp/clientHost';
-import { ToolPolicy } from '../../src/tools/toolPolicy';
+import { LlmManager } from '../../src/model/llmManager';
+import { AnthropicProvider } from '../../src/model/providers/anthropicProvider';
+import { MemoryLogger } from '../../src/common/logger';
+import { McpClientHost } from '../../src/mcp/client/clientHost';
+import { ToolPolicy } from '../../src/runtime/toolPolicy';
 import { ToolRegistry } from '../../src/tools/toolRegistry';
-import { ToolRuntime, type ApprovalRequest } from '../../src/tools/toolRuntime';
+import { ToolRuntime, type ApprovalRequest } from '../../src/runtime/toolRuntime';
 import { toolNamesSent, toolResultsSent } from '../support/agentHarness';
 import { ScriptedMessagesServer } from '../support/scriptedMessagesServer';
 import { textReply, toolReply, type Script } from '../support/scriptedSteps';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { parseMcpServers } from '../../src/mcp/clientConfig';
-import { MAX_TOOL_NAME_CHARS, mcpToolName } from '../../src/mcp/clientNames';
+import { parseMcpServers } from '../../src/mcp/client/clientConfig';
+import { MAX_TOOL_NAME_CHARS, mcpToolName } from '../../src/mcp/client/clientNames';
 
 describe('MCP client: configured servers and tool names', () => {
   it('reads the Claude Desktop / Cursor shape: command servers and url servers', () => {

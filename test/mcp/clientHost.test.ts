@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
-import { MemoryLogger } from '../../src/logging/logger';
-import { McpClientHost } from '../../src/mcp/clientHost';
-import { McpClientTool } from '../../src/mcp/clientTool';
-import { ToolPolicy } from '../../src/tools/toolPolicy';
+import { MemoryLogger } from '../../src/common/logger';
+import { McpClientHost } from '../../src/mcp/client/clientHost';
+import { McpClientTool } from '../../src/mcp/client/clientTool';
+import { ToolPolicy } from '../../src/runtime/toolPolicy';
 import { ToolRegistry } from '../../src/tools/toolRegistry';
-import { ToolRuntime } from '../../src/tools/toolRuntime';
+import { ToolRuntime } from '../../src/runtime/toolRuntime';
 import { echoServerEntry, echoServerFiles, isRunning, waitUntil, type EchoServerFiles } from './mcpTestServer';
 
 // GAI's MCP client against a real stdio MCP server (test/support/mcpEchoServer.mjs), through
@@ -182,9 +182,9 @@ describe('MCP client: configured servers as GAI tools', function () {
 
 describe('MCP client: the app permission guard', () => {
   it('does not ask about the active window for an MCP tool, and still does for a desktop tool', async () => {
-    const { AppPermissionGuard } = await import('../../src/tools/appPermissions');
-    const { McpServerConnection } = await import('../../src/mcp/clientConnection');
-    const { isMcpClientTool } = await import('../../src/mcp/clientTool');
+    const { AppPermissionGuard } = await import('../../src/safety/appPermissions');
+    const { McpServerConnection } = await import('../../src/mcp/client/clientConnection');
+    const { isMcpClientTool } = await import('../../src/mcp/client/clientTool');
     const { EchoTool } = await import('../../src/tools/echoTool');
     let looked = 0;
     const windows = {

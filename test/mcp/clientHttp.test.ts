@@ -5,12 +5,12 @@ import type { AddressInfo } from 'node:net';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { MemoryLogger } from '../../src/logging/logger';
-import { parseMcpServers } from '../../src/mcp/clientConfig';
-import { McpClientHost } from '../../src/mcp/clientHost';
-import { ToolPolicy } from '../../src/tools/toolPolicy';
+import { MemoryLogger } from '../../src/common/logger';
+import { parseMcpServers } from '../../src/mcp/client/clientConfig';
+import { McpClientHost } from '../../src/mcp/client/clientHost';
+import { ToolPolicy } from '../../src/runtime/toolPolicy';
 import { ToolRegistry } from '../../src/tools/toolRegistry';
-import { ToolRuntime } from '../../src/tools/toolRuntime';
+import { ToolRuntime } from '../../src/runtime/toolRuntime';
 
 // A {url, headers} entry: GAI's client over Streamable HTTP to the real SDK's server transport on
 // loopback, sending the configured headers.

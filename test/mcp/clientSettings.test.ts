@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { wordError } from '../../src/vscode/errorWording';
+import { wordError } from '../../src/vscode/setup/errorWording';
 import { parseSettings } from '../../src/vscode/settings';
 
 // gai.mcpServers: the VS Code setting of the MCP servers GAI's agent uses.

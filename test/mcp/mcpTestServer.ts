@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { parseMcpServers, type McpServerEntry } from '../../src/mcp/clientConfig';
+import { parseMcpServers, type McpServerEntry } from '../../src/mcp/client/clientConfig';
 
 // The test MCP server (test/support/mcpEchoServer.mjs) as a configured entry, and its call log.
 

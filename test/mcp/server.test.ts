@@ -1,4 +1,4 @@
-// `gai mcp` as a process (src/mcp/serverMain.ts under tsx) with the real MCP SDK client, over
+// `gai mcp` as a process (src/cli/mcpServerMain.ts under tsx) with the real MCP SDK client, over
 // stdio and Streamable HTTP. No display: these calls never reach the desktop (echo, wait, a
 // click the profile denies); test/desktop/mcpServer.test.ts drives the real fixture.
 import { strict as assert } from 'node:assert';
@@ -6,8 +6,8 @@ import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ToolListChangedNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { BrainStore } from '../../src/brain/brainStore';
-import { addPath, upsertNode } from '../../src/brain/brainRecords';
+import { BrainStore } from '../../src/navigation/store/brainStore';
+import { addPath, upsertNode } from '../../src/navigation/store/brainRecords';
 import { connectStdio, SOURCE_MCP_SERVER, startHttp, type HttpServer, type StdioSession } from '../support/mcpServerProcess';
 import { runCliCaptured } from '../support/cliHarness';
 import { homePage, networkPage, nodeFor, pathFor } from '../brain/support/brainFixtures';

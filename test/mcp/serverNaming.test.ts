@@ -1,9 +1,9 @@
 import { strict as assert } from 'node:assert';
-import { toolAnnotations, toolTitle } from '../../src/mcp/serverAnnotations';
-import { MAX_TOOL_NAME_CHARS, pathToolName, pathTools, targetSlug } from '../../src/mcp/serverPathTools';
-import { hasBearerToken, newBearerToken } from '../../src/mcp/serverToken';
-import { isLoopbackHost } from '../../src/mcp/serverHttp';
-import { parsePort } from '../../src/mcp/serverCommand';
+import { toolAnnotations, toolTitle } from '../../src/mcp/server/serverAnnotations';
+import { MAX_TOOL_NAME_CHARS, pathToolName, pathTools, targetSlug } from '../../src/mcp/server/serverPathTools';
+import { hasBearerToken, newBearerToken } from '../../src/mcp/server/serverToken';
+import { isLoopbackHost } from '../../src/mcp/server/serverHttp';
+import { parsePort } from '../../src/mcp/server/serverCommand';
 import { documentOf, homePage, networkPage, displayPage, nodeFor, pathFor } from '../brain/support/brainFixtures';
 
 describe('gai mcp: naming, annotations and the token check', () => {

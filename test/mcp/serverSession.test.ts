@@ -4,11 +4,11 @@ import { strict as assert } from 'node:assert';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { NullLogger } from '../../src/logging/logger';
-import { GaiMcpServer } from '../../src/mcp/server';
-import { ToolPolicy } from '../../src/tools/toolPolicy';
+import { NullLogger } from '../../src/common/logger';
+import { GaiMcpServer } from '../../src/mcp/server/server';
+import { ToolPolicy } from '../../src/runtime/toolPolicy';
 import { ToolRegistry } from '../../src/tools/toolRegistry';
-import { ToolRuntime } from '../../src/tools/toolRuntime';
+import { ToolRuntime } from '../../src/runtime/toolRuntime';
 import { PressTool, SnapTool, WaitTool, type ToolEvent } from '../support/testTools';
 
 async function connected(log: ToolEvent[]): Promise<{ client: Client; server: GaiMcpServer }> {

@@ -60,10 +60,10 @@ describe('external programs: installed on a fresh machine, or optional', functio
 
   it('sees the programs it must see (the scan itself works)', function () {
     const found = (command: string, file: string): boolean => scan.uses.some((u) => u.command === command && u.file === file);
-    assert.ok(found('Xvfb', 'src/desktop/virtualDisplay.ts'), 'Xvfb through the spawnLogged() wrapper');
-    assert.ok(found('xwininfo', 'src/desktop/adapters/x11Windows.ts'), 'xwininfo through promisify(execFile)');
+    assert.ok(found('Xvfb', 'src/platform/linux/x11/virtualDisplay.ts'), 'Xvfb through the spawnLogged() wrapper');
+    assert.ok(found('xwininfo', 'src/platform/linux/x11/x11Windows.ts'), 'xwininfo through promisify(execFile)');
     assert.ok(found('python3', 'test/desktop/support/fixture.ts'), 'python3 through a constant');
-    assert.ok(found('sleep', 'src/desktop/virtualDisplay.ts'), 'sleep inside the watchdog\'s sh -c script');
+    assert.ok(found('sleep', 'src/platform/linux/x11/virtualDisplay.ts'), 'sleep inside the watchdog\'s sh -c script');
     assert.ok(found('node', 'scripts/test.mjs'), 'process.execPath');
   });
 

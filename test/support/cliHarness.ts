@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
-import type { CliIo } from '../../src/cli/cliIo';
+import type { CliIo } from '../../src/common/cliIo';
 import { runCli } from '../../src/cli/main';
 
 // Runs the CLI in process with captured streams and an environment the test controls.

@@ -1,20 +1,23 @@
 // An in-memory desktop for unit tests of the desktop tools: a screen of RGBA frames, an input
 // port that records every call, a scripted OCR engine, a window list and a launcher. Images go
 // through the real SharpImages codec (it needs no display).
-import type { BBox, LlmMode, LlmResponse, Message, OcrAnalysis, OcrElement, ToolResult } from '../../src/core/types';
-import { SharpImages } from '../../src/desktop/adapters/sharpImages';
+import type { BBox } from '../../src/common/geometry';
+import type { LlmMode, LlmResponse, Message } from '../../src/model/messages';
+import type { OcrAnalysis, OcrElement } from '../../src/desktop/ocr/ocrTypes';
+import type { ToolResult } from '../../src/tools/toolTypes';
+import { SharpImages } from '../../src/platform/images/sharpImages';
 import { createDesktopServices, type DesktopServices } from '../../src/desktop/desktopServices';
-import { sleep } from '../../src/core/timing';
-import { canonicalKey } from '../../src/desktop/keys';
+import { sleep } from '../../src/common/timing';
+import { canonicalKey } from '../../src/desktop/input/keys';
 import type { AppLauncher, LaunchResult } from '../../src/desktop/ports/appLauncherPort';
 import type { Desktop, PlatformName } from '../../src/desktop/ports/desktop';
 import type { ClickCount, InputPort, KeyCombo, Modifier, MouseButton, Point, ScrollDirection } from '../../src/desktop/ports/inputPort';
 import type { OcrEngine, OcrOptions } from '../../src/desktop/ports/ocrPort';
 import type { ScreenImage, ScreenPort, ScreenSize } from '../../src/desktop/ports/screenPort';
 import type { WindowInfo, WindowPort } from '../../src/desktop/ports/windowPort';
-import { crop } from '../../src/desktop/screenDiff';
-import type { ModelAccess } from '../../src/llm/modelAccess';
-import { NullLogger } from '../../src/logging/logger';
+import { crop } from '../../src/desktop/reading/screenDiff';
+import type { ModelAccess } from '../../src/model/modelAccess';
+import { NullLogger } from '../../src/common/logger';
 import type { AnyTool, ToolContext } from '../../src/tools/toolBase';
 import { ToolResults } from '../../src/tools/toolResult';
 

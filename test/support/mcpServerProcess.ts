@@ -6,11 +6,11 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
 // `gai mcp` as other agents run it: a child process and the real MCP SDK client. `entry` is the
-// built dist/mcpServer.js (desktop tests) or src/mcp/serverMain.ts under tsx (unit tests).
+// built dist/mcpServer.js (desktop tests) or src/cli/mcpServerMain.ts under tsx (unit tests).
 
 const ROOT = resolve(__dirname, '..', '..');
 export const BUILT_MCP_SERVER = resolve(ROOT, 'dist', 'mcpServer.js');
-export const SOURCE_MCP_SERVER = resolve(ROOT, 'src', 'mcp', 'serverMain.ts');
+export const SOURCE_MCP_SERVER = resolve(ROOT, 'src', 'cli', 'mcpServerMain.ts');
 
 function nodeArgs(entry: string): string[] {
   return entry.endsWith('.ts') ? ['--import', 'tsx', entry] : [entry];

@@ -5,7 +5,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { exitText, hasExited, waitForExit } from '../../src/core/childProcesses';
+import { exitText, hasExited, waitForExit } from '../../src/common/childProcesses';
 import { FIXTURE_PYTHON, startupProblem, type DisplayEnv } from '../desktop/support/fixture';
 
 export const PAGES_SCRIPT = path.resolve(__dirname, '..', 'desktop', 'fixtures', 'pagesApp.py');

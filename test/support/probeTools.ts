@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
-import type { RiskLevel, ToolResult } from '../../src/core/types';
-import { toolInput } from '../../src/tools/schema';
+import type { RiskLevel, ToolResult } from '../../src/tools/toolTypes';
+import { toolInput } from '../../src/common/schema';
 import { ToolBase, type ToolContext } from '../../src/tools/toolBase';
 import { ToolResults } from '../../src/tools/toolResult';
 

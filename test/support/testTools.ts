@@ -1,7 +1,8 @@
 import { Type } from '@sinclair/typebox';
-import type { ImageBlock, RiskLevel, ToolResult } from '../../src/core/types';
+import type { ImageBlock } from '../../src/model/messages';
+import type { RiskLevel, ToolResult } from '../../src/tools/toolTypes';
 import { ToolBase, type ToolContext } from '../../src/tools/toolBase';
-import { StringEnum, toolInput } from '../../src/tools/schema';
+import { StringEnum, toolInput } from '../../src/common/schema';
 import { ToolResults } from '../../src/tools/toolResult';
 
 // Small real tools for agent tests: they record what happened to them.

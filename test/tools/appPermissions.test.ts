@@ -2,13 +2,13 @@ import { strict as assert } from 'node:assert';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import type { ToolCall } from '../../src/core/types';
+import type { ToolCall } from '../../src/model/messages';
 import type { WindowInfo, WindowPort } from '../../src/desktop/ports/windowPort';
-import { appKey, AppPatterns, defaultDenialCategory, displayName } from '../../src/tools/appNames';
-import { AppPermissionGuard, type AppChoice, type AppPermissionOptions, type AppPermissionRequest } from '../../src/tools/appPermissions';
-import { JsonFileAppPermissionStore, MAX_STORED_APPS, MemoryAppPermissionStore } from '../../src/tools/appPermissionStore';
+import { appKey, AppPatterns, defaultDenialCategory, displayName } from '../../src/safety/appNames';
+import { AppPermissionGuard, type AppChoice, type AppPermissionOptions, type AppPermissionRequest } from '../../src/safety/appPermissions';
+import { JsonFileAppPermissionStore, MAX_STORED_APPS, MemoryAppPermissionStore } from '../../src/safety/appPermissionStore';
 import { ToolRegistry } from '../../src/tools/toolRegistry';
-import { ToolRuntime } from '../../src/tools/toolRuntime';
+import { ToolRuntime } from '../../src/runtime/toolRuntime';
 import { ProbeTool } from '../support/probeTools';
 
 /** A window port whose active window the test sets. */

@@ -1,11 +1,11 @@
 import { strict as assert } from 'node:assert';
 import { PassThrough } from 'node:stream';
 import { terminalApproval } from '../../src/cli/terminalApproval';
-import type { ToolCall } from '../../src/core/types';
+import type { ToolCall } from '../../src/model/messages';
 import { TypeTextTool } from '../../src/tools/desktop/typeTextTool';
 import { ToolRegistry } from '../../src/tools/toolRegistry';
-import { ToolRuntime, type ApprovalRequest } from '../../src/tools/toolRuntime';
-import { ChatSession } from '../../src/vscode/chatSession';
+import { ToolRuntime, type ApprovalRequest } from '../../src/runtime/toolRuntime';
+import { ChatSession } from '../../src/vscode/chat/chatSession';
 import { createFakeDesktop, makeServices, type FakeDesktop } from '../support/fakeDesktop';
 
 // Issue 11: invisible and control characters in what the model asks to type are shown escaped

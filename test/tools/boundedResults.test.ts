@@ -1,8 +1,8 @@
 import { strict as assert } from 'node:assert';
 import { Type } from '@sinclair/typebox';
-import type { ToolResult } from '../../src/core/types';
-import { limitToolInput } from '../../src/core/inputLimits';
-import { toolInput } from '../../src/tools/schema';
+import type { ToolResult } from '../../src/tools/toolTypes';
+import { limitToolInput } from '../../src/common/inputLimits';
+import { toolInput } from '../../src/common/schema';
 import { ToolBase } from '../../src/tools/toolBase';
 import { ToolRegistry } from '../../src/tools/toolRegistry';
 import { MAX_RESULT_FIELD_CHARS, MAX_RESULT_TEXT_CHARS, normalizeResult, toolResultContent, ToolResults } from '../../src/tools/toolResult';

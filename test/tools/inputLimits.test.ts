@@ -8,7 +8,7 @@ import {
   previewValue,
   rejectedInputProblem,
   TOOL_INPUT_LIMITS,
-} from '../../src/core/inputLimits';
+} from '../../src/common/inputLimits';
 
 /** `{ a: { a: ... } }` nested `levels` deep, built without recursion. */
 export function deepObject(levels: number): unknown {

@@ -5,7 +5,7 @@ import { readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SharpImages } from '../../src/desktop/adapters/sharpImages';
+import { SharpImages } from '../../src/platform/images/sharpImages';
 import { OcrTool } from '../../src/tools/desktop/ocrTool';
 import { readImageFile } from '../../src/tools/desktop/imageFile';
 import { createFakeDesktop, makeServices, ocrWords, runTool, solidFrame, toolContext } from '../support/fakeDesktop';

@@ -1,9 +1,10 @@
 import { strict as assert } from 'node:assert';
-import type { ToolCall, ToolErrorCode, ToolResult } from '../../src/core/types';
-import { Replanner, type FailureClass, type RecoveryDecision } from '../../src/tools/replanner';
+import type { ToolCall } from '../../src/model/messages';
+import type { ToolErrorCode, ToolResult } from '../../src/tools/toolTypes';
+import { Replanner, type FailureClass, type RecoveryDecision } from '../../src/runtime/replanner';
 import { ToolRegistry } from '../../src/tools/toolRegistry';
 import { ToolResults } from '../../src/tools/toolResult';
-import { ToolRuntime } from '../../src/tools/toolRuntime';
+import { ToolRuntime } from '../../src/runtime/toolRuntime';
 import { ProbeTool } from '../support/probeTools';
 
 function failure(code: ToolErrorCode, error = `${code} happened`, hint?: string): ToolResult {

@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { Type, type Static } from '@sinclair/typebox';
-import type { ToolResult } from '../../src/core/types';
-import { compileValidator, describeSchema, StringEnum, toolInput } from '../../src/tools/schema';
+import type { ToolResult } from '../../src/tools/toolTypes';
+import { compileValidator, describeSchema, StringEnum, toolInput } from '../../src/common/schema';
 import { ToolBase } from '../../src/tools/toolBase';
 import { ToolResults } from '../../src/tools/toolResult';
 

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
-import type { ImageBlock, TextBlock } from '../../src/core/types';
-import { MemoryLogger } from '../../src/logging/logger';
+import type { ImageBlock, TextBlock } from '../../src/model/messages';
+import { MemoryLogger } from '../../src/common/logger';
 import { EchoTool } from '../../src/tools/echoTool';
 import { ToolRegistry } from '../../src/tools/toolRegistry';
 import { ToolResults, toolResultContent } from '../../src/tools/toolResult';

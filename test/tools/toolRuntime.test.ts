@@ -1,16 +1,17 @@
 import { strict as assert } from 'node:assert';
-import type { RiskLevel, ToolCall, ToolResult } from '../../src/core/types';
-import { MemoryLogger } from '../../src/logging/logger';
+import type { RiskLevel, ToolResult } from '../../src/tools/toolTypes';
+import type { ToolCall } from '../../src/model/messages';
+import { MemoryLogger } from '../../src/common/logger';
 import { EchoTool } from '../../src/tools/echoTool';
-import { Replanner } from '../../src/tools/replanner';
-import { ToolPolicy, type ToolPolicyConfig } from '../../src/tools/toolPolicy';
+import { Replanner } from '../../src/runtime/replanner';
+import { ToolPolicy, type ToolPolicyConfig } from '../../src/runtime/toolPolicy';
 import { ToolRegistry } from '../../src/tools/toolRegistry';
 import {
   ToolRuntime,
   type ApprovalDecision,
   type ApprovalRequest,
   type ToolRuntimeOptions,
-} from '../../src/tools/toolRuntime';
+} from '../../src/runtime/toolRuntime';
 import { ProbeTool, timeOf, type ProbeEvent, type ProbeInput } from '../support/probeTools';
 
 let nextId = 0;

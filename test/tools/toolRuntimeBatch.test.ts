@@ -1,7 +1,8 @@
 import { strict as assert } from 'node:assert';
-import type { RiskLevel, ToolCall } from '../../src/core/types';
+import type { RiskLevel } from '../../src/tools/toolTypes';
+import type { ToolCall } from '../../src/model/messages';
 import { ToolRegistry } from '../../src/tools/toolRegistry';
-import { ToolRuntime, type ApprovalRequest, type ToolRuntimeOptions } from '../../src/tools/toolRuntime';
+import { ToolRuntime, type ApprovalRequest, type ToolRuntimeOptions } from '../../src/runtime/toolRuntime';
 import { ProbeTool, type ProbeEvent, type ProbeInput } from '../support/probeTools';
 
 /** A probe whose risk depends on its input (tag "look" only looks), optionally a batch member. */

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { ToolRegistry } from '../../src/tools/toolRegistry';
-import { ToolRuntime, type ApprovalDecision, type ApprovalRequest } from '../../src/tools/toolRuntime';
+import { ToolRuntime, type ApprovalDecision, type ApprovalRequest } from '../../src/runtime/toolRuntime';
 import { ProbeTool } from '../support/probeTools';
 
 function runtime(options: { alwaysAllow?: string[]; answer: (request: ApprovalRequest, signal: AbortSignal) => Promise<ApprovalDecision> }): { runtime: ToolRuntime; asked: string[]; tool: ProbeTool } {

@@ -1,10 +1,11 @@
 import { strict as assert } from 'node:assert';
 import type { Static } from '@sinclair/typebox';
-import type { ToolCall, ToolResult } from '../../src/core/types';
-import { ToolPolicy } from '../../src/tools/toolPolicy';
+import type { ToolCall } from '../../src/model/messages';
+import type { ToolResult } from '../../src/tools/toolTypes';
+import { ToolPolicy } from '../../src/runtime/toolPolicy';
 import { ToolRegistry } from '../../src/tools/toolRegistry';
 import { ToolResults } from '../../src/tools/toolResult';
-import { ToolRuntime, type ActionGuard, type ApprovalRequest, type ToolRuntimeOptions } from '../../src/tools/toolRuntime';
+import { ToolRuntime, type ActionGuard, type ApprovalRequest, type ToolRuntimeOptions } from '../../src/runtime/toolRuntime';
 import type { ToolContext } from '../../src/tools/toolBase';
 import { ProbeTool } from '../support/probeTools';
 

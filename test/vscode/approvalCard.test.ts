@@ -5,9 +5,9 @@
 // Run alone: node --import=tsx node_modules/mocha/bin/mocha.js test/vscode/approvalCard.test.ts --timeout 120000
 import { strict as assert } from 'node:assert';
 import sharp from 'sharp';
-import { SharpImages } from '../../src/desktop/adapters/sharpImages';
+import { SharpImages } from '../../src/platform/images/sharpImages';
 import type { ChatEntry, UsageView } from '../../src/shared/protocol';
-import { buildApprovalView } from '../../src/vscode/approvalView';
+import { buildApprovalView } from '../../src/vscode/chat/approvalView';
 import { ChatPage, screenshotPath, type TestWindow } from '../webview/browserHarness';
 
 const USAGE: UsageView = { requestInput: 0, requestOutput: 0, sessionInput: 0, sessionOutput: 0 };

@@ -6,13 +6,13 @@
 // notice, and zero CSP violations.
 // Run alone: node --import=tsx node_modules/mocha/bin/mocha.js test/vscode/brainView.test.ts --timeout 120000
 import { strict as assert } from 'node:assert';
-import { DEFAULT_BRAIN_LIMITS } from '../../src/brain/brainLimits';
-import { LAUNCHER_KEY, type BrainPath } from '../../src/brain/brainTypes';
-import { makeThumbnail } from '../../src/brain/nodeThumbnail';
-import { SharpImages } from '../../src/desktop/adapters/sharpImages';
+import { DEFAULT_BRAIN_LIMITS } from '../../src/navigation/store/brainLimits';
+import { LAUNCHER_KEY, type BrainPath } from '../../src/navigation/store/brainTypes';
+import { makeThumbnail } from '../../src/navigation/recognition/nodeThumbnail';
+import { SharpImages } from '../../src/platform/images/sharpImages';
 import type { BrainHostMessage, BrainViewMessage } from '../../src/shared/brainProtocol';
-import { buildBrainGraph, thumbnailSrc } from '../../src/vscode/brainGraphModel';
-import { brainHtmlFor } from '../../src/vscode/brainHtmlShell';
+import { buildBrainGraph, thumbnailSrc } from '../../src/vscode/brain/brainGraphModel';
+import { brainHtmlFor } from '../../src/vscode/brain/brainHtmlShell';
 import { paintRect, solidFrame } from '../support/fakeDesktop';
 import { ChatPage } from '../webview/browserHarness';
 import { documentOf, node, path, settingsBrain } from '../webview/brainViewFixtures';

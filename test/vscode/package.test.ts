@@ -9,7 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import type { SetupReport } from '../../src/desktop/adapters/setupCheck';
+import type { SetupReport } from '../../src/platform/setupCheck';
 
 const ROOT = resolve(__dirname, '../..');
 const RUNNER = join(ROOT, 'test/vscode/packaged/index.cjs');

@@ -9,9 +9,9 @@ import sharp from 'sharp';
 import { createDesktopServices } from '../../src/desktop/desktopServices';
 import type { PictureMessage, PicturePanelReady } from '../../src/shared/pictureProtocol';
 import type { ChatEntry, ScreenPicture, UsageView } from '../../src/shared/protocol';
-import { buildAfterPicture } from '../../src/vscode/afterPicture';
-import { pictureHtmlFor } from '../../src/vscode/pictureHtmlShell';
-import { buildScreenPicture } from '../../src/vscode/screenPictures';
+import { buildAfterPicture } from '../../src/vscode/chat/afterPicture';
+import { pictureHtmlFor } from '../../src/vscode/chat/pictureHtmlShell';
+import { buildScreenPicture } from '../../src/vscode/chat/screenPictures';
 import { createFakeDesktop } from '../support/fakeDesktop';
 import { ChatPage, screenshotPath, type TestWindow } from '../webview/browserHarness';
 

@@ -2,14 +2,14 @@
 // the action acted marked; a reading the tool made after acting is reused; nothing for a failed
 // call or a private window. Real ScreenReader, privacy and codec on the fake desktop.
 import { strict as assert } from 'node:assert';
-import type { ToolResult } from '../../src/core/types';
-import { NullLogger } from '../../src/logging/logger';
+import type { ToolResult } from '../../src/tools/toolTypes';
+import { NullLogger } from '../../src/common/logger';
 import { ClickTool } from '../../src/tools/desktop/clickTool';
 import type { HostMessage, ScreenPicture } from '../../src/shared/protocol';
-import { actionPoints, AFTER_PICTURE_MAX_WIDTH, buildAfterPicture } from '../../src/vscode/afterPicture';
-import { ChatSession, MAX_PICTURES } from '../../src/vscode/chatSession';
+import { actionPoints, AFTER_PICTURE_MAX_WIDTH, buildAfterPicture } from '../../src/vscode/chat/afterPicture';
+import { ChatSession, MAX_PICTURES } from '../../src/vscode/chat/chatSession';
 import { createDesktopServices } from '../../src/desktop/desktopServices';
-import { compileWindowTitles } from '../../src/desktop/privateWindows';
+import { compileWindowTitles } from '../../src/desktop/reading/privateWindows';
 import { createFakeDesktop, window } from '../support/fakeDesktop';
 
 const ok = (data: unknown): ToolResult => ({ success: true, durationMs: 5, observation: 'done', data });

@@ -1,12 +1,12 @@
 import { strict as assert } from 'node:assert';
 import sharp from 'sharp';
-import { SharpImages } from '../../src/desktop/adapters/sharpImages';
+import { SharpImages } from '../../src/platform/images/sharpImages';
 import type { Desktop } from '../../src/desktop/ports/desktop';
 import type { ScreenImage } from '../../src/desktop/ports/screenPort';
 import type { HostMessage } from '../../src/shared/protocol';
-import type { ApprovalRequest } from '../../src/tools/toolRuntime';
-import { APPROVAL_PICTURE_WIDTH, around, buildApprovalView, textAt } from '../../src/vscode/approvalView';
-import { ChatSession } from '../../src/vscode/chatSession';
+import type { ApprovalRequest } from '../../src/runtime/toolRuntime';
+import { APPROVAL_PICTURE_WIDTH, around, buildApprovalView, textAt } from '../../src/vscode/chat/approvalView';
+import { ChatSession } from '../../src/vscode/chat/chatSession';
 
 const codec = new SharpImages();
 

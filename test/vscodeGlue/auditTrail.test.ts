@@ -3,13 +3,14 @@
 import { strict as assert } from 'node:assert';
 import { Type, type Static } from '@sinclair/typebox';
 import type { AgentEvent } from '../../src/agent/agentEvents';
-import { maskSecretText, SecretRedactor } from '../../src/core/redact';
-import type { ToolCall, ToolResult } from '../../src/core/types';
-import { toolInput } from '../../src/tools/schema';
+import { maskSecretText, SecretRedactor } from '../../src/common/redact';
+import type { ToolCall } from '../../src/model/messages';
+import type { ToolResult } from '../../src/tools/toolTypes';
+import { toolInput } from '../../src/common/schema';
 import { ToolBase } from '../../src/tools/toolBase';
 import { ToolRegistry } from '../../src/tools/toolRegistry';
 import { ToolResults } from '../../src/tools/toolResult';
-import { ToolRuntime, type ApprovalDecision, type ExecutionHooks } from '../../src/tools/toolRuntime';
+import { ToolRuntime, type ApprovalDecision, type ExecutionHooks } from '../../src/runtime/toolRuntime';
 import { AuditTrail, formatAuditLine } from '../../src/vscode/auditTrail';
 
 const KEY = 'sk-ant-api03-abcdefghijklmnopqrstuvwxyz012345';

@@ -1,8 +1,8 @@
 import { strict as assert } from 'node:assert';
-import { GaiError } from '../../src/core/errors';
-import { SecretRedactor } from '../../src/core/redact';
+import { GaiError } from '../../src/common/errors';
+import { SecretRedactor } from '../../src/common/redact';
 import type { HostMessage } from '../../src/shared/protocol';
-import { ChatSession } from '../../src/vscode/chatSession';
+import { ChatSession } from '../../src/vscode/chat/chatSession';
 import { OutputChannelLogger } from '../../src/vscode/outputLogger';
 
 // The chat shows errors, notices and tool cards; none may carry a key, even when a server echoed it.

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import type { HostMessage } from '../../src/shared/protocol';
-import { ChatSession } from '../../src/vscode/chatSession';
+import { ChatSession } from '../../src/vscode/chat/chatSession';
 
 const call = { id: 'toolu_1', name: 'click', input: { text: 'Save' } };
 

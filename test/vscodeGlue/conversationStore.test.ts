@@ -3,7 +3,7 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { EMPTY_USAGE, type ChatEntry } from '../../src/shared/protocol';
-import { ConversationStore, TITLE_MAX, conversationTitle, relativeTime, type SavedConversation } from '../../src/vscode/conversationStore';
+import { ConversationStore, TITLE_MAX, conversationTitle, relativeTime, type SavedConversation } from '../../src/vscode/chat/conversationStore';
 
 function conversation(id: string, updatedAt: number, entries: ChatEntry[] = [{ kind: 'user', text: `ask ${id}` }]): SavedConversation {
   return { id, title: conversationTitle(entries), updatedAt, entries, usage: { ...EMPTY_USAGE, sessionInput: 10, sessionOutput: 2 } };

@@ -1,8 +1,8 @@
 import { strict as assert } from 'node:assert';
-import { GaiError } from '../../src/core/errors';
-import { AnthropicProvider } from '../../src/llm/providers/anthropicProvider';
-import { OpenAiCompatibleProvider } from '../../src/llm/providers/openaiProvider';
-import { missingKeyError, wordError } from '../../src/vscode/errorWording';
+import { GaiError } from '../../src/common/errors';
+import { AnthropicProvider } from '../../src/model/providers/anthropicProvider';
+import { OpenAiCompatibleProvider } from '../../src/model/providers/openaiProvider';
+import { missingKeyError, wordError } from '../../src/vscode/setup/errorWording';
 import { parseSettings } from '../../src/vscode/settings';
 import { ScriptedChatServer } from '../support/scriptedChatServer';
 import { ScriptedMessagesServer } from '../support/scriptedMessagesServer';

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import type { Message } from '../../src/core/types';
+import type { Message } from '../../src/model/messages';
 import { EchoTool } from '../../src/tools/echoTool';
 import { ToolRegistry } from '../../src/tools/toolRegistry';
 import { fromLmStreamPart, IMAGE_NOT_SENT, toLmMessages, toLmTools } from '../../src/vscode/lm/lmMessages';

@@ -5,11 +5,11 @@
 import { strict as assert } from 'node:assert';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { BrainProvider } from '../../src/brain/navigationBrain';
-import { GetCurrentNodeTool } from '../../src/tools/brain/getCurrentNodeTool';
-import { NavigateToTool } from '../../src/tools/brain/navigateToTool';
+import type { BrainProvider } from '../../src/navigation/navigationBrain';
+import { GetCurrentNodeTool } from '../../src/navigation/tools/getCurrentNodeTool';
+import { NavigateToTool } from '../../src/navigation/tools/navigateToTool';
 import { createDesktopTools } from '../../src/tools/desktop/desktopTools';
-import { GAI_TAG, LM_TOOL_SET_NAME, LM_TOOLS, lmToolName, lmToolsManifest, type ToolFacts } from '../../src/vscode/lmToolsCatalog';
+import { GAI_TAG, LM_TOOL_SET_NAME, LM_TOOLS, lmToolName, lmToolsManifest, type ToolFacts } from '../../src/vscode/lm/lmToolsCatalog';
 import { createFakeDesktop, makeServices } from '../support/fakeDesktop';
 
 const PACKAGE_JSON = join(__dirname, '..', '..', 'package.json');

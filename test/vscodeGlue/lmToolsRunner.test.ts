@@ -2,17 +2,17 @@
 // ("Click **Save** in *gedit*", none for reading), and the call through the agent's real runtime
 // (VS Code's confirmation is the approval; the tool profile and app permissions still refuse).
 import { strict as assert } from 'node:assert';
-import { SafetyMonitor } from '../../src/agent/safetyMonitor';
-import { UnavailableInterrupts } from '../../src/desktop/adapters/platformInterrupts';
-import { NullLogger } from '../../src/logging/logger';
-import { AppPermissionGuard } from '../../src/tools/appPermissions';
-import { MemoryAppPermissionStore } from '../../src/tools/appPermissionStore';
+import { SafetyMonitor } from '../../src/safety/safetyMonitor';
+import { UnavailableInterrupts } from '../../src/platform/platformInterrupts';
+import { NullLogger } from '../../src/common/logger';
+import { AppPermissionGuard } from '../../src/safety/appPermissions';
+import { MemoryAppPermissionStore } from '../../src/safety/appPermissionStore';
 import { createDesktopTools } from '../../src/tools/desktop/desktopTools';
-import { ToolPolicy, type ToolProfile } from '../../src/tools/toolPolicy';
+import { ToolPolicy, type ToolProfile } from '../../src/runtime/toolPolicy';
 import { ToolRegistry } from '../../src/tools/toolRegistry';
-import { ToolRuntime } from '../../src/tools/toolRuntime';
-import { specOfLmTool, type LmToolSpec } from '../../src/vscode/lmToolsCatalog';
-import { lmResultText, LmToolsRunner, type LmToolParts } from '../../src/vscode/lmToolsRunner';
+import { ToolRuntime } from '../../src/runtime/toolRuntime';
+import { specOfLmTool, type LmToolSpec } from '../../src/vscode/lm/lmToolsCatalog';
+import { lmResultText, LmToolsRunner, type LmToolParts } from '../../src/vscode/lm/lmToolsRunner';
 import { createFakeDesktop, makeServices, ocrWords, window, type FakeDesktop } from '../support/fakeDesktop';
 
 function spec(name: string): LmToolSpec {

@@ -2,7 +2,7 @@
 // dist/mcpServer.js with the chosen profile, the extension's brain, and the model key by provider.
 import { strict as assert } from 'node:assert';
 import { join } from 'node:path';
-import { gaiMcpServerLaunch, modelEnv } from '../../src/vscode/mcpDefinitionLaunch';
+import { gaiMcpServerLaunch, modelEnv } from '../../src/vscode/lm/mcpDefinitionLaunch';
 
 describe('the MCP server definition GAI offers the editor', () => {
   const sources = { extensionPath: '/ext/gai', execPath: '/opt/code/code', electron: true, profile: 'read-only' as const, brainDir: '/state/gai', extensionVersion: '0.1.0' };

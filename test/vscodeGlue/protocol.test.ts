@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { MAX_CHAT_INPUT } from '../../src/shared/protocol';
-import { parseWebviewMessage } from '../../src/vscode/messageValidation';
+import { parseWebviewMessage } from '../../src/vscode/chat/messageValidation';
 
 describe('webview → host protocol validation', () => {
   const valid: unknown[] = [

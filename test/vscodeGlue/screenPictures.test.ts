@@ -1,11 +1,11 @@
 import { strict as assert } from 'node:assert';
-import { SharpImages } from '../../src/desktop/adapters/sharpImages';
+import { SharpImages } from '../../src/platform/images/sharpImages';
 import type { ScreenImage } from '../../src/desktop/ports/screenPort';
 import type { HostMessage, ScreenPicture } from '../../src/shared/protocol';
-import { ChatSession, MAX_PICTURES } from '../../src/vscode/chatSession';
-import { buildScreenPicture, pointsOf } from '../../src/vscode/screenPictures';
-import { statusSummary } from '../../src/vscode/statusSummary';
-import { screenTextBlock } from '../../src/core/screenText';
+import { ChatSession, MAX_PICTURES } from '../../src/vscode/chat/chatSession';
+import { buildScreenPicture, pointsOf } from '../../src/vscode/chat/screenPictures';
+import { statusSummary } from '../../src/vscode/status/statusSummary';
+import { screenTextBlock } from '../../src/common/screenText';
 
 function screen(width: number, height: number, origin = { x: 0, y: 0 }): ScreenImage {
   return { width, height, origin, data: Buffer.alloc(width * height * 4, 200) };

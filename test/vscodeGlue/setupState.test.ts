@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { mkdtemp, rm, writeFile, mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { exampleRequests, keyState, MachineExamples, welcomeView } from '../../src/vscode/setupState';
+import { exampleRequests, keyState, MachineExamples, welcomeView } from '../../src/vscode/setup/setupState';
 
 const entry = (name: string, genericName?: string, terminal = false) => ({ file: `${name}.desktop`, name, ...(genericName ? { genericName } : {}), keywords: [], exec: name.toLowerCase(), ...(terminal ? { terminal } : {}) });
 

@@ -1,9 +1,9 @@
 // The status bar's free line (active window, last action, how long ago) and its recovery: a
 // reading that failed once does not leave "screen not read" standing, the next refresh reads again.
 import { strict as assert } from 'node:assert';
-import type { ToolResult } from '../../src/core/types';
-import { StatusModel, type StatusSource } from '../../src/vscode/statusModel';
-import { agoText, freeStatus, type LastAction } from '../../src/vscode/statusSummary';
+import type { ToolResult } from '../../src/tools/toolTypes';
+import { StatusModel, type StatusSource } from '../../src/vscode/status/statusModel';
+import { agoText, freeStatus, type LastAction } from '../../src/vscode/status/statusSummary';
 
 const T0 = 1_800_000_000_000;
 const clicked = (at = T0): LastAction => ({ tool: 'click', observation: 'Clicked "7" at (1520, 570), found through OCR.', at });

@@ -1,11 +1,11 @@
 import { strict as assert } from 'node:assert';
 import { Agent } from '../../src/agent/agent';
-import { GaiError } from '../../src/core/errors';
-import { LlmManager } from '../../src/llm/llmManager';
+import { GaiError } from '../../src/common/errors';
+import { LlmManager } from '../../src/model/llmManager';
 import { EchoTool } from '../../src/tools/echoTool';
 import { ToolRegistry } from '../../src/tools/toolRegistry';
-import { ToolRuntime } from '../../src/tools/toolRuntime';
-import { wordError } from '../../src/vscode/errorWording';
+import { ToolRuntime } from '../../src/runtime/toolRuntime';
+import { wordError } from '../../src/vscode/setup/errorWording';
 import { NO_CHAT_MODEL } from '../../src/vscode/lm/lmErrors';
 import { VscodeLmProvider } from '../../src/vscode/lm/vscodeLmProvider';
 import { ChatMessage, FakeChatModel, FakeLanguageModelError, fakeHost, TextPart, ToolCallPart, ToolResultPart } from './lmFakes';

@@ -1,10 +1,10 @@
 // What the brain panel does with the view's messages, with a fake VS Code side: forget only after
 // confirmation, rename through the input box, redraw after every change, never throw.
 import { strict as assert } from 'node:assert';
-import type { BrainDocument } from '../../src/brain/brainTypes';
-import { MemoryLogger } from '../../src/logging/logger';
+import type { BrainDocument } from '../../src/navigation/store/brainTypes';
+import { MemoryLogger } from '../../src/common/logger';
 import type { BrainHostMessage } from '../../src/shared/brainProtocol';
-import { BrainController, labelProblem, type BrainPanelHost, type BrainSource } from '../../src/vscode/brainController';
+import { BrainController, labelProblem, type BrainPanelHost, type BrainSource } from '../../src/vscode/brain/brainController';
 import { settingsBrain } from './brainViewFixtures';
 
 class FakeSource implements BrainSource {

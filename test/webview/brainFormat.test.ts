@@ -1,7 +1,7 @@
 // The brain view's texts: stats, the empty state and the truncation notice, the facts per row.
 import { strict as assert } from 'node:assert';
 import { ago, EMPTY_TEXT, noticeText, pathMeta, screensDescription, statsLine } from '../../src/webview/brain/brainFormat';
-import { buildBrainGraph } from '../../src/vscode/brainGraphModel';
+import { buildBrainGraph } from '../../src/vscode/brain/brainGraphModel';
 import { documentOf, node, path, settingsBrain, T0 } from './brainViewFixtures';
 
 const NOW = Date.parse(T0);

@@ -1,8 +1,8 @@
 // The Show Brain view model: which screens and paths are drawn, where, and with which texts.
 import { strict as assert } from 'node:assert';
-import { LAUNCHER_KEY, type BrainPath } from '../../src/brain/brainTypes';
+import { LAUNCHER_KEY, type BrainPath } from '../../src/navigation/store/brainTypes';
 import type { BrainGraphView } from '../../src/shared/brainProtocol';
-import { buildBrainGraph, edgeLabel, edgeQuality, LAUNCHER_LABEL, MAX_DRAWN_NODES, shortLabel } from '../../src/vscode/brainGraphModel';
+import { buildBrainGraph, edgeLabel, edgeQuality, LAUNCHER_LABEL, MAX_DRAWN_NODES, shortLabel } from '../../src/vscode/brain/brainGraphModel';
 import { documentOf, node, path, settingsBrain } from './brainViewFixtures';
 
 /** Every number of every curve's path data. */

@@ -1,6 +1,6 @@
 // The brain panel's HTML shell: a strict CSP, the script only by nonce, no inline styles.
 import { strict as assert } from 'node:assert';
-import { brainCsp, brainHtmlFor } from '../../src/vscode/brainHtmlShell';
+import { brainCsp, brainHtmlFor } from '../../src/vscode/brain/brainHtmlShell';
 
 const origin = 'https://file+.vscode-resource.vscode-cdn.net';
 const parts = {

@@ -2,7 +2,7 @@
 // value, never an exception.
 import { strict as assert } from 'node:assert';
 import { MAX_NODE_LABEL } from '../../src/shared/brainProtocol';
-import { parseBrainViewMessage } from '../../src/vscode/brainMessages';
+import { parseBrainViewMessage } from '../../src/vscode/brain/brainMessages';
 
 describe('brain view → host protocol validation', () => {
   const valid: unknown[] = [

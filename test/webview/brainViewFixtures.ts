@@ -1,6 +1,6 @@
 // Small brain documents for the Show Brain tests, built by hand so the tests say exactly what
 // the picture gets.
-import { BRAIN_VERSION, LAUNCHER_KEY, type BrainDocument, type BrainNode, type BrainPath, type PathAction } from '../../src/brain/brainTypes';
+import { BRAIN_VERSION, LAUNCHER_KEY, type BrainDocument, type BrainNode, type BrainPath, type PathAction } from '../../src/navigation/store/brainTypes';
 
 export const T0 = '2025-03-01T10:00:00.000Z';
 

@@ -12,7 +12,7 @@ import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
 import { extname, join, resolve, sep } from 'node:path';
 import type { HostMessage, WebviewMessage } from '../../src/shared/protocol';
-import { chatHtmlFor } from '../../src/vscode/chatHtmlShell';
+import { chatHtmlFor } from '../../src/vscode/chat/chatHtmlShell';
 
 export const ROOT = resolve(__dirname, '../..');
 

@@ -1,6 +1,6 @@
 // The chat view's HTML shell: a strict CSP, the script only by nonce, no inline styles.
 import { strict as assert } from 'node:assert';
-import { chatCsp, chatHtmlFor } from '../../src/vscode/chatHtmlShell';
+import { chatCsp, chatHtmlFor } from '../../src/vscode/chat/chatHtmlShell';
 
 const parts = {
   cspSource: 'https://file+.vscode-resource.vscode-cdn.net',

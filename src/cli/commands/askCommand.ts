@@ -1,11 +1,11 @@
 import type { Command } from 'commander';
 import type { Agent } from '../../agent/agent';
 import type { AgentEvent } from '../../agent/agentEvents';
-import type { AgentResponse } from '../../core/types';
-import type { LlmSettings } from '../../llm/llmConfig';
-import { previewText } from '../../core/inputLimits';
-import { escapeInvisibleJson } from '../../core/invisibleText';
-import { err, out, EXIT, type CliIo } from '../cliIo';
+import type { AgentResponse } from '../../agent/agentTypes';
+import type { LlmSettings } from '../../model/llmConfig';
+import { previewText } from '../../common/inputLimits';
+import { escapeInvisibleJson } from '../../common/invisibleText';
+import { err, out, EXIT, type CliIo } from '../../common/cliIo';
 import { modelSettings, withModelOptions, type ModelOptions } from './modelOptions';
 
 export interface AskOptions extends ModelOptions {

@@ -1,13 +1,13 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { BrainStore } from '../../brain/brainStore';
-import { errorMessage, GaiError, isGaiError } from '../../core/errors';
-import type { Logger } from '../../logging/logger';
+import { BrainStore } from '../../navigation/store/brainStore';
+import { errorMessage, GaiError, isGaiError } from '../../common/errors';
+import type { Logger } from '../../common/logger';
 import { ensureBrainDir, resolveBrainDir } from '../brainDir';
 import { brainView, formatBrain, formatImportSummary } from '../brainFormat';
-import { err, EXIT, out, type CliIo } from '../cliIo';
-import { unconfirmedPaths } from '../../brain/pathTrust';
+import { err, EXIT, out, type CliIo } from '../../common/cliIo';
+import { unconfirmedPaths } from '../../navigation/routes/pathTrust';
 import { confirmSteps, formatPendingPaths } from './brainConfirm';
 
 // `gai brain show|export|import|forget|rename`: look at and edit the navigation brain the CLI

@@ -1,7 +1,7 @@
 import { createInterface } from 'node:readline/promises';
-import type { BrainDocument, BrainPath } from '../../brain/brainTypes';
-import { describeAction } from '../../brain/pathActions';
-import type { CliIo } from '../cliIo';
+import type { BrainDocument, BrainPath } from '../../navigation/store/brainTypes';
+import { describeAction } from '../../navigation/routes/pathActions';
+import type { CliIo } from '../../common/cliIo';
 
 // `gai brain confirm` shows an imported path step by step: a path someone else learned may
 // launch a terminal and type a command, and the person must see that before trusting it.

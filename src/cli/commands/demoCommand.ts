@@ -2,8 +2,8 @@ import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline/promises';
 import type { Command } from 'commander';
 import { runDesktopDemo } from '../../demo/desktopDemo';
-import { VirtualDisplay } from '../../desktop/virtualDisplay';
-import { EXIT, out, type CliIo } from '../cliIo';
+import { VirtualDisplay } from '../../platform/linux/x11/virtualDisplay';
+import { EXIT, out, type CliIo } from '../../common/cliIo';
 
 export function registerDemoCommand(program: Command, io: CliIo, setExit: (code: number) => void): void {
   program

@@ -1,10 +1,10 @@
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { Argument, Option, type Command } from 'commander';
-import { GaiError } from '../../core/errors';
-import type { ToolResult } from '../../core/types';
-import type { ToolRuntime } from '../../tools/toolRuntime';
-import { out, EXIT, type CliIo } from '../cliIo';
+import { GaiError } from '../../common/errors';
+import type { ToolResult } from '../../tools/toolTypes';
+import type { ToolRuntime } from '../../runtime/toolRuntime';
+import { out, EXIT, type CliIo } from '../../common/cliIo';
 import { printResult, runTool, toolExitCode } from './toolCommand';
 
 // Thin fronts over the desktop tools. The person typing the command is the one approving

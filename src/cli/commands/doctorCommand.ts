@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
-import { checkSetup, type SetupCheck, type SetupReport } from '../../desktop/adapters/setupCheck';
-import { EXIT, out, type CliIo } from '../cliIo';
+import { checkSetup, type SetupCheck, type SetupReport } from '../../platform/setupCheck';
+import { EXIT, out, type CliIo } from '../../common/cliIo';
 
 /** `gai doctor`: are the native parts (nut-js, sharp, tesseract.js and its data) there and working? */
 export function registerDoctorCommand(program: Command, io: CliIo, ocrLanguage: () => string | undefined, setExit: (code: number) => void): void {

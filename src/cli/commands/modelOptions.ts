@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { LlmSettings } from '../../llm/llmConfig';
+import type { LlmSettings } from '../../model/llmConfig';
 
 // The options that choose the model (--provider, --base-url, --model, --api-key), shared by
 // the commands that call one, and the LlmSettings they make.

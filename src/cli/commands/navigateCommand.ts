@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
-import type { NavigationBrain, NavigationReport } from '../../brain/navigationBrain';
-import type { LlmSettings } from '../../llm/llmConfig';
-import { err, EXIT, out, type CliIo } from '../cliIo';
+import type { NavigationBrain, NavigationReport } from '../../navigation/navigationBrain';
+import type { LlmSettings } from '../../model/llmConfig';
+import { err, EXIT, out, type CliIo } from '../../common/cliIo';
 import { modelSettings, withModelOptions, type ModelOptions } from './modelOptions';
 
 // `gai navigate TARGET`: go to a named screen by a learned path (no model), or learn the way

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Command } from 'commander';
-import { GaiError, errorMessage } from '../../core/errors';
-import type { ToolResult } from '../../core/types';
-import type { ToolRuntime } from '../../tools/toolRuntime';
-import { err, out, EXIT, type CliIo } from '../cliIo';
+import { GaiError, errorMessage } from '../../common/errors';
+import type { ToolResult } from '../../tools/toolTypes';
+import type { ToolRuntime } from '../../runtime/toolRuntime';
+import { err, out, EXIT, type CliIo } from '../../common/cliIo';
 
 export interface ToolCommandOptions {
   input?: string;

@@ -1,6 +1,6 @@
 import { Option, type Command } from 'commander';
-import { out, EXIT, type CliIo } from '../cliIo';
-import type { ToolRuntime } from '../../tools/toolRuntime';
+import { out, EXIT, type CliIo } from '../../common/cliIo';
+import type { ToolRuntime } from '../../runtime/toolRuntime';
 
 export function registerToolsCommand(program: Command, io: CliIo, runtime: (profile?: string) => ToolRuntime, setExit: (code: number) => void): void {
   program

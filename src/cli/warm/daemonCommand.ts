@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
-import { GaiError } from '../../core/errors';
-import type { Logger } from '../../logging/logger';
-import type { DaemonStatus } from '../../desktop/remoteProtocol';
-import { EXIT, out, type CliIo } from '../cliIo';
+import { GaiError } from '../../common/errors';
+import type { Logger } from '../../common/logger';
+import type { DaemonStatus } from '../../desktop/remote/remoteProtocol';
+import { EXIT, out, type CliIo } from '../../common/cliIo';
 import { sameBuild, startDaemon, statusAt, stopAt } from './daemonControl';
 import { buildStamp, codeHash, daemonPlace, displayAlive, ensureDaemonDir, runningEntry } from './daemonPaths';
 import { PerceptionDaemon, type DaemonPerception } from './daemonServer';

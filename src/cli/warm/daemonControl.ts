@@ -1,11 +1,11 @@
 import { spawn } from 'node:child_process';
 import { closeSync, existsSync, openSync, readFileSync, unlinkSync } from 'node:fs';
-import { sleep } from '../../core/timing';
-import { errorMessage } from '../../core/errors';
-import { withoutSecretEnv } from '../../core/secretEnv';
-import type { Logger } from '../../logging/logger';
-import { PerceptionClient } from '../../desktop/remoteClient';
-import { PROTOCOL_VERSION, type DaemonStatus } from '../../desktop/remoteProtocol';
+import { sleep } from '../../common/timing';
+import { errorMessage } from '../../common/errors';
+import { withoutSecretEnv } from '../../common/secretEnv';
+import type { Logger } from '../../common/logger';
+import { PerceptionClient } from '../../desktop/remote/remoteClient';
+import { PROTOCOL_VERSION, type DaemonStatus } from '../../desktop/remote/remoteProtocol';
 import { buildStamp, cliEntry, codeHash, daemonPlace, ensureDaemonDir, runningEntry, type DaemonPlace } from './daemonPaths';
 import { answers } from './daemonServer';
 

@@ -3,8 +3,8 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, statSync } from 'node:f
 import { connect } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { basename, join } from 'node:path';
-import { GaiError } from '../../core/errors';
-import { PROTOCOL_VERSION } from '../../desktop/remoteProtocol';
+import { GaiError } from '../../common/errors';
+import { PROTOCOL_VERSION } from '../../desktop/remote/remoteProtocol';
 
 // Where the warm daemon of this user and display listens, and how a client tells it is the same build.
 

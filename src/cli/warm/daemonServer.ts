@@ -1,13 +1,13 @@
 import { createHash } from 'node:crypto';
 import { chmodSync, unlinkSync } from 'node:fs';
 import { connect, createServer, type Server, type Socket } from 'node:net';
-import { errorMessage } from '../../core/errors';
-import type { OcrAnalysis } from '../../core/types';
-import type { Logger } from '../../logging/logger';
+import { errorMessage } from '../../common/errors';
+import type { OcrAnalysis } from '../../desktop/ocr/ocrTypes';
+import type { Logger } from '../../common/logger';
 import type { Desktop } from '../../desktop/ports/desktop';
 import type { OcrOptions } from '../../desktop/ports/ocrPort';
 import type { ScreenImage } from '../../desktop/ports/screenPort';
-import { checkRequest, encodeFrame, FrameReader, FramingError, PROTOCOL_VERSION, type DaemonStatus, type Frame, type RequestHeader } from '../../desktop/remoteProtocol';
+import { checkRequest, encodeFrame, FrameReader, FramingError, PROTOCOL_VERSION, type DaemonStatus, type Frame, type RequestHeader } from '../../desktop/remote/remoteProtocol';
 
 // The warm perception daemon: one per user and display, on a unix socket only its user can open.
 // It owns the screen, the OCR workers, the window and accessibility connections and their caches;

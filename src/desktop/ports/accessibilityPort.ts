@@ -1,4 +1,4 @@
-import type { BBox } from '../../core/types';
+import type { BBox } from '../../common/geometry';
 
 /**
  * One element of the platform's accessibility tree (AT-SPI on Linux). Toolkits know their own

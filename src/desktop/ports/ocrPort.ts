@@ -1,4 +1,4 @@
-import type { OcrAnalysis } from '../../core/types';
+import type { OcrAnalysis } from '../ocr/ocrTypes';
 import type { ScreenImage } from './screenPort';
 
 /** How the text is laid out: a screen of scattered labels, one line, one word, one glyph. */

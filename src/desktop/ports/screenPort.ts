@@ -1,4 +1,4 @@
-import type { BBox } from '../../core/types';
+import type { BBox } from '../../common/geometry';
 
 /**
  * Pixels as captured, RGBA 8-bit, row-major. `origin` is where the image's top-left pixel is

@@ -1,4 +1,4 @@
-import type { BBox } from '../../core/types';
+import type { BBox } from '../../common/geometry';
 
 export interface WindowInfo {
   title: string;

@@ -1,10 +1,10 @@
 import { Type, type Static } from '@sinclair/typebox';
-import type { ToolResult } from '../../core/types';
+import type { ToolResult } from '../toolTypes';
 import type { DesktopServices } from '../../desktop/desktopServices';
-import type { TargetResult } from '../../desktop/targetLocator';
-import type { TextCandidate } from '../../desktop/textLocator';
-import { neutralizeScreenText, quoteScreenText } from '../../core/screenText';
-import { StringEnum, toolInput } from '../schema';
+import type { TargetResult } from '../../desktop/grounding/targetLocator';
+import type { TextCandidate } from '../../desktop/grounding/textLocator';
+import { neutralizeScreenText, quoteScreenText } from '../../common/screenText';
+import { StringEnum, toolInput } from '../../common/schema';
 import { ToolBase, type ToolContext } from '../toolBase';
 import { ToolResults } from '../toolResult';
 import { ReturnScreenSchema, withScreenAfter } from './screenState';

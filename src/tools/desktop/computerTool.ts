@@ -1,13 +1,13 @@
-import { isGaiError } from '../../core/errors';
-import { sleep } from '../../core/timing';
-import type { RiskLevel, ToolResult } from '../../core/types';
+import { isGaiError } from '../../common/errors';
+import { sleep } from '../../common/timing';
+import type { RiskLevel, ToolResult } from '../toolTypes';
 import type { DesktopServices } from '../../desktop/desktopServices';
-import { describeCombo } from '../../desktop/keys';
+import { describeCombo } from '../../desktop/input/keys';
 import type { ImageFormat } from '../../desktop/ports/imageCodec';
 import type { ClickCount, MouseButton, Point } from '../../desktop/ports/inputPort';
 import { ToolBase, type ToolContext } from '../toolBase';
 import { ToolResults } from '../toolResult';
-import { COMPUTER_TOOL_NAME, OBSERVING_ACTIONS, computerInputSchema, type ComputerInput } from './computer/computerActions';
+import { COMPUTER_TOOL_NAME, OBSERVING_ACTIONS, computerInputSchema, type ComputerInput } from '../../model/computer/computerActions';
 import { toImagePoint, toScreenPoint, type ComputerDisplay, type DisplayGeometry } from './computer/computerDisplay';
 import { ComputerImages } from './computer/computerImages';
 import { computerInputProblem } from './computer/computerRules';

@@ -1,6 +1,6 @@
-import type { ToolResult } from '../../core/types';
+import type { ToolResult } from '../toolTypes';
 import type { DesktopServices } from '../../desktop/desktopServices';
-import { toolInput } from '../schema';
+import { toolInput } from '../../common/schema';
 import { ToolBase } from '../toolBase';
 import { ToolResults } from '../toolResult';
 

@@ -1,5 +1,5 @@
 import type { DesktopServices } from '../../desktop/desktopServices';
-import type { ModelAccess } from '../../llm/modelAccess';
+import type { ModelAccess } from '../../model/modelAccess';
 import type { AnyTool } from '../toolBase';
 import { ClickTool } from './clickTool';
 import type { ComputerDisplay } from './computer/computerDisplay';

@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
-import type { ToolResult } from '../../core/types';
+import type { ToolResult } from '../toolTypes';
 import type { DesktopServices } from '../../desktop/desktopServices';
-import { StringEnum, toolInput } from '../schema';
+import { StringEnum, toolInput } from '../../common/schema';
 import { ToolBase } from '../toolBase';
 import { ToolResults } from '../toolResult';
 import { pointsOffScreen, ScreenPointSchema } from './screenPoints';

@@ -1,9 +1,11 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { neutralizeScreenText, quoteScreenText } from '../../core/screenText';
-import type { BBox, OcrElement, ToolResult } from '../../core/types';
+import { neutralizeScreenText, quoteScreenText } from '../../common/screenText';
+import type { BBox } from '../../common/geometry';
+import type { OcrElement } from '../../desktop/ocr/ocrTypes';
+import type { ToolResult } from '../toolTypes';
 import type { DesktopServices } from '../../desktop/desktopServices';
-import { union, wordLines } from '../../desktop/textLocator';
-import { toolInput } from '../schema';
+import { union, wordLines } from '../../desktop/grounding/textLocator';
+import { toolInput } from '../../common/schema';
 import { ToolBase, type ToolContext } from '../toolBase';
 import { ToolResults } from '../toolResult';
 import { withInstructionFlags } from './untrustedScreen';

@@ -1,8 +1,8 @@
 import { Type, type Static } from '@sinclair/typebox';
-import type { ToolResult } from '../../core/types';
+import type { ToolResult } from '../toolTypes';
 import type { DesktopServices } from '../../desktop/desktopServices';
-import { describeCombo, resolveCombo } from '../../desktop/keys';
-import { toolInput } from '../schema';
+import { describeCombo, resolveCombo } from '../../desktop/input/keys';
+import { toolInput } from '../../common/schema';
 import { ToolBase, type ToolContext } from '../toolBase';
 import { ToolResults } from '../toolResult';
 

@@ -1,6 +1,6 @@
 import { constants } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
-import { errorMessage } from '../../core/errors';
+import { errorMessage } from '../../common/errors';
 
 /** Far above any screenshot (a 4K PNG is ~25 MB at worst), far below what hurts the process. */
 export const MAX_IMAGE_FILE_BYTES = 40 * 1024 * 1024;

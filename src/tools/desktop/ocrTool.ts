@@ -1,9 +1,10 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { errorMessage } from '../../core/errors';
-import { neutralizeScreenText, screenTextBlock } from '../../core/screenText';
-import type { OcrAnalysis, OcrElement, ToolResult } from '../../core/types';
+import { errorMessage } from '../../common/errors';
+import { neutralizeScreenText, screenTextBlock } from '../../common/screenText';
+import type { OcrAnalysis, OcrElement } from '../../desktop/ocr/ocrTypes';
+import type { ToolResult } from '../toolTypes';
 import type { DesktopServices } from '../../desktop/desktopServices';
-import { StringEnum, toolInput } from '../schema';
+import { StringEnum, toolInput } from '../../common/schema';
 import { ToolBase, type ToolContext } from '../toolBase';
 import { ToolResults } from '../toolResult';
 import { readImageFile, type ImageFileFailure } from './imageFile';

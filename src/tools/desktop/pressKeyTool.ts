@@ -1,9 +1,9 @@
 import { Type, type Static } from '@sinclair/typebox';
-import type { ToolResult } from '../../core/types';
+import type { ToolResult } from '../toolTypes';
 import type { DesktopServices } from '../../desktop/desktopServices';
-import { describeCombo, resolveCombo } from '../../desktop/keys';
+import { describeCombo, resolveCombo } from '../../desktop/input/keys';
 import type { KeyCombo } from '../../desktop/ports/inputPort';
-import { StringEnum, toolInput } from '../schema';
+import { StringEnum, toolInput } from '../../common/schema';
 import { ToolBase, type ToolContext } from '../toolBase';
 import { ToolResults } from '../toolResult';
 import { ReturnScreenSchema, withScreenAfter } from './screenState';

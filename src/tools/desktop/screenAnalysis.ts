@@ -1,5 +1,5 @@
-import { neutralizeScreenText, quoteScreenText, screenTextBlock } from '../../core/screenText';
-import type { OcrAnalysis } from '../../core/types';
+import { neutralizeScreenText, quoteScreenText, screenTextBlock } from '../../common/screenText';
+import type { OcrAnalysis } from '../../desktop/ocr/ocrTypes';
 import type { WindowInfo } from '../../desktop/ports/windowPort';
 
 // Text helpers of the screen reader: what the fast model (or a person) is shown, and the

@@ -1,8 +1,9 @@
 import { Type, type Static } from '@sinclair/typebox';
-import type { ImageBlock, ToolResult } from '../../core/types';
+import type { ImageBlock } from '../../model/messages';
+import type { ToolResult } from '../toolTypes';
 import type { DesktopServices } from '../../desktop/desktopServices';
-import { crop } from '../../desktop/screenDiff';
-import { StringEnum, toolInput } from '../schema';
+import { crop } from '../../desktop/reading/screenDiff';
+import { StringEnum, toolInput } from '../../common/schema';
 import { ToolBase, type ToolContext } from '../toolBase';
 import { ToolResults } from '../toolResult';
 

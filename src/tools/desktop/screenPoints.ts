@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import type { ToolResult } from '../../core/types';
+import type { ToolResult } from '../toolTypes';
 import type { Point } from '../../desktop/ports/inputPort';
 import type { ScreenSize } from '../../desktop/ports/screenPort';
 import { ToolResults } from '../toolResult';

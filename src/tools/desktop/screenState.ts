@@ -1,8 +1,9 @@
 import { Type } from '@sinclair/typebox';
-import { screenTextBlock } from '../../core/screenText';
-import type { ImageBlock, ToolResult } from '../../core/types';
+import { screenTextBlock } from '../../common/screenText';
+import type { ImageBlock } from '../../model/messages';
+import type { ToolResult } from '../toolTypes';
 import type { DesktopServices } from '../../desktop/desktopServices';
-import { waitForSettle } from '../../desktop/settle';
+import { waitForSettle } from '../../desktop/reading/settle';
 import { ocrTextItems, withInstructionFlags } from './untrustedScreen';
 
 // Shared by the action tools: an optional look at the screen after the action (seed 004's

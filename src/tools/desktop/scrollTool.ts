@@ -1,8 +1,8 @@
 import { Type, type Static } from '@sinclair/typebox';
-import type { ToolResult } from '../../core/types';
+import type { ToolResult } from '../toolTypes';
 import type { DesktopServices } from '../../desktop/desktopServices';
-import { locateText } from '../../desktop/textLocator';
-import { StringEnum, toolInput } from '../schema';
+import { locateText } from '../../desktop/grounding/textLocator';
+import { StringEnum, toolInput } from '../../common/schema';
 import { ToolBase, type ToolContext } from '../toolBase';
 import { ToolResults } from '../toolResult';
 import { ReturnScreenSchema, withScreenAfter } from './screenState';

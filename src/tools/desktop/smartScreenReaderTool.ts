@@ -1,11 +1,12 @@
 import { type Static } from '@sinclair/typebox';
-import type { ScreenTextItem } from '../../core/instructionDetector';
-import { neutralizeScreenText, quoteScreenText, screenTextBlock } from '../../core/screenText';
-import type { OcrAnalysis, ToolResult } from '../../core/types';
+import type { ScreenTextItem } from '../../common/instructionDetector';
+import { neutralizeScreenText, quoteScreenText, screenTextBlock } from '../../common/screenText';
+import type { OcrAnalysis } from '../../desktop/ocr/ocrTypes';
+import type { ToolResult } from '../toolTypes';
 import type { DesktopServices } from '../../desktop/desktopServices';
 import type { WindowInfo } from '../../desktop/ports/windowPort';
-import type { ModelAccess } from '../../llm/modelAccess';
-import { StringEnum, toolInput } from '../schema';
+import type { ModelAccess } from '../../model/modelAccess';
+import { StringEnum, toolInput } from '../../common/schema';
 import { ToolBase, type ToolContext } from '../toolBase';
 import { ToolResults } from '../toolResult';
 import { parseElements, screenSummaryText } from './screenAnalysis';

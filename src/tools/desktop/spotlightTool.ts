@@ -1,8 +1,8 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { sleep } from '../../core/timing';
-import type { ToolResult } from '../../core/types';
+import { sleep } from '../../common/timing';
+import type { ToolResult } from '../toolTypes';
 import type { DesktopServices } from '../../desktop/desktopServices';
-import { toolInput } from '../schema';
+import { toolInput } from '../../common/schema';
 import { ToolBase, type ToolContext } from '../toolBase';
 import { ToolResults } from '../toolResult';
 

@@ -1,11 +1,11 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { errorMessage } from '../../core/errors';
-import { escapeInvisible } from '../../core/invisibleText';
-import { maskSecretText } from '../../core/redact';
-import { sleep } from '../../core/timing';
-import type { ToolResult } from '../../core/types';
+import { errorMessage } from '../../common/errors';
+import { escapeInvisible } from '../../common/invisibleText';
+import { maskSecretText } from '../../common/redact';
+import { sleep } from '../../common/timing';
+import type { ToolResult } from '../toolTypes';
 import type { DesktopServices } from '../../desktop/desktopServices';
-import { toolInput } from '../schema';
+import { toolInput } from '../../common/schema';
 import { ToolBase, type ToolContext } from '../toolBase';
 import { ToolResults } from '../toolResult';
 import { ReturnScreenSchema, withScreenAfter } from './screenState';

@@ -1,7 +1,8 @@
-import { boundText } from '../../core/inputLimits';
-import { detectInstructions, type InstructionFlag, type ScreenTextItem } from '../../core/instructionDetector';
-import { quoteScreenText } from '../../core/screenText';
-import type { OcrElement, ToolResult } from '../../core/types';
+import { boundText } from '../../common/inputLimits';
+import { detectInstructions, type InstructionFlag, type ScreenTextItem } from '../../common/instructionDetector';
+import { quoteScreenText } from '../../common/screenText';
+import type { OcrElement } from '../../desktop/ocr/ocrTypes';
+import type { ToolResult } from '../toolTypes';
 import { MAX_RESULT_FIELD_CHARS } from '../toolResult';
 
 // Where screen text reaches the model (ocr, get_element_tree, smart_screen_reader, the screen

@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { sleep } from '../../core/timing';
-import type { ToolResult } from '../../core/types';
-import { toolInput } from '../schema';
+import { sleep } from '../../common/timing';
+import type { ToolResult } from '../toolTypes';
+import { toolInput } from '../../common/schema';
 import { ToolBase, type ToolContext } from '../toolBase';
 import { ToolResults } from '../toolResult';
 

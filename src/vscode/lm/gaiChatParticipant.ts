@@ -3,12 +3,13 @@
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { AgentEvent } from '../../agent/agentEvents';
-import type { ImageBlock, ToolResult } from '../../core/types';
-import type { Logger } from '../../logging/logger';
-import type { ApprovalDecision, ApprovalRequest } from '../../tools/toolRuntime';
-import type { GaiParts } from '../agentFactory';
-import { buildApprovalView } from '../approvalView';
-import { wordError } from '../errorWording';
+import type { ImageBlock } from '../../model/messages';
+import type { ToolResult } from '../../tools/toolTypes';
+import type { Logger } from '../../common/logger';
+import type { ApprovalDecision, ApprovalRequest } from '../../runtime/toolRuntime';
+import type { GaiParts } from '../../app/gaiParts';
+import { buildApprovalView } from '../chat/approvalView';
+import { wordError } from '../setup/errorWording';
 import { plainText, progressText } from './participantWords';
 
 export const CHAT_PARTICIPANT_ID = 'gai.agent';

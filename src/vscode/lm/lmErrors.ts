@@ -1,5 +1,5 @@
 // VS Code's language model failures as GAI's typed errors, in plain words for the chat.
-import { GaiError } from '../../core/errors';
+import { GaiError } from '../../common/errors';
 
 /** What the provider shows when the host offers no chat model at all. */
 export const NO_CHAT_MODEL =

@@ -1,7 +1,7 @@
 // GAI's conversation and tools in the shapes of VS Code's language model API. The vscode classes
 // are passed in (LmVocabulary), so the mapping runs and is tested without VS Code.
 import type * as vscode from 'vscode';
-import type { ContentBlock, ImageBlock, Message, TextBlock, ToolCall, ToolDefinition } from '../../core/types';
+import type { ContentBlock, ImageBlock, Message, TextBlock, ToolCall, ToolDefinition } from '../../model/messages';
 
 /** The vscode classes the mapping builds: `vscode` itself in the extension, look-alikes in tests. */
 export interface LmVocabulary {

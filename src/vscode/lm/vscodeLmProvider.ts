@@ -2,11 +2,11 @@
 // no API key). The vscode API comes in as an object (LmHost), so this file is only types of
 // `vscode` and runs in the agent bundle next to the agent, which recognises its GaiErrors.
 import type * as vscode from 'vscode';
-import { GaiError } from '../../core/errors';
-import { limitToolCall } from '../../core/inputLimits';
-import type { LlmResponse, LlmStreamChunk, TokenUsage, ToolCall } from '../../core/types';
-import type { LlmProvider, LlmRequest } from '../../llm/llmProvider';
-import { withSpentUsage } from '../../llm/spentUsage';
+import { GaiError } from '../../common/errors';
+import { limitToolCall } from '../../common/inputLimits';
+import type { LlmResponse, LlmStreamChunk, TokenUsage, ToolCall } from '../../model/messages';
+import type { LlmProvider, LlmRequest } from '../../model/llmProvider';
+import { withSpentUsage } from '../../model/spentUsage';
 import { fromLmStreamPart, toLmMessages, toLmTools, type LmVocabulary } from './lmMessages';
 import { mapLmError, NO_CHAT_MODEL, type LanguageModelErrorClass } from './lmErrors';
 

@@ -1,9 +1,9 @@
 // Screens of a settings app and a files app as OCR reads them, and builders for nodes and
 // paths, shared by the brain tests.
-import { createPath } from '../../../src/brain/brainRecords';
-import { BRAIN_VERSION, type BrainDocument, type BrainNode, type BrainPath, type PathAction } from '../../../src/brain/brainTypes';
-import type { ScreenText } from '../../../src/brain/fingerprint';
-import { matchState } from '../../../src/brain/stateIdentifier';
+import { createPath } from '../../../src/navigation/store/brainRecords';
+import { BRAIN_VERSION, type BrainDocument, type BrainNode, type BrainPath, type PathAction } from '../../../src/navigation/store/brainTypes';
+import type { ScreenText } from '../../../src/navigation/recognition/fingerprint';
+import { matchState } from '../../../src/navigation/recognition/stateIdentifier';
 
 export const T0 = Date.parse('2025-03-01T10:00:00.000Z');
 export const DAY = 24 * 60 * 60 * 1000;

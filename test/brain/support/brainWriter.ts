@@ -1,8 +1,8 @@
 // A child process for the store's crash and concurrency tests: adds paths to the brain in
 // `dir` one update at a time and prints `committed <id>` after each update has returned.
 // Usage: node --import=tsx brainWriter.ts DIR PREFIX COUNT   (COUNT 0 = until killed)
-import { BrainStore } from '../../../src/brain/brainStore';
-import { addPath, createPath, upsertNode } from '../../../src/brain/brainRecords';
+import { BrainStore } from '../../../src/navigation/store/brainStore';
+import { addPath, createPath, upsertNode } from '../../../src/navigation/store/brainRecords';
 import { homePage, networkPage, nodeFor } from './brainFixtures';
 
 async function main(): Promise<void> {

@@ -1,9 +1,9 @@
 // An in-memory desktop for the navigator's tests: a small app of pages whose buttons lead to
 // other pages, fake tools that press them, and a fake learner standing in for the model.
-import type { PathAction } from '../../../src/brain/brainTypes';
-import type { LearnOutcome, LearnRequest, NavigationLearner } from '../../../src/brain/navigationLearner';
-import type { ToolInvocation } from '../../../src/brain/pathActions';
-import type { ToolResult } from '../../../src/core/types';
+import type { PathAction } from '../../../src/navigation/store/brainTypes';
+import type { LearnOutcome, LearnRequest, NavigationLearner } from '../../../src/navigation/learning/navigationLearner';
+import type { ToolInvocation } from '../../../src/navigation/routes/pathActions';
+import type { ToolResult } from '../../../src/tools/toolTypes';
 import { createFakeDesktop, makeServices, ocrWords, solidFrame, window, type FakeDesktop } from '../../support/fakeDesktop';
 
 export type Pages = Record<string, { heading: string; lines: string[]; buttons: Record<string, string> }>;

@@ -1,9 +1,10 @@
-import { createPlatformDesktop } from '../../../src/desktop/adapters/platformDesktop';
+import { createPlatformDesktop } from '../../../src/platform/platformDesktop';
 import { createDesktopServices, type DesktopServices } from '../../../src/desktop/desktopServices';
-import type { ToolCall, ToolResult } from '../../../src/core/types';
+import type { ToolCall } from '../../../src/model/messages';
+import type { ToolResult } from '../../../src/tools/toolTypes';
 import { createDesktopTools } from '../../../src/tools/desktop/desktopTools';
 import { ToolRegistry } from '../../../src/tools/toolRegistry';
-import { ToolRuntime } from '../../../src/tools/toolRuntime';
+import { ToolRuntime } from '../../../src/runtime/toolRuntime';
 import { suiteDisplay } from './fixture';
 
 /** The real platform desktop on the suite's virtual display, with every desktop tool. */

@@ -4,7 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { hasExited, waitForExit } from '../../../src/core/childProcesses';
+import { hasExited, waitForExit } from '../../../src/common/childProcesses';
 import { FIXTURE_PYTHON, startupProblem, type DisplayEnv } from './fixture';
 
 export const EDITOR_SCRIPT = path.resolve(__dirname, '..', 'fixtures', 'editorApp.py');

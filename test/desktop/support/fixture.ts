@@ -4,7 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { exitText, hasExited, waitForExit } from '../../../src/core/childProcesses';
+import { exitText, hasExited, waitForExit } from '../../../src/common/childProcesses';
 
 export const FIXTURE_SCRIPT = path.resolve(__dirname, '..', 'fixtures', 'fixtureApp.py');
 // python3-tk installs tkinter for Debian's own interpreter; a python3 earlier on PATH (pyenv,

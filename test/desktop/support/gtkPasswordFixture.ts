@@ -2,7 +2,7 @@ import { execFile, spawn, spawnSync, type ChildProcess } from 'node:child_proces
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import type { BBox } from '../../../src/core/types';
+import type { BBox } from '../../../src/common/geometry';
 import { FIXTURE_PYTHON, type SuiteDisplay } from './fixture';
 
 // The GTK login window (fixtures/gtkPasswordApp.py): a plain entry and a hidden one whose

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import type { Readable, Writable } from 'node:stream';
-import type { BBox } from '../../../src/core/types';
+import type { BBox } from '../../../src/common/geometry';
 
 export const HARD_CASES_PAGE = path.resolve(__dirname, '..', 'fixtures', 'hardCasesPage.html');
 

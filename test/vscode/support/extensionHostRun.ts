@@ -6,7 +6,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import * as esbuild from 'esbuild';
-import { VirtualDisplay } from '../../../src/desktop/virtualDisplay';
+import { VirtualDisplay } from '../../../src/platform/linux/x11/virtualDisplay';
 import { launchFixture } from '../../desktop/support/fixture';
 import { screenshotPath } from '../../webview/browserHarness';
 import type { RunInHostResult } from '../../../scripts/vscodeHost/run.mjs';

@@ -1,7 +1,7 @@
-import { GaiError } from '../../../core/errors';
+import { GaiError } from '../../../common/errors';
 import type { Point } from '../../../desktop/ports/inputPort';
 import type { ScreenPort, ScreenSize } from '../../../desktop/ports/screenPort';
-import type { ImageLimits } from '../../../llm/llmProvider';
+import type { ImageLimits } from '../../../model/llmProvider';
 
 /** Anthropic's documented limits for computer-use screenshots; what a model gets unless told otherwise. */
 export const DEFAULT_IMAGE_LIMITS: ImageLimits = { maxLongEdge: 1568, maxPixels: 1_150_000 };

@@ -1,9 +1,11 @@
-import { GaiError } from '../../../core/errors';
-import type { BBox, ImageBlock, ToolResult } from '../../../core/types';
+import { GaiError } from '../../../common/errors';
+import type { BBox } from '../../../common/geometry';
+import type { ImageBlock } from '../../../model/messages';
+import type { ToolResult } from '../../toolTypes';
 import type { DesktopServices } from '../../../desktop/desktopServices';
 import type { ImageFormat } from '../../../desktop/ports/imageCodec';
 import type { ScreenImage } from '../../../desktop/ports/screenPort';
-import { crop } from '../../../desktop/screenDiff';
+import { crop } from '../../../desktop/reading/screenDiff';
 import { ToolResults } from '../../toolResult';
 import { fitImage, type ComputerDisplay, type DisplayGeometry } from './computerDisplay';
 

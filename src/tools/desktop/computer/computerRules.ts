@@ -1,4 +1,4 @@
-import type { ComputerAction, ComputerInput } from './computerActions';
+import type { ComputerAction, ComputerInput } from '../../../model/computer/computerActions';
 import { parseModifiers, parseXdoKeys } from './xdoKeys';
 
 type Field = Exclude<keyof ComputerInput, 'action'>;

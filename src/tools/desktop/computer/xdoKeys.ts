@@ -1,4 +1,4 @@
-import { resolveCombo, toModifier } from '../../../desktop/keys';
+import { resolveCombo, toModifier } from '../../../desktop/input/keys';
 import type { KeyCombo, Modifier } from '../../../desktop/ports/inputPort';
 
 // Computer-use models name keys the way xdotool does ("Return", "ctrl+shift+Tab", "Page_Down",

@@ -1,8 +1,8 @@
 // Shared bits of the real-app helpers: a child process with its stderr kept, its top-level X
 // window found by pid, placed with xdotool (no wmctrl), and stopped for sure.
 import { execFile, spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
-import { exitText, hasExited, waitForExit } from '../../../../src/core/childProcesses';
-import type { BBox } from '../../../../src/core/types';
+import { exitText, hasExited, waitForExit } from '../../../../src/common/childProcesses';
+import type { BBox } from '../../../../src/common/geometry';
 
 /** Where a real app's window goes on the 1920x1080 screen (client area, screen pixels). */
 export interface Placement {

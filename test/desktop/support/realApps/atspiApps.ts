@@ -6,7 +6,7 @@ import type { SpawnOptions } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import type { BBox } from '../../../../src/core/types';
+import type { BBox } from '../../../../src/common/geometry';
 import { FIXTURE_PYTHON } from '../fixture';
 import {
   activateWindow,

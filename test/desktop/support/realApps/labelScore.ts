@@ -2,9 +2,9 @@
 // landed; a no-click answer (not found, ambiguous, unsure) missed; a point anywhere else is a
 // misclick. A text that shows more than once is "duplicated": it lands on any of its boxes, or
 // is rightly answered "ambiguous" (counted as landed: the locator did the right thing).
-import type { BBox } from '../../../../src/core/types';
-import type { TargetResult } from '../../../../src/desktop/targetLocator';
-import { foldGlyphs } from '../../../../src/desktop/textLocator';
+import type { BBox } from '../../../../src/common/geometry';
+import type { TargetResult } from '../../../../src/desktop/grounding/targetLocator';
+import { foldGlyphs } from '../../../../src/desktop/grounding/textLocator';
 import type { GroundTruthLabel } from './appWindow';
 
 export type Outcome = 'landed' | 'missed' | 'misclicked';

@@ -1,0 +1,181 @@
+import type { BBox } from '../../common/geometry';
+import type { AccessibleElement } from '../ports/accessibilityPort';
+import { normalizeWord, tokenize, type LocateOptions, type LocateResult, type MatchKind, type TextCandidate } from './textLocator';
+
+// Finds an element of the accessibility tree by its label, answering like textLocator does for
+// OCR words so callers treat both alike. Names are the toolkit's own strings, so there is no
+// fuzzy matching: the name as written beats the name without punctuation ("Save…"), which beats
+// the content of a text field, which beats a substring.
+
+/** Lower tiers win; only candidates of the best tier present are kept. */
+const Tier = { NameAsWritten: 0, NameWords: 1, TextContent: 2, NameSubstring: 3, TextSubstring: 4 } as const;
+type Tier = (typeof Tier)[keyof typeof Tier];
+
+interface Scored {
+  element: AccessibleElement;
+  label: string;
+  tier: Tier;
+}
+
+/** Shorter queries would match inside almost any label ("+" in "M+", "7" in "1.7"). */
+const MIN_SUBSTRING_LENGTH = 2;
+const NESTING_SLACK_PX = 2;
+
+export function locateAccessible(elements: readonly AccessibleElement[], query: string, options: LocateOptions = {}): LocateResult {
+  if (tokenize(query).length === 0) return { status: 'not_found', suggestions: [], reason: 'the text to find is empty' };
+  const candidates = findAccessibleCandidates(elements, query);
+  if (candidates.length === 0) return { status: 'not_found', suggestions: suggestions(elements, query) };
+  if (options.occurrence !== undefined) {
+    const match = candidates[options.occurrence - 1];
+    if (!match) {
+      return { status: 'not_found', suggestions: [], reason: `"${query}" appears ${candidates.length} time(s) in the accessibility tree; occurrence ${options.occurrence} does not exist` };
+    }
+    return { status: 'found', match, alternatives: candidates.length - 1 };
+  }
+  if (options.near !== undefined) {
+    const anchor = typeof options.near === 'string' ? findAccessibleCandidates(elements, options.near)[0]?.center : options.near;
+    if (!anchor) {
+      const near = String(options.near);
+      return { status: 'not_found', suggestions: suggestions(elements, near), reason: `the anchor "${near}" is not in the accessibility tree` };
+    }
+    const sorted = [...candidates].sort((a, b) => distance(a.center, anchor) - distance(b.center, anchor));
+    return { status: 'found', match: sorted[0]!, alternatives: candidates.length - 1 };
+  }
+  if (candidates.length === 1) return { status: 'found', match: candidates[0]!, alternatives: 0 };
+  return { status: 'ambiguous', candidates };
+}
+
+/** All elements matching at the best tier present, outermost of nested ones, in reading order. */
+export function findAccessibleCandidates(elements: readonly AccessibleElement[], query: string): TextCandidate[] {
+  return findAccessibleMatches(elements, query).map((m) => m.candidate);
+}
+
+/** An element of the tree that matches, with the candidate it makes (callers need its window). */
+export interface AccessibleMatch {
+  candidate: TextCandidate;
+  element: AccessibleElement;
+}
+
+/** Like findAccessibleCandidates, keeping each candidate's element. */
+export function findAccessibleMatches(elements: readonly AccessibleElement[], query: string): AccessibleMatch[] {
+  const scored = elements.map((element) => score(element, query)).filter((s): s is Scored => s !== undefined);
+  if (scored.length === 0) return [];
+  const best = Math.min(...scored.map((s) => s.tier));
+  const tier = scored.filter((s) => s.tier === best);
+  const kept = outermost(tier);
+  return kept
+    .map((s) => ({ candidate: { ...toCandidate(s), center: innermostCentre(s, tier) }, element: s.element }))
+    .sort((a, b) => readingOrder(a.candidate, b.candidate));
+}
+
+/**
+ * Where to click in an outer match: the centre of the smallest match nested in it (the text
+ * itself). A table cell or list row is often far wider than its left-aligned text; a point on
+ * the text is inside both.
+ */
+function innermostCentre(outer: Scored, matches: Scored[]): { x: number; y: number } {
+  let inner = outer;
+  for (const m of matches) {
+    if (m !== outer && inside(m.element.bbox, outer.element.bbox) && area(m.element.bbox) < area(inner.element.bbox) && area(m.element.bbox) > 0) inner = m;
+  }
+  const b = inner.element.bbox;
+  return { x: Math.round(b.x + b.width / 2), y: Math.round(b.y + b.height / 2) };
+}
+
+function score(element: AccessibleElement, query: string): Scored | undefined {
+  const rawQuery = plain(query);
+  const words = tokenize(query).join(' ');
+  const name = element.name;
+  const text = element.text ?? '';
+  if (name && plain(name) === rawQuery) return { element, label: name, tier: Tier.NameAsWritten };
+  if (name && tokenize(name).join(' ') === words) return { element, label: name, tier: Tier.NameWords };
+  if (text && (plain(text) === rawQuery || tokenize(text).join(' ') === words)) return { element, label: text, tier: Tier.TextContent };
+  if (rawQuery.length < MIN_SUBSTRING_LENGTH) return undefined;
+  if (name && contains(name, rawQuery, words)) return { element, label: name, tier: Tier.NameSubstring };
+  if (text && contains(text, rawQuery, words)) return { element, label: text, tier: Tier.TextSubstring };
+  return undefined;
+}
+
+function contains(label: string, rawQuery: string, words: string): boolean {
+  return plain(label).includes(rawQuery) || (words !== '' && tokenize(label).join(' ').includes(words));
+}
+
+/** Case, width variants and runs of spaces ignored; punctuation kept. */
+function plain(text: string): string {
+  return text.normalize('NFKC').toLowerCase().replace(/\s+/g, ' ').trim();
+}
+
+/**
+ * A label inside a button or tab that has the same name is one target, not two: keep the
+ * outer element, which is the one that takes the click.
+ */
+function outermost(matches: Scored[]): Scored[] {
+  const byArea = [...matches].sort((a, b) => area(b.element.bbox) - area(a.element.bbox));
+  const kept: Scored[] = [];
+  for (const match of byArea) {
+    if (!kept.some((outer) => inside(match.element.bbox, outer.element.bbox))) kept.push(match);
+  }
+  return kept;
+}
+
+function inside(inner: BBox, outer: BBox): boolean {
+  return (
+    inner.x >= outer.x - NESTING_SLACK_PX &&
+    inner.y >= outer.y - NESTING_SLACK_PX &&
+    inner.x + inner.width <= outer.x + outer.width + NESTING_SLACK_PX &&
+    inner.y + inner.height <= outer.y + outer.height + NESTING_SLACK_PX
+  );
+}
+
+function area(box: BBox): number {
+  return box.width * box.height;
+}
+
+function toCandidate(match: Scored): TextCandidate {
+  const { bbox } = match.element;
+  const exact = match.tier <= Tier.TextContent;
+  const kind: MatchKind = exact ? 'exact' : 'substring';
+  return {
+    text: match.label,
+    bbox,
+    center: { x: Math.round(bbox.x + bbox.width / 2), y: Math.round(bbox.y + bbox.height / 2) },
+    // The toolkit's own string: nothing was recognized, so nothing is uncertain.
+    confidence: 1,
+    kind,
+    whole: exact,
+  };
+}
+
+function suggestions(elements: readonly AccessibleElement[], query: string): string[] {
+  const q = normalizeWord(query);
+  const names = [...new Set(elements.map((e) => e.name).filter(Boolean))];
+  return names
+    .map((name) => ({ name, d: editDistance(normalizeWord(name), q) }))
+    .filter((x) => x.d <= Math.max(1, Math.floor(q.length / 3)))
+    .sort((a, b) => a.d - b.d)
+    .slice(0, 5)
+    .map((x) => x.name);
+}
+
+function editDistance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    let previous = row[0]!;
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const current = row[j]!;
+      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, previous + (a[i - 1] === b[j - 1] ? 0 : 1));
+      previous = current;
+    }
+  }
+  return row[b.length]!;
+}
+
+function readingOrder(a: TextCandidate, b: TextCandidate): number {
+  const sameRow = Math.abs(a.center.y - b.center.y) < Math.min(a.bbox.height, b.bbox.height) / 2;
+  return sameRow ? a.center.x - b.center.x : a.center.y - b.center.y;
+}
+
+function distance(a: { x: number; y: number }, b: { x: number; y: number }): number {
+  return Math.hypot(a.x - b.x, a.y - b.y);
+}

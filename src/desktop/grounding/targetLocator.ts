@@ -1,0 +1,397 @@
+import type { BBox } from '../../common/geometry';
+import { findAccessibleMatches } from './accessibleLocator';
+import type { DesktopServices } from '../desktopServices';
+import type { AccessibilityPort, AccessibleElement } from '../ports/accessibilityPort';
+import type { WindowInfo } from '../ports/windowPort';
+import type { WindowReading } from '../reading/screenReader';
+import { isSecretRole } from '../reading/screenPrivacy';
+import { compactCandidates } from './compactMatch';
+import { byStrength, DEFAULT_RULES, describeCandidate, isShortQuery, judgeOcr, pick, type Judged, type TargetRuleOptions } from './targetRules';
+import { isBlank, preferOnTop, type TreeMatch } from './targetTree';
+import { coverageKey, mayDrawUnnamedGlyphs, SKIP_OCR_COVERAGE, TREE_COVERAGE, treeCoverage, treeMentions, treeTextCoverage } from './treeCoverage';
+import { findCandidates, locateText, tokenize, type LocateOptions, type MatchKind, type TextCandidate } from './textLocator';
+import { centreOf, clipBox, contains, coveredAt, elementVisible, hidden, isActive, isDialogWindow, readScene, type WindowScene } from './windowScene';
+
+// Where to click for a label, fast on a busy screen and never on a guess. The accessibility
+// tree answers first where it has the label exactly (no OCR at all); otherwise the active
+// window's pixels are read (cached per window by its pixels), then the tree of the other
+// windows, then their pixels. Whatever could be something else is reported, not clicked.
+
+export type TargetResult =
+  | { status: 'found'; point: { x: number; y: number }; bbox: BBox; source: 'accessibility' | 'ocr'; confidence: number; kind: MatchKind; text: string; alternatives: number }
+  | { status: 'not_found'; suggestions: string[]; reason?: string }
+  | { status: 'ambiguous'; candidates: TextCandidate[] }
+  | { status: 'low_confidence'; candidates: TextCandidate[]; reason: string };
+
+export interface TargetQuery extends LocateOptions {
+  signal?: AbortSignal;
+  /** false: OCR only (bench comparison); default true. */
+  accessibility?: boolean;
+}
+
+export interface TargetLocatorOptions extends TargetRuleOptions {
+  /** Largest per-channel spread of an element's pixels that still counts as nothing drawn; default 10. */
+  blankTolerance?: number;
+}
+
+/** What one locate() went through: for benches and tests (which path answered, how much was read). */
+export interface LocateTrace {
+  steps: Array<'tree-active' | 'tree-all' | 'ocr-active' | 'ocr-window' | 'ocr-screen'>;
+  /** Window readings that ran OCR (not served from the per-window cache). */
+  ocrRuns: number;
+  /** When each step began, in ms since locate() began (the scene read comes before the first). */
+  startedAt: number[];
+}
+
+class Trace implements LocateTrace {
+  readonly steps: LocateTrace['steps'] = [];
+  readonly startedAt: number[] = [];
+  ocrRuns = 0;
+  constructor(private readonly began: number) {}
+  step(step: LocateTrace['steps'][number]): void {
+    this.steps.push(step);
+    this.startedAt.push(Math.round(performance.now() - this.began));
+  }
+}
+
+/** The state of one locate() call. */
+interface Search {
+  text: string;
+  query: TargetQuery;
+  scene: WindowScene;
+  trace: Trace;
+  doubtful: TextCandidate[];
+  /** Tree answers whose box shows nothing: not clicked, unless the pixels agree elsewhere. */
+  blank: TextCandidate[];
+  /** Tree matches inside longer names, the last resort. */
+  weak: TreeMatch[];
+  /** OCR matches that are not exact but clickable: a tree exact answer still beats them. */
+  inexact?: { candidates: TextCandidate[]; anchor?: { x: number; y: number } };
+  suggestions: Set<string>;
+  privateWindows: Set<string>;
+  /** Tree elements that may be used, for anchors and secret fields. */
+  elements: AccessibleElement[];
+  /** The active window's tree holds what its pixels show (most words OCR read lie on its elements). */
+  activeTreeComplete?: boolean;
+  /** The active window has small named elements whose names OCR did not read: glyph buttons named in words, maybe. */
+  activeGlyphDoubt?: boolean;
+  /** The active window's tree has, as text, what the window shows (a text view's document included). */
+  activeTextKnown?: boolean;
+  /** Readings like the label in the active window's pixels (fuzzy, partial or unsure). */
+  activeLookAlikes?: number;
+}
+
+export class TargetLocator {
+  /** The last locate()'s path, for benches and tests. */
+  lastTrace?: LocateTrace;
+  private readonly blankTolerance: number;
+
+  constructor(
+    /** The desktop services (the locator uses their desktop, reader and privacy). */
+    private readonly services: Pick<DesktopServices, 'desktop' | 'reader' | 'privacy'>,
+    private readonly options: TargetLocatorOptions = {},
+  ) {
+    this.blankTolerance = options.blankTolerance ?? 10;
+  }
+
+  async locate(text: string, query: TargetQuery = {}): Promise<TargetResult> {
+    if (tokenize(text).length === 0) return { status: 'not_found', suggestions: [], reason: 'the text to find is empty' };
+    const { desktop } = this.services;
+    const began = performance.now();
+    const size = await desktop.screen.size();
+    const scene = await readScene(desktop.windows, { x: 0, y: 0, width: size.width, height: size.height });
+    const search: Search = { text, query, scene, trace: new Trace(began), doubtful: [], blank: [], weak: [], suggestions: new Set(), privateWindows: new Set(), elements: [] };
+    this.lastTrace = search.trace;
+    const tree = query.accessibility === false ? undefined : await this.treePort();
+
+    if (tree) {
+      search.trace.step('tree-active');
+      const answer = await this.fromTree(tree, true, search);
+      if (answer) return answer;
+    }
+    const others = tree !== undefined && scene.windows.some((w) => !isActive(scene, w));
+    // The active window's tree was seen to hold what its pixels show and has no such label:
+    // another window's tree answering for sure makes reading the active window's pixels moot.
+    let treeAll: TargetResult | undefined | null = null;
+    // Never for one or two characters: a glyph button's accessible name is often a word ("−" is "Zoom out").
+    if (others && scene.active && !isShortQuery(text) && (this.coverage.get(coverageKey(scene.active)) ?? 0) >= SKIP_OCR_COVERAGE) {
+      search.activeTreeComplete = true;
+      search.trace.step('tree-all');
+      treeAll = await this.fromTree(tree, false, search);
+      if (treeAll?.status === 'found') return treeAll;
+    }
+    const ocrActive = await this.fromActiveWindow(search);
+    if (ocrActive) return ocrActive;
+    if (others) {
+      if (treeAll === null) search.trace.step('tree-all');
+      const answer = treeAll === null ? await this.fromTree(tree, false, search) : treeAll;
+      if (answer) return answer;
+    }
+    const ocrOthers = await this.fromOtherWindows(search);
+    if (ocrOthers) return ocrOthers;
+    if (search.inexact) return decide(search.inexact.candidates, search.query, search.inexact.anchor, 'ocr');
+    return this.lastResort(search);
+  }
+
+  /** Share of each window's words (as OCR last read them while it was active) that lie on its tree's elements. */
+  private readonly coverage = new Map<string, number>();
+
+  private remember(window: WindowInfo, coverage: number): void {
+    const key = coverageKey(window);
+    this.coverage.delete(key);
+    this.coverage.set(key, coverage);
+    if (this.coverage.size > 64) this.coverage.delete(this.coverage.keys().next().value!);
+  }
+
+  private async treePort(): Promise<AccessibilityPort | undefined> {
+    const tree = this.services.desktop.accessibility;
+    return tree && (await tree.available().catch(() => false)) ? tree : undefined;
+  }
+
+  /** The tree's exact answer: found, ambiguous, or undefined to go on looking. */
+  private async fromTree(tree: AccessibilityPort, activeOnly: boolean, search: Search, fresh = false): Promise<TargetResult | undefined> {
+    let elements: AccessibleElement[];
+    try {
+      elements = await tree.elements({ activeWindowOnly: activeOnly, signal: search.query.signal, ...(fresh ? { fresh: true } : {}) });
+    } catch (error) {
+      if (search.query.signal?.aborted) throw error;
+      return undefined; // a tree that fails to answer leaves OCR to it
+    }
+    const usable = this.usable(elements, search);
+    if (activeOnly || search.elements.length === 0) search.elements = usable.map((u) => u.element);
+    const matches = findAccessibleMatches(
+      usable.map((u) => u.element),
+      search.text,
+    ).map((m) => ({ ...m, owner: usable.find((u) => u.element === m.element)?.owner }));
+    const exact = matches.filter((m) => m.candidate.kind === 'exact' && !search.blank.some((b) => sameBox(b.bbox, m.candidate.bbox)));
+    if (exact.length === 0) {
+      if (!isShortQuery(search.text)) search.weak.push(...matches.filter((m) => m.candidate.kind === 'substring'));
+      return undefined;
+    }
+    let anchor: { x: number; y: number } | undefined;
+    if (search.query.near !== undefined) {
+      anchor = typeof search.query.near === 'string' ? treeAnchor(search.elements, search.query.near) : search.query.near;
+      if (!anchor) return undefined; // the anchor may be text only OCR can read
+    }
+    const chosen = search.query.occurrence !== undefined || search.query.near !== undefined ? exact : preferOnTop(exact, search.scene);
+    const drawn: TreeMatch[] = [];
+    for (const match of chosen.slice(0, 8)) {
+      if (await this.isDrawn(match.candidate.bbox)) drawn.push(match);
+      else search.blank.push(match.candidate);
+    }
+    if (drawn.length < chosen.slice(0, 8).length && !fresh) {
+      // Nothing drawn where the tree says: its snapshot may be older than the screen.
+      const again = await this.fromTree(tree, activeOnly, search, true);
+      if (again) return again;
+      return undefined;
+    }
+    if (drawn.length === 0) return undefined;
+    const answer = decide(
+      drawn.map((m) => m.candidate),
+      search.query,
+      anchor,
+      'accessibility',
+    );
+    return activeOnly ? answer : onlyElsewhere(search, answer, drawn[0]?.owner ?? drawn[0]?.element.window?.name);
+  }
+
+  /** Showing elements not under another window nor in a private one; secret fields lose their text. */
+  private usable(elements: AccessibleElement[], search: Search): Array<{ element: AccessibleElement; owner?: WindowInfo }> {
+    const kept: Array<{ element: AccessibleElement; owner?: WindowInfo }> = [];
+    for (const raw of elements) {
+      const bbox = clipBox(raw.bbox, search.scene.screen);
+      if (!bbox) continue;
+      const element: AccessibleElement = { ...raw, bbox, ...(isSecretRole(raw.role) ? { text: undefined } : {}) };
+      const { visible, owner } = elementVisible(search.scene, element);
+      if (!visible) continue;
+      if (owner && this.services.privacy.isPrivateWindow(owner)) {
+        search.privateWindows.add(owner.title);
+        continue;
+      }
+      kept.push({ element, ...(owner ? { owner } : {}) });
+    }
+    return kept;
+  }
+
+  /** Whether anything is drawn inside the box (a label, an icon): a blank box means the tree is stale. */
+  private async isDrawn(box: BBox): Promise<boolean> {
+    const inset = box.width > 8 && box.height > 8 ? 2 : 0;
+    const inner = { x: box.x + inset, y: box.y + inset, width: box.width - 2 * inset, height: box.height - 2 * inset };
+    try {
+      return !isBlank(await this.services.desktop.screen.grab(inner), this.blankTolerance);
+    } catch {
+      return true; // a box the screen cannot grab is not evidence against the tree
+    }
+  }
+
+  /** OCR of the active window alone (of the whole screen where the active window is unknown). */
+  private async fromActiveWindow(search: Search): Promise<TargetResult | undefined> {
+    const { scene } = search;
+    const reader = this.services.reader;
+    if (!scene.active) {
+      search.trace.step('ocr-screen');
+      const reading = await reader.read({ signal: search.query.signal });
+      if (reading.ocr !== 'cached') search.trace.ocrRuns++;
+      if (reading.withheld) search.privateWindows.add('the active window');
+      return this.judgeReading(search, reading.analysis, () => true);
+    }
+    search.trace.step('ocr-active');
+    const reading = await this.readWindow(search, scene.active, true);
+    const coverage = treeCoverage(reading.analysis, search.elements, reading.bounds);
+    // A small element whose name OCR did not read where it is drawn may be a glyph button named
+    // in words ("−" named "Zoom out"): then the tree's silence about a glyph proves nothing.
+    search.activeTreeComplete ||= coverage >= TREE_COVERAGE;
+    search.activeGlyphDoubt = mayDrawUnnamedGlyphs(reading.analysis, search.elements, reading.bounds);
+    search.activeTextKnown = treeTextCoverage(reading.analysis, search.elements, reading.bounds) >= TREE_COVERAGE;
+    if (this.services.desktop.accessibility && search.query.accessibility !== false) this.remember(scene.active, coverage);
+    const shown = (c: TextCandidate): boolean => contains(reading.bounds, c.center) && !coveredAt(scene, c.center, scene.active);
+    // Anything OCR read there like the label (fuzzy, inside a longer word, unsure) is a reason for doubt.
+    const candidates = findCandidates(reading.analysis, search.text).filter(shown);
+    search.activeLookAlikes = candidates.length;
+    return this.judgeReading(search, reading.analysis, shown, candidates);
+  }
+
+  /** OCR of each other window not hidden, topmost first; the screen where windows cannot be listed. */
+  private async fromOtherWindows(search: Search): Promise<TargetResult | undefined> {
+    const { scene } = search;
+    if (!scene.active) return undefined;
+    if (!scene.listed) {
+      search.trace.step('ocr-screen');
+      const reading = await this.services.reader.read({ signal: search.query.signal });
+      if (reading.ocr !== 'cached') search.trace.ocrRuns++;
+      const outside = (c: TextCandidate): boolean => !contains(scene.active!.bounds, c.center);
+      return this.judgeReading(search, reading.analysis, outside);
+    }
+    const found: Array<{ window: WindowInfo; sure: TextCandidate[]; anchor?: { x: number; y: number } }> = [];
+    for (const window of scene.windows) {
+      if (isActive(scene, window) || hidden(scene, window)) continue;
+      search.trace.step('ocr-window');
+      const reading = await this.readWindow(search, window, false);
+      const visible = (c: TextCandidate): boolean => contains(reading.bounds, c.center) && !coveredAt(scene, c.center, window);
+      const judged = this.judgeOcrIn(search, reading.analysis, visible);
+      if (judged.sure.length > 0) found.push({ window, sure: judged.sure, anchor: ocrAnchor(search, reading) });
+    }
+    if (found.length === 0) return undefined;
+    const exact = found.filter((f) => f.sure.some((c) => c.kind === 'exact'));
+    const pool = exact.length > 0 ? exact : found;
+    if (exact.length === 0 && search.inexact) return undefined; // the active window's own reading goes first
+    // A label in two windows: the dialog among them, else ask.
+    const dialogs = pool.filter((f) => isDialogWindow(f.window));
+    const chosen = pool.length > 1 && dialogs.length === 1 ? dialogs : pool;
+    const candidates = chosen.flatMap((f) => f.sure).sort(byStrength);
+    return onlyElsewhere(search, decide(candidates, search.query, chosen[0]?.anchor, 'ocr'), chosen[0]?.window);
+  }
+
+  private async readWindow(search: Search, window: WindowInfo, active: boolean): Promise<WindowReading> {
+    const reading = await this.services.reader.readWindow(window, {
+      signal: search.query.signal,
+      screen: search.scene.screen,
+      active,
+      // The tree already read tells the secret fields: it is not asked again.
+      ...(search.elements.length > 0 ? { fields: search.elements.filter((e) => isSecretRole(e.role) && contains(window.bounds, centreOf(e.bbox))).map((e) => e.bbox) } : {}),
+    });
+    if (reading.ocr === 'full' || reading.ocr === 'partial') search.trace.ocrRuns++;
+    if (reading.withheld) search.privateWindows.add(window.title);
+    return reading;
+  }
+
+  /** Decides on one reading's candidates: sure exact ones answer; sure inexact ones wait for the tree. */
+  private judgeReading(search: Search, analysis: WindowReading['analysis'], keep: (c: TextCandidate) => boolean, candidates?: TextCandidate[]): TargetResult | undefined {
+    const judged = this.judgeOcrIn(search, analysis, keep, candidates);
+    if (judged.sure.length === 0) return undefined;
+    const anchor = search.query.near === undefined ? undefined : typeof search.query.near === 'string' ? (findCandidates(analysis, search.query.near)[0]?.center ?? treeAnchor(search.elements, search.query.near)) : search.query.near;
+    const exact = judged.sure.filter((c) => c.kind === 'exact');
+    if (exact.length > 0) return decide(exact, search.query, anchor, 'ocr');
+    search.inexact ??= { candidates: judged.sure, ...(anchor ? { anchor } : {}) };
+    return undefined;
+  }
+
+  /** OCR candidates of one reading, judged; where words match nothing, the words run together are tried. */
+  private judgeOcrIn(
+    search: Search,
+    analysis: WindowReading['analysis'],
+    keep: (c: TextCandidate) => boolean,
+    candidates: TextCandidate[] = findCandidates(analysis, search.text).filter(keep),
+  ): Judged {
+    let judged = judgeOcr(search.text, candidates, this.options);
+    if (candidates.length === 0) {
+      const compact = compactCandidates(analysis, search.text).filter(keep);
+      const floor = this.options.minConfidence ?? DEFAULT_RULES.minConfidence;
+      judged = { sure: compact.filter((c) => c.confidence >= floor), doubtful: compact.filter((c) => c.confidence < floor) };
+      if (compact.length === 0) this.addSuggestions(search, analysis, candidates);
+    }
+    search.doubtful.push(...judged.doubtful);
+    return judged;
+  }
+
+  private addSuggestions(search: Search, analysis: WindowReading['analysis'], candidates: TextCandidate[]): void {
+    if (candidates.length > 0 || search.suggestions.size >= 5) return;
+    const located = locateText(analysis, search.text);
+    if (located.status === 'not_found') for (const s of located.suggestions) search.suggestions.add(s);
+  }
+
+  /** Nothing sure anywhere: a tree name that starts with the words asked, else the doubt, else not found. */
+  private async lastResort(search: Search): Promise<TargetResult> {
+    const words = tokenize(search.text).join(' ');
+    const weak = search.weak.filter((m) => (tokenize(m.candidate.text).join(' ') + ' ').startsWith(`${words} `) && words.length >= 3);
+    const unique = weak.filter((m, i) => weak.findIndex((o) => sameBox(o.candidate.bbox, m.candidate.bbox)) === i);
+    if (unique.length === 1 && (await this.isDrawn(unique[0]!.candidate.bbox))) return decide([unique[0]!.candidate], search.query, undefined, 'accessibility');
+    const doubtful = [...search.doubtful].sort(byStrength);
+    if (doubtful.length > 0) {
+      return { status: 'low_confidence', candidates: doubtful.slice(0, 5), reason: `Not sure: best match ${describeCandidate(doubtful[0]!)}` };
+    }
+    if (search.blank.length > 0) {
+      const at = search.blank[0]!.center;
+      return { status: 'low_confidence', candidates: search.blank.slice(0, 5), reason: `the accessibility tree places "${search.text}" at (${at.x}, ${at.y}) but nothing is drawn there` };
+    }
+    const hiddenIn = [...search.privateWindows];
+    const reason = hiddenIn.length > 0 ? `"${search.text}" was not found; private windows are not read (${hiddenIn.map((t) => `"${t}"`).join(', ')})` : undefined;
+    return { status: 'not_found', suggestions: [...search.suggestions].slice(0, 5), ...(reason ? { reason } : {}) };
+  }
+}
+
+/** Turns the candidates of one source into an answer (occurrence / near / unique / ambiguous). */
+function decide(candidates: TextCandidate[], query: LocateOptions, anchor: { x: number; y: number } | undefined, source: 'accessibility' | 'ocr'): TargetResult {
+  const picked = pick(candidates, query, anchor);
+  if (picked && !picked.match) return { status: 'not_found', suggestions: [], reason: picked.reason };
+  const match = picked?.match ?? (candidates.length === 1 ? candidates[0] : undefined);
+  if (!match) return { status: 'ambiguous', candidates };
+  return { status: 'found', point: match.center, bbox: match.bbox, source, confidence: match.confidence, kind: match.kind, text: match.text, alternatives: candidates.length - 1 };
+}
+
+/**
+ * One or two characters found only in a window other than the active one: the active window
+ * may well show them where they could not be read (a glyph OCR misses, a digit inside a longer
+ * word), so that is no place to click without asking.
+ */
+function onlyElsewhere(search: Search, answer: TargetResult, where: WindowInfo | string | undefined): TargetResult {
+  if (answer.status !== 'found' || !search.scene.active || !isShortQuery(search.text)) return answer;
+  if (typeof where === 'object' && isActive(search.scene, where)) return answer;
+  // Where the active window's tree shows all it draws, its silence means the label is not there.
+  // A symbol may be drawn by a button named in words; letters and digits OCR reads where drawn.
+  if (search.activeTreeComplete && (/[\p{L}\p{N}]/u.test(search.text) || !search.activeGlyphDoubt)) return answer;
+  // The tree knows the active window's text and none of it has the label, nor may a button draw it.
+  if (search.activeTextKnown && !search.activeGlyphDoubt && !treeMentions(search.elements, search.text)) return answer;
+  // Two letters or digits OCR read nowhere in the active window, not even as a doubtful look-alike.
+  if ((search.text.match(/[\p{L}\p{N}]/gu) ?? []).length >= 2 && search.activeLookAlikes === 0) return answer;
+  const candidate: TextCandidate = { text: answer.text, bbox: answer.bbox, center: answer.point, confidence: answer.confidence, kind: answer.kind, whole: true };
+  const title = typeof where === 'object' ? where.title : where;
+  const window = title ? `"${title}"` : 'another window';
+  return { status: 'low_confidence', candidates: [candidate], reason: `"${search.text}" was found only in ${window}, not in the active window "${search.scene.active.title}"; activate that window first or click by coordinates` };
+}
+
+function treeAnchor(elements: AccessibleElement[], near: string): { x: number; y: number } | undefined {
+  const match = findAccessibleMatches(elements, near).find((m) => m.candidate.kind === 'exact');
+  return match?.candidate.center;
+}
+
+function ocrAnchor(search: Search, reading: WindowReading): { x: number; y: number } | undefined {
+  const near = search.query.near;
+  if (near === undefined) return undefined;
+  if (typeof near !== 'string') return near;
+  return findCandidates(reading.analysis, near)[0]?.center ?? treeAnchor(search.elements, near);
+}
+
+function sameBox(a: BBox, b: BBox): boolean {
+  return a.x === b.x && a.y === b.y && a.width === b.width && a.height === b.height;
+}

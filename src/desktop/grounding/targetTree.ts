@@ -1,0 +1,68 @@
+import type { BBox } from '../../common/geometry';
+import type { AccessibleMatch } from './accessibleLocator';
+import type { ScreenImage } from '../ports/screenPort';
+import type { WindowInfo } from '../ports/windowPort';
+import { isActive, isDialogElement, isPopupElement, type WindowScene } from './windowScene';
+
+// Rules for the accessibility tree's answers: which of several equal labels a person means,
+// and whether the pixels show anything where the tree says a label is.
+
+export interface TreeMatch extends AccessibleMatch {
+  owner?: WindowInfo;
+}
+
+/**
+ * A label that exists twice (a "Save" in a toolbar and in a dialog): an open popup menu first
+ * (it is drawn over everything and was opened last), then the focused window, then a dialog.
+ * Each narrowing applies only when it leaves some matches out; what remains may still be
+ * several, and then the caller asks.
+ */
+export function preferOnTop(matches: TreeMatch[], scene: WindowScene): TreeMatch[] {
+  let kept = matches;
+  const narrow = (test: (m: TreeMatch) => boolean): void => {
+    const some = kept.filter(test);
+    if (some.length > 0 && some.length < kept.length) kept = some;
+  };
+  if (kept.length > 1) narrow((m) => isPopupElement(m.element));
+  if (kept.length > 1) narrow((m) => m.element.window?.active === true || isActive(scene, m.owner));
+  if (kept.length > 1) narrow((m) => isDialogElement(m.element, m.owner));
+  if (kept.length > 1) kept = labelOverField(kept);
+  return kept;
+}
+
+/** Roles that show a text, and roles of fields that take their accessible name from such a text. */
+const TEXT_ROLES = new Set(['label', 'static', 'heading', 'paragraph', 'caption']);
+const FIELD_ROLES = new Set(['combo box', 'entry', 'text', 'spin button', 'check box', 'radio button', 'password text', 'list box', 'slider']);
+
+/**
+ * A field named after the label beside it ("Billing cycle" the label, "Billing cycle" the
+ * select it names) is one target with the label: the text the person reads is the one asked for,
+ * and clicking a label focuses its field anyway.
+ */
+function labelOverField(matches: TreeMatch[]): TreeMatch[] {
+  const texts = matches.filter((m) => TEXT_ROLES.has(m.element.role));
+  const fields = matches.filter((m) => FIELD_ROLES.has(m.element.role));
+  if (texts.length !== 1 || fields.length === 0 || texts.length + fields.length !== matches.length) return matches;
+  const label = texts[0]!.element.bbox;
+  return fields.every((f) => gap(f.element.bbox, label) <= 2 * Math.max(label.height, 12) + 16) ? texts : matches;
+}
+
+/** Distance between two boxes (0 when they touch or overlap). */
+function gap(a: BBox, b: BBox): number {
+  const dx = Math.max(0, a.x - (b.x + b.width), b.x - (a.x + a.width));
+  const dy = Math.max(0, a.y - (b.y + b.height), b.y - (a.y + a.height));
+  return Math.hypot(dx, dy);
+}
+
+/** True when no channel varies by more than `tolerance` across the image: nothing drawn. */
+export function isBlank(image: ScreenImage, tolerance: number): boolean {
+  const data = image.data;
+  if (data.length < 4) return true;
+  const r = data[0]!;
+  const g = data[1]!;
+  const b = data[2]!;
+  for (let i = 4; i < data.length; i += 4) {
+    if (Math.abs(data[i]! - r) > tolerance || Math.abs(data[i + 1]! - g) > tolerance || Math.abs(data[i + 2]! - b) > tolerance) return false;
+  }
+  return true;
+}

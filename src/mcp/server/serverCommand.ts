@@ -1,0 +1,115 @@
+import { chmodSync, writeFileSync } from 'node:fs';
+import type { Readable, Writable } from 'node:stream';
+import type { Command } from 'commander';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { version } from '../../../package.json';
+import type { BrainProvider } from '../../navigation/navigationBrain';
+import { GaiError, errorMessage } from '../../common/errors';
+import type { Logger } from '../../common/logger';
+import type { ToolRuntime } from '../../runtime/toolRuntime';
+import { EXIT, err, type CliIo } from '../../common/cliIo';
+import { GaiMcpServer } from './server';
+import { isLoopbackHost, listenHttp } from './serverHttp';
+import { newBearerToken } from './serverToken';
+
+// `gai mcp` (and dist/mcpServer.js, which runs the same command): serves GAI over MCP until the
+// client goes away (stdio) or the process is stopped (HTTP).
+
+export interface McpCommandDeps {
+  io: CliIo;
+  setExit: (code: number) => void;
+  /** The runtime `gai tool` builds, with the MCP client deciding on approvals, and the brain its navigate_to uses. */
+  compose: (profile: string | undefined) => { runtime: ToolRuntime; brain: BrainProvider };
+  logger: () => Logger;
+}
+
+interface McpOptions {
+  http?: string;
+  host?: string;
+  tokenFile?: string;
+  profile?: string;
+}
+
+export function registerMcpCommand(program: Command, deps: McpCommandDeps): void {
+  program
+    .command('mcp')
+    .description("serve GAI's tools, learned paths and screen text to other agents over MCP (stdio, or Streamable HTTP with --http)")
+    .option('--http <port>', 'serve Streamable HTTP on this port (0: any free port) instead of stdio; requests need the bearer token printed at start')
+    .option('--host <host>', 'with --http: the interface to listen on (default 127.0.0.1; anything else is reachable from other machines)')
+    .option('--token-file <file>', 'with --http: write the bearer token to this file (mode 600) instead of printing it')
+    .option('--profile <profile>', 'tool profile: read-only, standard (default) or full')
+    .action(async (options: McpOptions) => {
+      const port = options.http === undefined ? undefined : parsePort(options.http);
+      if (port === undefined && (options.host !== undefined || options.tokenFile !== undefined)) {
+        throw new GaiError('CONFIG', `${options.host !== undefined ? '--host' : '--token-file'}: only with --http PORT (stdio needs no address or token)`);
+      }
+      const { runtime, brain } = deps.compose(options.profile);
+      const logger = deps.logger();
+      const server = new GaiMcpServer({ runtime, brain, logger, version });
+      await server.start();
+      try {
+        if (port === undefined) await serveStdio(server, deps.io);
+        else await serveHttp(server, deps.io, logger, { port, host: options.host ?? '127.0.0.1', tokenFile: options.tokenFile });
+      } finally {
+        await server.close();
+      }
+      deps.setExit(EXIT.ok);
+    });
+}
+
+/** Until the client closes stdin (or the process is told to stop). */
+async function serveStdio(server: GaiMcpServer, io: CliIo): Promise<void> {
+  const transport = new StdioServerTransport(io.stdin as Readable, io.stdout as Writable);
+  let stopListening = (): void => undefined;
+  const ended = new Promise<void>((resolve) => {
+    io.stdin.once('end', resolve);
+    io.stdin.once('close', resolve);
+    transport.onclose = resolve;
+    stopListening = onStopSignal(resolve);
+  });
+  await server.createSession().connect(transport);
+  await ended;
+  stopListening();
+}
+
+async function serveHttp(server: GaiMcpServer, io: CliIo, logger: Logger, options: { port: number; host: string; tokenFile?: string }): Promise<void> {
+  if (!isLoopbackHost(options.host)) {
+    err(io, `[warn] gai mcp: listening on ${options.host}: other machines that reach it can drive this desktop with the token\n`);
+  }
+  const token = newBearerToken();
+  if (options.tokenFile) writeTokenFile(options.tokenFile, token);
+  const running = await listenHttp({ server, host: options.host, port: options.port, token, logger });
+  err(io, `gai mcp: listening on ${running.url}\n`);
+  err(io, options.tokenFile ? `gai mcp: bearer token written to ${options.tokenFile}\n` : `gai mcp: bearer token: ${token}\n`);
+  let stopListening = (): void => undefined;
+  await new Promise<void>((resolve) => (stopListening = onStopSignal(resolve)));
+  stopListening();
+  await running.close();
+}
+
+function writeTokenFile(file: string, token: string): void {
+  try {
+    writeFileSync(file, `${token}\n`, { mode: 0o600 });
+    chmodSync(file, 0o600); // an existing file keeps its mode on write
+  } catch (error) {
+    throw new GaiError('CONFIG', `--token-file ${file}: cannot write it (${errorMessage(error)})`);
+  }
+}
+
+/** Ctrl+C or a SIGTERM ends the server; returns the listeners' removal. */
+function onStopSignal(stop: () => void): () => void {
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  return () => {
+    process.removeListener('SIGINT', stop);
+    process.removeListener('SIGTERM', stop);
+  };
+}
+
+export function parsePort(value: string): number {
+  const port = Number(value);
+  if (!/^\d+$/.test(value.trim()) || !Number.isInteger(port) || port > 65_535) {
+    throw new GaiError('CONFIG', `--http: expected a port number from 0 to 65535, got "${value}"`);
+  }
+  return port;
+}

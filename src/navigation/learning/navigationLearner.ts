@@ -1,0 +1,146 @@
+// Learning a path: the agent loop with the action and vision tools plus finish_navigation, in a
+// conversation of its own. The actions that actually ran and succeeded are recorded as the path.
+import { Agent } from '../../agent/agent';
+import type { AgentEvent } from '../../agent/agentEvents';
+import { errorMessage } from '../../common/errors';
+import type { OcrAnalysis } from '../../desktop/ocr/ocrTypes';
+import type { ToolCall } from '../../model/messages';
+import type { LlmManager } from '../../model/llmManager';
+import type { Logger } from '../../common/logger';
+import { FinishNavigationTool, type NavigationFinish } from '../tools/finishNavigationTool';
+import { SettlingTool } from '../../tools/settlingTool';
+import type { AnyTool } from '../../tools/toolBase';
+import { ToolRegistry } from '../../tools/toolRegistry';
+import type { ToolRuntime } from '../../runtime/toolRuntime';
+import type { PathAction } from '../store/brainTypes';
+import { actionFromToolCall } from '../routes/pathActions';
+import { textAtPoint } from '../recognition/screenObserver';
+
+/** The tools a learning run may use: seeing and acting, nothing else. */
+export const LEARNING_TOOLS = ['ocr', 'smart_screen_reader', 'screen_capture', 'get_element_tree', 'click', 'type_text', 'press_key', 'tab_navigate', 'scroll', 'launch_app'];
+
+export const NAVIGATION_PROMPT = [
+  'You are the navigation part of GAI, an agent that operates the desktop. Your only job is to bring the screen to',
+  'the target the person names, using the tools. Read the screen first (ocr gives the text with positions).',
+  'Click visible text by its text (click {text}), not by coordinates, so the way can be replayed after the layout',
+  'changes. Do one step at a time and read the screen again after each. When the screen shows the target, call',
+  'finish_navigation with success true and a one-line summary; if it cannot be reached, call it with success false.',
+].join(' ');
+
+export interface LearnRequest {
+  target: string;
+  signal: AbortSignal;
+  /** What happened before (e.g. which replayed step failed), told to the model. */
+  context?: string;
+  onEvent?: (event: AgentEvent) => void;
+}
+
+export interface LearnOutcome {
+  success: boolean;
+  summary: string;
+  /** The steps that ran and succeeded, in order. */
+  actions: PathAction[];
+  modelCalls: number;
+  durationMs: number;
+}
+
+export interface NavigationLearner {
+  learn(request: LearnRequest): Promise<LearnOutcome>;
+}
+
+export interface AgentLearnerOptions {
+  /** A fresh LLM manager (own conversation) per learning run, with NAVIGATION_PROMPT as system prompt. */
+  createLlm: () => LlmManager;
+  /** The desktop tools; only LEARNING_TOOLS of them are offered. */
+  tools: (llm: LlmManager) => AnyTool[];
+  /** The newest OCR reading, to name what a click by coordinates hit. */
+  latestAnalysis: () => OcrAnalysis | undefined;
+  /** Waits until the screen stops changing: action tools return only after it. */
+  settle: (signal: AbortSignal) => Promise<void>;
+  /**
+   * The host's rules over the learning tools (ToolRuntime.derive): its profile, deny list,
+   * approval gate and guards hold for every step, so approving navigate_to once never grants
+   * clicks, typing or launches the person would not have allowed directly.
+   */
+  runtimeFor: (registry: ToolRegistry) => ToolRuntime;
+  /** The node the screen is after a step settled, recorded as the step's `reaches`. */
+  reachedNode?: (signal: AbortSignal) => Promise<string | undefined>;
+  logger: Logger;
+  maxIterations?: number;
+}
+
+export class AgentNavigationLearner implements NavigationLearner {
+  constructor(private readonly options: AgentLearnerOptions) {}
+
+  private reachedFacts(): ((signal: AbortSignal) => Promise<Record<string, unknown> | undefined>) | undefined {
+    const reachedNode = this.options.reachedNode;
+    if (!reachedNode) return undefined;
+    return async (signal) => {
+      const key = await reachedNode(signal).catch(() => undefined);
+      return key === undefined ? undefined : { [REACHED]: key };
+    };
+  }
+
+  async learn(request: LearnRequest): Promise<LearnOutcome> {
+    const started = performance.now();
+    const llm = this.options.createLlm();
+    let finish: NavigationFinish | undefined;
+    const registry = new ToolRegistry(this.options.logger);
+    for (const tool of this.options.tools(llm)) {
+      if (!LEARNING_TOOLS.includes(tool.name)) continue;
+      registry.register(tool.risk === 'read' ? tool : new SettlingTool(tool, this.options.settle, this.reachedFacts()));
+    }
+    registry.register(new FinishNavigationTool((outcome) => (finish = outcome)));
+    const runtime = this.options.runtimeFor(registry);
+    const agent = new Agent(llm, runtime, { maxIterations: this.options.maxIterations ?? 15, logger: this.options.logger });
+
+    const actions: PathAction[] = [];
+    const seenAt = new Map<string, OcrAnalysis | undefined>();
+    let modelCalls = 0;
+    let failure: string | undefined;
+    const prompt = `Navigate to: ${request.target}${request.context ? `\n\n${request.context}` : ''}`;
+    try {
+      for await (const event of agent.streamRequest(prompt, { signal: request.signal })) {
+        request.onEvent?.(event);
+        if (event.type === 'iteration') modelCalls++;
+        else if (event.type === 'tool_started') seenAt.set(event.call.id, this.options.latestAnalysis());
+        else if (event.type === 'tool_finished' && event.result.success) {
+          const action = recorded(event.call, event.result.data, seenAt.get(event.call.id));
+          if (action) actions.push(action);
+          if (event.call.name === 'finish_navigation') break;
+        } else if (event.type === 'error') failure = event.error.message;
+      }
+    } catch (error) {
+      failure = errorMessage(error);
+    } finally {
+      agent.cancel();
+    }
+    request.signal.throwIfAborted();
+    const durationMs = performance.now() - started;
+    if (!finish) {
+      return { success: false, summary: failure ?? 'The model stopped without calling finish_navigation.', actions, modelCalls, durationMs };
+    }
+    return { success: finish.success, summary: finish.summary, actions, modelCalls, durationMs };
+  }
+}
+
+/** The result data key that carries the node a learned step led to. */
+const REACHED = 'reachedNode';
+
+function recorded(call: ToolCall, data: unknown, seen: OcrAnalysis | undefined): PathAction | undefined {
+  const action = recordedAction(call, data, seen);
+  const reached = (data as Record<string, unknown> | undefined)?.[REACHED];
+  return action && action.tool !== 'wait' && typeof reached === 'string' ? { ...action, reaches: reached } : action;
+}
+
+function recordedAction(call: ToolCall, data: unknown, seen: OcrAnalysis | undefined): PathAction | undefined {
+  const input = (call.input ?? {}) as Record<string, unknown>;
+  const point = typeof input.x === 'number' && typeof input.y === 'number' ? { x: input.x, y: input.y } : undefined;
+  const action = actionFromToolCall(call.name, input, point ? { textAtPoint: textAtPoint(seen, point) } : {});
+  // A click by text keeps where it landed: the fallback that picks among several matches later.
+  const landed = (data as { point?: { x: unknown; y: unknown } } | undefined)?.point;
+  if (action?.tool === 'click' && !action.point && typeof landed?.x === 'number' && typeof landed.y === 'number') {
+    return { ...action, point: { x: landed.x, y: landed.y } };
+  }
+  return action;
+}

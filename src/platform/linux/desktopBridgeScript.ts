@@ -1,0 +1,89 @@
+import { BRIDGE_ATSPI_SCRIPT } from './atspi/bridgeAtspiScript';
+import { BRIDGE_ATSPI_WALK_SCRIPT } from './atspi/bridgeAtspiWalkScript';
+import { BRIDGE_X11_SCRIPT } from './x11/bridgeX11Script';
+
+// The desktop bridge's python3 helper, inlined like the interrupt watcher's so the esbuild
+// bundles need no extra file.
+//
+// Protocol, one JSON object a line. Node → helper on stdin: {"id":N,"cmd":...,...}.
+// Helper → Node on stdout: {"type":"hello",...} once, then {"id":N,"ok":true,...} or
+// {"id":N,"ok":false,"error":"..."} for each request, in any order.
+// Window questions (active, activeId, windows) are answered on the thread that reads stdin;
+// accessibility questions (probe, elements, focused, digest) on the GLib main loop, which also
+// receives the AT-SPI events that keep the tree cache honest. It exits when its stdin closes:
+// it never outlives the Node process.
+const PRELUDE = String.raw`
+import hashlib, json, os, queue, sys, threading, time
+
+CALL_TIMEOUT_MS = 1500
+OUT = threading.Lock()
+
+def send(obj):
+    data = json.dumps(obj) + '\n'
+    with OUT:
+        sys.stdout.write(data)
+        sys.stdout.flush()
+`;
+
+const MAIN = String.raw`
+X11_COMMANDS = {'active', 'activeId', 'windows'}
+PENDING = queue.Queue()
+BUSY = [False]
+
+def reply(req, answer):
+    try:
+        result = answer(req)
+        result['id'] = req.get('id')
+        result['ok'] = True
+        send(result)
+    except Exception as e:
+        send({'id': req.get('id'), 'ok': False, 'error': str(e) or type(e).__name__})
+
+def pump():
+    # Nested main-loop iterations (while draining events) may call this again: the outer call
+    # goes on until the queue is empty.
+    if BUSY[0]:
+        return False
+    BUSY[0] = True
+    try:
+        while True:
+            try:
+                req = PENDING.get_nowait()
+            except queue.Empty:
+                break
+            reply(req, answer_atspi)
+    finally:
+        BUSY[0] = False
+    return False
+
+def read_requests(GLib):
+    for line in sys.stdin:
+        try:
+            req = json.loads(line)
+        except Exception:
+            continue
+        if req.get('cmd') in X11_COMMANDS:
+            reply(req, answer_x11)
+        elif GLib is None:
+            send({'id': req.get('id'), 'ok': False, 'error': GI_PROBLEM})
+        else:
+            PENDING.put(req)
+            GLib.idle_add(pump)
+    os._exit(0)  # stdin closed: the parent is gone or done with us
+
+try:
+    from gi.repository import GLib as MAIN_GLIB
+    GI_PROBLEM = None
+except Exception as e:
+    MAIN_GLIB = None
+    GI_PROBLEM = 'python3 cannot import gi.repository (install python3-gi and gir1.2-atspi-2.0): %s' % e
+
+send({'type': 'hello', 'pid': os.getpid(), 'gi': GI_PROBLEM})
+if MAIN_GLIB is None:
+    read_requests(None)
+else:
+    threading.Thread(target=read_requests, args=(MAIN_GLIB,), daemon=True).start()
+    MAIN_GLIB.MainLoop().run()
+`;
+
+export const DESKTOP_BRIDGE_SCRIPT = [PRELUDE, BRIDGE_X11_SCRIPT, BRIDGE_ATSPI_WALK_SCRIPT, BRIDGE_ATSPI_SCRIPT, MAIN].join('\n');

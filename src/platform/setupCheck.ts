@@ -1,0 +1,168 @@
+// A self-check of what GAI needs at run time and cannot bundle: the nut-js native module,
+// sharp (libvips) and tesseract.js (worker script, wasm core, language data), each found from
+// wherever node_modules is (a checkout, or the installed .vsix). It never touches the desktop:
+// the display is reported, not used. Behind the extension's API and `gai doctor`.
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import type { ScreenImage } from '../desktop/ports/screenPort';
+import { SharpImages } from './images/sharpImages';
+import { TesseractJsOcr } from './ocr/tesseractJsOcr';
+
+type Sharp = (typeof import('sharp'))['default'];
+
+export interface SetupCheck {
+  ok: boolean;
+  /** What was found, or why it failed. */
+  detail: string;
+  ms: number;
+}
+
+export interface SetupReport {
+  /** nut-js, sharp and OCR all work (a missing display does not count against it). */
+  ok: boolean;
+  platform: string;
+  node: string;
+  nut: SetupCheck & { nativeModule?: string };
+  sharp: SetupCheck & { versions?: Record<string, string> };
+  ocr: SetupCheck & { text: string; expected: string; language: string };
+  /** The desktop tools need a display; only its presence is checked, nothing connects to it. */
+  display: { ok: boolean; detail: string };
+}
+
+export interface SetupCheckOptions {
+  /** Tesseract language(s) to load; default `eng`. The sample is English either way. */
+  language?: string;
+}
+
+/** The text rendered by sharp and read back by tesseract.js. */
+export const SETUP_SAMPLE_TEXT = 'GAI 2+2';
+
+const SAMPLE_SVG =
+  '<svg xmlns="http://www.w3.org/2000/svg" width="360" height="100">' +
+  '<rect width="100%" height="100%" fill="white"/>' +
+  // Monospace at screen size: sans-serif capital I reads as l at some sizes.
+  `<text x="24" y="62" font-family="monospace" font-size="32" fill="black">${SETUP_SAMPLE_TEXT}</text>` +
+  '</svg>';
+
+export async function checkSetup(options: SetupCheckOptions = {}): Promise<SetupReport> {
+  const language = options.language ?? 'eng';
+  const nut = await timed(checkNut);
+  const sharp = await timed(checkSharp);
+  const ocr = await checkOcr(sharp.image, language);
+  return {
+    ok: nut.ok && sharp.ok && ocr.ok,
+    platform: `${process.platform} ${process.arch}`,
+    node: process.version,
+    nut,
+    sharp: { ok: sharp.ok, detail: sharp.detail, ms: sharp.ms, versions: sharp.versions },
+    ocr,
+    display: checkDisplay(),
+  };
+}
+
+async function checkNut(): Promise<{ detail: string; nativeModule?: string }> {
+  // Importing nut-js loads libnut's native addon; it opens the display only when used.
+  await import('@nut-tree-fork/nut-js');
+  const nativeModule = loadedNativeFile('libnut.node') ?? installedLibnut();
+  return { detail: nativeModule ? `native module ${nativeModule}` : 'loaded (native module path unknown)', nativeModule };
+}
+
+async function checkSharp(): Promise<{ detail: string; versions: Record<string, string>; image: ScreenImage }> {
+  // Bundled as CommonJS the module is the function itself; under an ES loader, its default.
+  const loaded: unknown = await import('sharp');
+  const sharp = (typeof loaded === 'function' ? loaded : (loaded as { default: unknown }).default) as Sharp;
+  const versions = Object.fromEntries(
+    (['sharp', 'vips', 'rsvg', 'fontconfig'] as const).flatMap((name) => (sharp.versions[name] ? [[name, sharp.versions[name]]] : [])),
+  ) as Record<string, string>;
+  const codec = new SharpImages();
+  // Rendering an SVG exercises librsvg and fontconfig inside libvips; the PNG, the encoder.
+  const image = await codec.decode(Buffer.from(SAMPLE_SVG));
+  const png = await codec.encode(image, 'png');
+  if (darkPixels(image) === 0) throw new Error('the sample text rendered blank: no font was found (install a TrueType font, e.g. fonts-dejavu)');
+  return { detail: `sharp ${versions.sharp ?? '?'}, libvips ${versions.vips ?? '?'}; rendered and encoded a ${png.width}x${png.height} PNG (${png.data.length} bytes)`, versions, image };
+}
+
+async function checkOcr(image: ScreenImage | undefined, language: string): Promise<SetupReport['ocr']> {
+  const started = performance.now();
+  const base = { expected: SETUP_SAMPLE_TEXT, language };
+  if (!image) return { ...base, ok: false, text: '', detail: 'skipped: sharp could not render the sample', ms: 0 };
+  const engine = new TesseractJsOcr({ language, workers: 1 });
+  try {
+    const analysis = await engine.recognize(image, { layout: 'line' });
+    const text = analysis.fullText.replace(/\s+/g, ' ').trim();
+    // Fonts differ between machines; one confused letter still proves the engine runs.
+    const ok = editDistance(text.toUpperCase(), SETUP_SAMPLE_TEXT.toUpperCase()) <= 1;
+    const detail = `read "${text}" offline` + (ok ? '' : `, expected "${SETUP_SAMPLE_TEXT}"`);
+    return { ...base, ok, text, detail, ms: performance.now() - started };
+  } catch (error) {
+    return { ...base, ok: false, text: '', detail: messageOf(error), ms: performance.now() - started };
+  } finally {
+    // The worker thread would keep the process (or a CLI run) alive.
+    await engine.dispose();
+  }
+}
+
+function checkDisplay(): SetupReport['display'] {
+  if (process.platform !== 'linux') return { ok: true, detail: `${process.platform} desktop` };
+  const display = process.env.DISPLAY;
+  if (display) return { ok: true, detail: `DISPLAY=${display}` };
+  const wayland = process.env.WAYLAND_DISPLAY ? ` (WAYLAND_DISPLAY=${process.env.WAYLAND_DISPLAY} alone is not enough: GAI needs X11 or XWayland)` : '';
+  return { ok: false, detail: `not set${wayland}` };
+}
+
+/** On Linux the proof that the addon is really loaded: it is mapped into this process. */
+function loadedNativeFile(name: string): string | undefined {
+  if (process.platform !== 'linux') return undefined;
+  try {
+    const maps = readFileSync('/proc/self/maps', 'utf8');
+    const line = maps.split('\n').find((entry) => entry.endsWith(`/${name}`));
+    return line?.slice(line.indexOf('/'));
+  } catch {
+    return undefined;
+  }
+}
+
+function installedLibnut(): string | undefined {
+  try {
+    // Resolved at run time from wherever node_modules is, like the language data.
+    const base = dirname(require.resolve(`@nut-tree-fork/libnut-${process.platform}/package.json`));
+    const file = join(base, 'build', 'Release', 'libnut.node');
+    return existsSync(file) ? file : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    previous = current;
+  }
+  return previous[b.length]!;
+}
+
+function darkPixels(image: ScreenImage): number {
+  let count = 0;
+  for (let p = 0; p < image.data.length; p += 4) if (image.data[p]! < 128) count++;
+  return count;
+}
+
+type Checked<T> = SetupCheck & Partial<T>;
+
+async function timed<T extends { detail: string }>(check: () => Promise<T>): Promise<Checked<T>> {
+  const started = performance.now();
+  try {
+    return { ...(await check()), ok: true, ms: performance.now() - started };
+  } catch (error) {
+    const failed: SetupCheck = { ok: false, detail: messageOf(error), ms: performance.now() - started };
+    return failed as Checked<T>;
+  }
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,383 @@
+import type { RiskLevel, ToolResult } from '../tools/toolTypes';
+import type { OpenAiFunctionDefinition, ToolCall, ToolDefinition } from '../model/messages';
+import { raceAbort, sleep } from '../common/timing';
+import { NullLogger, type Logger } from '../common/logger';
+import { errorMessage } from '../common/errors';
+import { Replanner, type RecoveryDecision } from './replanner';
+import type { AnyTool } from '../tools/toolBase';
+import { ToolPolicy } from './toolPolicy';
+import { notFoundResult, toOpenAiFunction, type ToolRegistry } from '../tools/toolRegistry';
+import { runToolBounded } from './boundedRun';
+import { ToolResults } from '../tools/toolResult';
+import { previewCall, summarizeCall } from '../tools/callPreview';
+import { runTurn } from './turnRunner';
+import { withConfirmation } from './safetyCheckApproval';
+
+export interface ApprovalRequest {
+  /** The public call: secrets masked, size bounded. */
+  call: ToolCall;
+  risk: RiskLevel;
+  /** e.g. `click {"text":"Save"}`, for a prompt or a card. */
+  summary: string;
+  /** Why it asks when the usual rules would not (e.g. a step of an imported path). */
+  note?: string;
+  kind?: ApprovalKind;
+}
+
+/** `always`: approve, and do not ask again for this tool until approvals are reset. */
+export type ApprovalDecision = 'approve' | 'deny' | 'always';
+export type ApprovalHandler = (request: ApprovalRequest, signal: AbortSignal) => Promise<ApprovalDecision>;
+
+/**
+ * A check that runs right before every action or system tool (after policy, validation and
+ * approval): a stop by the person, an application the person has not allowed. Returning a
+ * failure result stops that call; a guard may also wait (paused until the person resumes).
+ */
+export interface ActionGuard {
+  readonly name: string;
+  beforeAction(call: ToolCall, tool: AnyTool, signal: AbortSignal): Promise<ToolResult | undefined>;
+  /** After the tool ran, whatever the result. */
+  afterAction?(call: ToolCall, tool: AnyTool, result: ToolResult): void | Promise<void>;
+}
+
+export interface ExecuteOptions {
+  /**
+   * `skip`: no prompt (a replayed step of a path the person approved and trusts); `required`:
+   * ask even when the risk is auto-approved or always allowed (a consequential step). Policy,
+   * validation and guards apply in every case.
+   */
+  approval?: 'default' | 'skip' | 'required';
+  /** Shown with the approval request: why it asks. */
+  approvalNote?: string;
+  /** What kind of step it is, so a host can treat it apart (`--yes` never confirms an untrusted path). */
+  approvalKind?: ApprovalKind;
+}
+
+/** `safety-check`: the model's vendor flagged the call (ToolCall.confirm); only the person may confirm it. */
+export type ApprovalKind = 'consequential' | 'untrusted-path' | 'safety-check';
+
+/**
+ * What the runtime tells its caller while a turn runs (the agent turns these into events).
+ * Every callback gets the public call: secrets masked, input bounded in size.
+ */
+export interface ExecutionHooks {
+  onToolStarted?(call: ToolCall, risk: RiskLevel): void;
+  onApprovalRequested?(request: ApprovalRequest): void;
+  onApprovalResolved?(call: ToolCall, decision: ApprovalDecision): void;
+  onToolFinished?(call: ToolCall, result: ToolResult): void;
+  onRecovery?(call: ToolCall, decision: RecoveryDecision): void;
+}
+
+export interface ToolRuntimeOptions {
+  policy?: ToolPolicy;
+  replanner?: Replanner;
+  logger?: Logger;
+  defaultTimeoutMs?: number;
+  /** Per tool name; wins over the tool's own timeout. */
+  timeouts?: Record<string, number>;
+  requestApproval?: ApprovalHandler;
+  /** Risk levels that run without asking; `read` by default. */
+  autoApprove?: RiskLevel[];
+  /** Tool names that never ask in the default mode (the person's "allow always" setting). */
+  alwaysAllow?: string[];
+  guards?: ActionGuard[];
+}
+
+export interface TurnOutcome {
+  /** One result per call, in the order of the calls. */
+  results: ToolResult[];
+  /** The calls as they may be shown and stored (secrets masked, input bounded), same order. */
+  publicCalls: ToolCall[];
+  /** Set when the replanner decided to stop the request. */
+  abort?: string;
+}
+
+/**
+ * Every tool call goes through here: policy, validation, approval, timeout, cancellation,
+ * timing, logging and recovery (seed 002's ToolRuntime + Replanner).
+ */
+export class ToolRuntime {
+  readonly replanner: Replanner;
+  private readonly shared: SharedRules;
+
+  constructor(
+    readonly registry: ToolRegistry,
+    options: ToolRuntimeOptions = {},
+    shared?: SharedRules,
+  ) {
+    this.replanner = options.replanner ?? new Replanner();
+    this.shared = shared ?? {
+      policy: options.policy ?? new ToolPolicy(),
+      logger: options.logger ?? new NullLogger(),
+      defaultTimeoutMs: options.defaultTimeoutMs ?? 30_000,
+      timeouts: options.timeouts ?? {},
+      requestApproval: options.requestApproval,
+      autoApprove: new Set(options.autoApprove ?? ['read']),
+      alwaysAllowed: new Set(),
+      settingAllowed: new Set(options.alwaysAllow ?? []),
+      guards: [...(options.guards ?? [])],
+    };
+  }
+
+  get policy(): ToolPolicy {
+    return this.shared.policy;
+  }
+
+  get requestApproval(): ApprovalHandler | undefined {
+    return this.shared.requestApproval;
+  }
+
+  set requestApproval(handler: ApprovalHandler | undefined) {
+    this.shared.requestApproval = handler;
+  }
+
+  get autoApprove(): Set<RiskLevel> {
+    return this.shared.autoApprove;
+  }
+
+  set autoApprove(risks: Set<RiskLevel>) {
+    this.shared.autoApprove = risks;
+  }
+
+  private get logger(): Logger {
+    return this.shared.logger;
+  }
+
+  /**
+   * A runtime over other tools under the same rules: policy, approval handler, auto-approved
+   * risks, "always" grants and guards are shared (a grant in one holds in the other), so a tool
+   * that runs tools of its own (navigate_to's learner) can never do more than the host allows.
+   */
+  derive(registry: ToolRegistry): ToolRuntime {
+    return new ToolRuntime(registry, {}, this.shared);
+  }
+
+  /** Adds a guard to this runtime and every runtime derived from it; returns its removal. */
+  addGuard(guard: ActionGuard): () => void {
+    this.shared.guards.push(guard);
+    return () => {
+      const index = this.shared.guards.indexOf(guard);
+      if (index >= 0) this.shared.guards.splice(index, 1);
+    };
+  }
+
+  /** The definitions the model may see under the policy. */
+  getDefinitions(): ToolDefinition[] {
+    return this.visibleTools().map((tool) => tool.getDefinition());
+  }
+
+  getOpenAiDefinitions(): OpenAiFunctionDefinition[] {
+    return this.getDefinitions().map(toOpenAiFunction);
+  }
+
+  riskOf(name: string): RiskLevel | undefined {
+    return this.registry.get(name)?.risk;
+  }
+
+  /** The risk of this call (its tool's `riskFor` its input); the tool's risk when the input is invalid. */
+  riskOfCall(call: ToolCall): RiskLevel | undefined {
+    const tool = this.registry.get(call.name);
+    return tool ? riskFor(tool, call.input) : undefined;
+  }
+
+  resetApprovals(): void {
+    this.shared.alwaysAllowed.clear();
+  }
+
+  /** The tools allowed for this conversation ("Allow for this conversation"), in grant order. */
+  conversationGrants(): string[] {
+    return [...this.shared.alwaysAllowed];
+  }
+
+  /** Forgets a conversation grant: the tool asks again. False when it had none. */
+  revokeGrant(name: string): boolean {
+    return this.shared.alwaysAllowed.delete(name);
+  }
+
+  /** Runs the calls of one model turn (see runTurn for the order and when later calls are skipped). */
+  executeTurn(calls: ToolCall[], signal: AbortSignal, hooks: ExecutionHooks = {}): Promise<TurnOutcome> {
+    return runTurn(
+      {
+        run: (call) => this.executeWithRecovery(call, signal, hooks),
+        isOrdered: (call) => this.registry.get(call.name)?.ordered ?? false,
+        riskOf: (call) => this.riskOfCall(call) ?? 'read',
+      },
+      calls,
+      signal,
+      hooks,
+    );
+  }
+
+  /** One call with the replanner's retries; the result carries its hint when it failed. */
+  async executeWithRecovery(
+    call: ToolCall,
+    signal: AbortSignal,
+    hooks: ExecutionHooks = {},
+    options: ExecuteOptions = {},
+  ): Promise<{ result: ToolResult; publicCall: ToolCall; abort?: string }> {
+    const prepared = await this.prepare(call, signal);
+    const risk = prepared.risk ?? this.riskOf(call.name) ?? 'read';
+    const publicCall = prepared.publicCall;
+    hooks.onToolStarted?.(publicCall, risk);
+    for (let attempt = 1; ; attempt++) {
+      const result = await this.attempt(prepared, signal, hooks, options);
+      if (result.success) {
+        if (attempt > 1) this.replanner.recordRecovered();
+        hooks.onToolFinished?.(publicCall, result);
+        return { result, publicCall };
+      }
+      // The real input tells repeats apart: two different secrets have the same masked form.
+      const decision = this.replanner.decide(call, result, risk, attempt);
+      hooks.onRecovery?.(publicCall, decision);
+      if (decision.action === 'retry' && !signal.aborted) {
+        this.logger.info(`retrying ${call.name} in ${decision.delayMs} ms after ${result.code}`);
+        await sleep(decision.delayMs, signal);
+        continue;
+      }
+      const final = decision.action === 'hint' ? { ...result, hint: decision.hint } : result;
+      hooks.onToolFinished?.(publicCall, final);
+      return decision.action === 'abort' ? { result: final, publicCall, abort: decision.reason } : { result: final, publicCall };
+    }
+  }
+
+  /** One attempt: policy, validation, approval, guards, then the tool under timeout and cancellation. */
+  async execute(call: ToolCall, signal: AbortSignal, hooks: ExecutionHooks = {}, options: ExecuteOptions = {}): Promise<ToolResult> {
+    return this.attempt(await this.prepare(call, signal), signal, hooks, options);
+  }
+
+  /** Looks the tool up, checks the policy and the input, and makes the public form of the call. */
+  private async prepare(call: ToolCall, signal: AbortSignal): Promise<PreparedCall> {
+    const publicCall = previewCall(call);
+    const tool = this.registry.get(call.name);
+    if (!tool) return { publicCall, failure: notFoundResult(call.name, this.visibleTools().map((t) => t.name)) };
+    if (!this.policy.permits(tool)) {
+      const failure = ToolResults.failure('DENIED', `Tool not allowed: ${this.policy.refusal(tool)}`, {
+        observation: `${tool.name} did NOT run: ${this.policy.refusal(tool)}.`,
+      });
+      return { tool, publicCall, failure };
+    }
+    let validation: ReturnType<AnyTool['validateInput']>;
+    try {
+      validation = tool.validateInput(call.input);
+    } catch (error) {
+      return { tool, publicCall, failure: ToolResults.invalidInput(tool.name, [`input: could not be checked (${errorMessage(error)})`]) };
+    }
+    if (!validation.ok) return { tool, publicCall, failure: ToolResults.invalidInput(tool.name, validation.errors) };
+    const risk = tool.riskFor(validation.value);
+    let input: unknown;
+    try {
+      input = await tool.publicInput(validation.value, { signal, logger: this.logger });
+    } catch (error) {
+      // Showing nothing is safer than showing what may be a secret.
+      this.logger.warn(`${tool.name}: its input could not be masked (${errorMessage(error)}); it is shown hidden`);
+      input = { hidden: 'the input could not be shown safely' };
+    }
+    return { tool, value: validation.value, risk, publicCall: { ...call, input } };
+  }
+
+  private async attempt(prepared: PreparedCall, signal: AbortSignal, hooks: ExecutionHooks, options: ExecuteOptions): Promise<ToolResult> {
+    const { tool, publicCall } = prepared;
+    if (prepared.failure || !tool) return prepared.failure ?? ToolResults.failure('FAILED', 'no tool');
+    if (signal.aborted) return ToolResults.cancelled(tool.name);
+
+    const risk = prepared.risk ?? tool.risk;
+    const denied = await this.approve(tool, risk, publicCall, signal, hooks, withConfirmation(publicCall, options));
+    if (denied) return denied;
+    const guards = risk === 'read' ? [] : [...this.shared.guards];
+    for (const guard of guards) {
+      const stopped = await guard.beforeAction(publicCall, tool, signal);
+      if (stopped) return stopped;
+    }
+    if (signal.aborted) return ToolResults.cancelled(tool.name);
+
+    const started = performance.now();
+    const result = await this.runWithTimeout(tool, prepared.value, signal);
+    const timed = { ...result, durationMs: performance.now() - started };
+    for (const guard of guards) {
+      try {
+        await guard.afterAction?.(publicCall, tool, timed);
+      } catch (error) {
+        this.logger.warn(`guard ${guard.name}: ${errorMessage(error)}`);
+      }
+    }
+    const status = timed.success ? 'ok' : `${timed.code}: ${timed.error}`;
+    this.logger.debug(`tool ${tool.name} ${status} (${timed.durationMs.toFixed(1)} ms)`);
+    // The checks were confirmed and the call ran: the provider may now tell the vendor so.
+    return publicCall.confirm?.length ? { ...timed, confirmed: publicCall.confirm.map((c) => c.id) } : timed;
+  }
+
+  private visibleTools(): AnyTool[] {
+    return this.registry.getAll().filter((tool) => this.policy.permits(tool));
+  }
+
+  private async approve(
+    tool: AnyTool,
+    risk: RiskLevel,
+    call: ToolCall,
+    signal: AbortSignal,
+    hooks: ExecutionHooks,
+    options: ExecuteOptions,
+  ): Promise<ToolResult | undefined> {
+    const mode = options.approval ?? 'default';
+    if (mode === 'skip') return undefined;
+    if (mode === 'default' && (this.autoApprove.has(risk) || this.shared.alwaysAllowed.has(tool.name) || this.shared.settingAllowed.has(tool.name))) return undefined;
+    const request: ApprovalRequest = { call, risk, summary: summarizeCall(call), ...(options.approvalNote ? { note: options.approvalNote } : {}), ...(options.approvalKind ? { kind: options.approvalKind } : {}) };
+    if (!this.requestApproval) {
+      const why = options.approvalNote ?? `approvals are needed for ${risk} tools`;
+      return ToolResults.denied(tool.name, request.summary, `no one could approve it: ${why}`);
+    }
+    hooks.onApprovalRequested?.(request);
+    let decision: ApprovalDecision;
+    try {
+      decision = await raceAbort(this.requestApproval(request, signal), signal);
+    } catch {
+      return ToolResults.cancelled(tool.name, 'the request was cancelled while waiting for approval');
+    }
+    // A stop while the question was open answers it too (the host denies what is pending): that is a cancel, not the person's "no".
+    if (signal.aborted) return ToolResults.cancelled(tool.name, 'stopped while waiting for approval');
+    hooks.onApprovalResolved?.(call, decision);
+    if (decision === 'deny') return ToolResults.denied(tool.name, request.summary);
+    // "Always" on a step that must ask every time approves that step, and grants nothing more.
+    if (decision === 'always' && mode !== 'required') this.shared.alwaysAllowed.add(tool.name);
+    return undefined;
+  }
+
+  private runWithTimeout(tool: AnyTool, input: unknown, signal: AbortSignal): Promise<ToolResult> {
+    const timeoutMs = this.shared.timeouts[tool.name] ?? tool.timeoutMs ?? this.shared.defaultTimeoutMs;
+    return runToolBounded(tool, input, { signal, timeoutMs, logger: this.logger });
+  }
+}
+
+/** What runtimes derived from one another share: the rules a person set and the grants they gave. */
+interface SharedRules {
+  policy: ToolPolicy;
+  logger: Logger;
+  defaultTimeoutMs: number;
+  timeouts: Record<string, number>;
+  requestApproval?: ApprovalHandler;
+  autoApprove: Set<RiskLevel>;
+  alwaysAllowed: Set<string>;
+  /** Tools the person allows always (a setting): never asked, kept across conversations. */
+  settingAllowed: Set<string>;
+  guards: ActionGuard[];
+}
+
+interface PreparedCall {
+  tool?: AnyTool;
+  /** The validated input (defaults applied). */
+  value?: unknown;
+  /** The tool's risk for this input (set once the input is valid). */
+  risk?: RiskLevel;
+  publicCall: ToolCall;
+  failure?: ToolResult;
+}
+
+/** `tool.riskFor(input)` when the input is valid; the tool's own risk otherwise (it will not run). */
+function riskFor(tool: AnyTool, input: unknown): RiskLevel {
+  try {
+    const validation = tool.validateInput(input);
+    return validation.ok ? tool.riskFor(validation.value) : tool.risk;
+  } catch {
+    return tool.risk;
+  }
+}

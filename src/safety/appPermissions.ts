@@ -1,0 +1,177 @@
+import { raceAbort } from '../common/timing';
+import { errorMessage } from '../common/errors';
+import type { ToolCall } from '../model/messages';
+import type { ToolResult } from '../tools/toolTypes';
+import type { WindowInfo, WindowPort } from '../desktop/ports/windowPort';
+import { NullLogger, type Logger } from '../common/logger';
+import { AppPatterns, appKey, defaultDenialCategory, displayName } from './appNames';
+import type { AppPermissionStore } from './appPermissionStore';
+import type { AnyTool } from '../tools/toolBase';
+import { ToolResults } from '../tools/toolResult';
+import type { ActionGuard } from '../runtime/toolRuntime';
+
+// Per-application permission for the agent's actions: before a click, a key or a scroll, the
+// application of the active window must be allowed. The first action in an app asks the
+// person; terminals and password managers are denied unless the settings name them.
+
+/** The person's answer to "Allow GAI to act in <app>?"; undefined: dismissed (denied this time). */
+export type AppChoice = 'once' | 'conversation' | 'always' | 'never';
+
+export interface AppPermissionRequest {
+  /** The application as its window names it, made safe to show (no control characters, bounded). */
+  app: string;
+  /** The active window's title, made safe to show. */
+  title: string;
+  /** The public call (secrets masked) that wants to act there. */
+  call: ToolCall;
+}
+
+export type AppPermissionPrompt = (request: AppPermissionRequest, signal: AbortSignal) => Promise<AppChoice | undefined>;
+
+export interface AppPermissionOptions {
+  windows: WindowPort;
+  store: AppPermissionStore;
+  /** Asks the person; without one, apps not decided before are denied (or granted once, below). */
+  prompt?: AppPermissionPrompt;
+  /** With no prompt, grant "once" to apps not on a deny list (the CLI's --yes). Never lifts a denial. */
+  grantOnceWithoutPrompt?: boolean;
+  /** Apps always allowed; naming a default-denied app here (no wildcard) is what allows it. */
+  allow?: readonly string[];
+  /** Apps always denied, in addition to the defaults; wins over everything. */
+  deny?: readonly string[];
+  /** How messages name the settings, e.g. `gai.apps.allow` / `apps.allow in the config file`. */
+  settingNames: { allow: string; deny: string };
+  /** Tools that act in no existing app's window (launch_app starts one; navigate_to's steps are checked one by one). */
+  exempt?: readonly string[];
+  /** Tools of other kinds that act in no window at all (an MCP server's tools). */
+  exemptTool?: (tool: AnyTool) => boolean;
+  logger?: Logger;
+}
+
+export const APP_GUARD_EXEMPT_TOOLS: readonly string[] = ['launch_app', 'navigate_to'];
+
+type Verdict = { allowed: true } | { allowed: false; why: string; hint?: string };
+
+export class AppPermissionGuard implements ActionGuard {
+  readonly name = 'app-permissions';
+  private readonly allow: AppPatterns;
+  private readonly deny: AppPatterns;
+  private readonly exempt: Set<string>;
+  private readonly logger: Logger;
+  /** Apps allowed for this conversation (until reset()). */
+  private readonly conversation = new Set<string>();
+  /** One question per app at a time: calls for the same app wait for the same answer. */
+  private readonly pending = new Map<string, Promise<AppChoice | undefined>>();
+
+  constructor(private readonly options: AppPermissionOptions) {
+    this.allow = new AppPatterns(options.allow);
+    this.deny = new AppPatterns(options.deny);
+    this.exempt = new Set(options.exempt ?? APP_GUARD_EXEMPT_TOOLS);
+    this.logger = options.logger ?? new NullLogger();
+  }
+
+  /** A new conversation: "this conversation" grants end; "always"/"never" stay. */
+  reset(): void {
+    this.conversation.clear();
+  }
+
+  async beforeAction(call: ToolCall, tool: AnyTool, signal: AbortSignal): Promise<ToolResult | undefined> {
+    if (this.exempt.has(tool.name) || this.options.exemptTool?.(tool)) return undefined;
+    let window: WindowInfo | undefined;
+    try {
+      window = await this.options.windows.activeWindow();
+    } catch (error) {
+      return refusal(tool.name, `could not tell which application is active (${errorMessage(error)}), so GAI does not act`);
+    }
+    const { key, label } = identify(window);
+    const verdict = await this.decide(key, label, window, call, signal);
+    if (signal.aborted) return ToolResults.cancelled(tool.name, 'the request was cancelled while asking about the application');
+    if (verdict.allowed) return undefined;
+    this.logger.info(`app permissions: ${tool.name} denied in ${label}: ${verdict.why}`);
+    return refusal(tool.name, `GAI may not act in ${label}: ${verdict.why}`, verdict.hint);
+  }
+
+  private async decide(key: string, label: string, window: WindowInfo | undefined, call: ToolCall, signal: AbortSignal): Promise<Verdict> {
+    const { allow: allowSetting, deny: denySetting } = this.options.settingNames;
+    if (this.deny.matches(key)) return { allowed: false, why: `it is in ${denySetting}` };
+    if (this.allow.namesExactly(key)) return { allowed: true };
+    const category = defaultDenialCategory(key);
+    if (category) {
+      return {
+        allowed: false,
+        why: `${category} are denied by default; add it to ${allowSetting}`,
+        hint: `Do not try to act in ${label}; ask the person to do it, or to allow it in ${allowSetting}.`,
+      };
+    }
+    if (this.allow.matches(key)) return { allowed: true };
+    let stored;
+    try {
+      stored = await this.options.store.get(key);
+    } catch (error) {
+      return { allowed: false, why: errorMessage(error) };
+    }
+    if (stored === 'never') return { allowed: false, why: `the person chose "never" for it (kept in ${this.options.store.where}); ${allowSetting} overrides that` };
+    if (stored === 'always' || this.conversation.has(key)) return { allowed: true };
+    if (!this.options.prompt) {
+      if (this.options.grantOnceWithoutPrompt) return { allowed: true };
+      return { allowed: false, why: `no one could be asked whether GAI may act there; add it to ${allowSetting}` };
+    }
+    const choice = await this.ask(key, { app: label, title: displayName(window?.title ?? ''), call }, signal);
+    if (signal.aborted) return { allowed: false, why: 'the request was cancelled' };
+    return this.apply(key, choice);
+  }
+
+  private async ask(key: string, request: AppPermissionRequest, signal: AbortSignal): Promise<AppChoice | undefined> {
+    const prompt = this.options.prompt;
+    if (!prompt) return undefined;
+    let question = this.pending.get(key);
+    if (!question) {
+      question = prompt(request, signal).finally(() => this.pending.delete(key));
+      this.pending.set(key, question);
+    }
+    try {
+      return await raceAbort(question, signal);
+    } catch (error) {
+      if (signal.aborted) return undefined;
+      this.logger.warn(`app permissions: asking about ${request.app} failed: ${errorMessage(error)}`);
+      return undefined;
+    }
+  }
+
+  private async apply(key: string, choice: AppChoice | undefined): Promise<Verdict> {
+    switch (choice) {
+      case 'once':
+        return { allowed: true };
+      case 'conversation':
+        this.conversation.add(key);
+        return { allowed: true };
+      case 'always':
+      case 'never':
+        try {
+          await this.options.store.set(key, choice);
+        } catch (error) {
+          // The answer still holds for this conversation; only remembering it failed.
+          this.logger.warn(`app permissions: could not keep "${choice}" for ${key} in ${this.options.store.where}: ${errorMessage(error)}`);
+          if (choice === 'always') this.conversation.add(key);
+        }
+        return choice === 'always' ? { allowed: true } : { allowed: false, why: 'the person chose "never"' };
+      default:
+        return { allowed: false, why: 'the person did not allow it' };
+    }
+  }
+}
+
+/** The app key and a label for messages: the window's app name, or what stands in for it. */
+function identify(window: WindowInfo | undefined): { key: string; label: string } {
+  if (!window) return { key: '@desktop', label: 'the desktop (no window is active)' };
+  const name = displayName(window.appName);
+  if (name === '') return { key: '@unnamed', label: `an application with no name (window "${displayName(window.title, 60)}")` };
+  return { key: appKey(window.appName).slice(0, 200), label: name };
+}
+
+function refusal(toolName: string, why: string, hint?: string): ToolResult {
+  return ToolResults.failure('DENIED', `${toolName} denied: ${why}`, {
+    observation: `${toolName} did NOT run: ${why}.`,
+    hint: hint ?? 'Nothing happened. Work in another application, or ask the person.',
+  });
+}

@@ -1,0 +1,37 @@
+// What a tool is allowed to change and what a call gives back (seed 002's result shape).
+import type { ImageBlock } from '../model/messages';
+
+/**
+ * How much a tool may change: `read` only observes, `action` acts on the desktop through
+ * input devices, `system` starts programs or changes state beyond the windows in front.
+ */
+export type RiskLevel = 'read' | 'action' | 'system';
+
+export const TOOL_ERROR_CODES = [
+  'INVALID_INPUT',
+  'NOT_FOUND',
+  'TIMEOUT',
+  'CANCELLED',
+  'DENIED',
+  'UNSUPPORTED_PLATFORM',
+  'FAILED',
+  /** What the tool needs is down for now (an MCP server that died twice); retrying will not help. */
+  'UNAVAILABLE',
+] as const;
+export type ToolErrorCode = (typeof TOOL_ERROR_CODES)[number];
+
+export interface ToolResult<T = unknown> {
+  success: boolean;
+  data?: T;
+  error?: string;
+  code?: ToolErrorCode;
+  durationMs: number;
+  /** One or two sentences for people and the model: what happened, or what did not. */
+  observation: string;
+  /** Screenshots and other pictures; sent to the model as image blocks. */
+  images?: ImageBlock[];
+  /** A suggestion for the model when the call failed (from the tool or the replanner). */
+  hint?: string;
+  /** Ids of the call's `confirm` checks the person confirmed before it ran. */
+  confirmed?: string[];
+}

@@ -1,0 +1,74 @@
+// Where an approval is asked: the chat card answers; when the view is not visible, a modal says
+// the same and waits (a notification would expire into the notification centre). Stop answers
+// both: the card through the signal, the modal is left to close unanswered.
+import * as vscode from 'vscode';
+import { errorMessage } from '../../common/errors';
+import { escapeInvisible } from '../../common/invisibleText';
+import type { SecretRedactor } from '../../common/redact';
+import type { ScreenPicture } from '../../shared/protocol';
+import type { ApprovalDecision, ApprovalRequest } from '../../runtime/toolRuntime';
+import type { AgentActivity } from './agentActivity';
+import type { GaiParts } from '../../app/gaiParts';
+import { buildApprovalView } from './approvalView';
+import type { ChatSession } from './chatSession';
+import type { OutputChannelLogger } from '../outputLogger';
+
+export interface ApprovalRouterDeps {
+  chat: ChatSession;
+  activity: AgentActivity;
+  redactor: SecretRedactor;
+  logger: OutputChannelLogger;
+  parts: () => Promise<GaiParts>;
+  viewVisible: () => boolean;
+  /** After "Allow for this conversation": the header lists the grant. */
+  grantsChanged: () => void;
+}
+
+export class ApprovalRouter {
+  constructor(private readonly deps: ApprovalRouterDeps) {}
+
+  /** The runtime's approval handler. */
+  readonly request = async (request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision> => {
+    const { chat, activity, redactor } = this.deps;
+    const view = await this.view(request);
+    const answer = chat.waitForApproval(request, signal, view);
+    let byModal = false;
+    if (!this.deps.viewVisible() && !signal.aborted) {
+      const note = request.note ? `\n\n${redactor.redact(escapeInvisible(request.note))}` : '';
+      void vscode.window
+        .showWarningMessage(`GAI wants to: ${plainSentence(redactor.redact(view.text))}`, { modal: true, detail: `Risk: ${request.risk}. ${redactor.redact(request.summary)}${note}` }, 'Approve', 'Allow for this conversation', 'Deny')
+        .then((choice) => {
+          const decision: ApprovalDecision = choice === 'Approve' ? 'approve' : choice === 'Allow for this conversation' ? 'always' : 'deny';
+          // Marked in the same turn as the answer: the runtime (and the audit) resume only after it.
+          if (!chat.answerApproval(request.call.id, decision)) return; // the card answered first
+          activity.answeredInModal(request.call.id);
+          byModal = true;
+        });
+    }
+    const decision = await answer;
+    activity.answered(request, decision, byModal);
+    if (decision === 'always') queueMicrotask(() => this.deps.grantsChanged());
+    return decision;
+  };
+
+  /** The sentence and picture for a card; the bare tool call when the desktop cannot say more. */
+  private async view(request: ApprovalRequest): Promise<{ text: string; picture?: ScreenPicture }> {
+    try {
+      const parts = await this.deps.parts();
+      return await buildApprovalView(request, {
+        desktop: parts.desktop.desktop,
+        latestReading: () => parts.desktop.reader.latestSeen(),
+        computerScale: async () => 1 / (await parts.computerDisplay.geometry()).scale,
+      });
+    } catch (error) {
+      this.deps.logger.warn(`approval for ${request.call.name}: no description (${errorMessage(error)})`);
+      return { text: `Run \`${request.call.name}\`` };
+    }
+  }
+}
+
+/** The Markdown sentence as plain text for a dialog: emphasis marks and escapes dropped. */
+function plainSentence(markdown: string): string {
+  // An escaped character is kept; an unescaped * or ` is Markdown's, not the sentence's.
+  return markdown.replace(/\\(.)|[*`]/g, (_mark, escaped: string | undefined) => escaped ?? '');
+}

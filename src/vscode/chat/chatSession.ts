@@ -1,0 +1,294 @@
+// The conversation as the chat shows it, kept by the host so it survives the view being hidden
+// or reloaded. Turns agent events into chat entries and host messages; holds the approvals the
+// webview has not answered yet. No vscode import: unit-tested directly.
+import type { AgentEvent } from '../../agent/agentEvents';
+import type { ApprovalDecision, ApprovalRequest } from '../../runtime/toolRuntime';
+import type { TokenUsage } from '../../model/messages';
+import type { PictureMessage } from '../../shared/pictureProtocol';
+import { EMPTY_USAGE, type ApprovalView, type ChatEntry, type ErrorAction, type HostMessage, type ScreenPicture, type UsageView } from '../../shared/protocol';
+import { previewValue } from '../../common/inputLimits';
+import { escapeInvisible, escapeInvisibleJson } from '../../common/invisibleText';
+
+const MAX_INPUT_CHARS = 2_000;
+/** Screenshots are large: only the newest few keep theirs (the text stays), so memory is bounded. */
+export const MAX_PICTURES = 6;
+
+export class ChatSession {
+  readonly entries: ChatEntry[] = [];
+  running = false;
+  usage: UsageView = { ...EMPTY_USAGE };
+  /** When the model call in flight started (epoch ms); undefined when none is, or it has answered. */
+  thinkingSince: number | undefined;
+  private assistantIndex: number | undefined;
+  private readonly toolIndex = new Map<string, number>();
+  private readonly approvals = new Map<string, (decision: ApprovalDecision) => void>();
+
+  /** `redact`: every text the chat shows passes it (errors, notices, tool inputs and observations). */
+  constructor(
+    private readonly post: (message: HostMessage) => void,
+    private readonly redact: (text: string) => string = (text) => text,
+  ) {}
+
+  snapshot(): HostMessage {
+    return { type: 'state', entries: this.entries, running: this.running, usage: this.usage, ...(this.thinkingSince === undefined ? {} : { thinkingSince: this.thinkingSince }) };
+  }
+
+  /** A new request (or command) starts: "last request" counts from zero. */
+  beginUsage(): void {
+    this.usage = { ...this.usage, requestInput: 0, requestOutput: 0 };
+    this.post({ type: 'usage', usage: this.usage });
+  }
+
+  /** One model call's tokens, whoever made it (the agent, a screen reader, navigation learning). */
+  countUsage(usage: TokenUsage): void {
+    this.usage = {
+      requestInput: this.usage.requestInput + usage.inputTokens,
+      requestOutput: this.usage.requestOutput + usage.outputTokens,
+      sessionInput: this.usage.sessionInput + usage.inputTokens,
+      sessionOutput: this.usage.sessionOutput + usage.outputTokens,
+    };
+    this.post({ type: 'usage', usage: this.usage });
+  }
+
+  /** Shows a saved conversation (not running: its requests are over). */
+  restore(entries: readonly ChatEntry[], usage: UsageView): void {
+    this.denyPending();
+    this.entries.splice(0, this.entries.length, ...entries);
+    this.toolIndex.clear();
+    this.assistantIndex = undefined;
+    this.thinkingSince = undefined;
+    this.usage = { ...usage };
+    this.post(this.snapshot());
+  }
+
+  addUser(text: string): void {
+    this.assistantIndex = undefined;
+    this.push({ kind: 'user', text });
+  }
+
+  notice(text: string): void {
+    this.push({ kind: 'notice', text: this.redact(text) });
+  }
+
+  /** `actions`: the way out the error offers (buttons under it). */
+  error(text: string, actions: ErrorAction[] = []): void {
+    this.push(actions.length > 0 ? { kind: 'error', text: this.redact(text), actions } : { kind: 'error', text: this.redact(text) });
+  }
+
+  /** A screen analysis, with the screenshot it was made from when there is one. */
+  addScreen(title: string, text: string, picture?: ScreenPicture): number {
+    const shown = this.redact(text);
+    const index = this.push(picture ? { kind: 'screen', title, text: shown, picture } : { kind: 'screen', title, text: shown });
+    if (picture) this.dropOldPictures();
+    return index;
+  }
+
+  /** The screen after a tool's action, on its card (a denied or cancelled call gets none). */
+  setToolAfter(callId: string, picture: ScreenPicture): void {
+    const index = this.toolIndex.get(callId);
+    const entry = index === undefined ? undefined : this.entries[index];
+    if (entry?.kind !== 'tool' || entry.status === 'denied' || entry.status === 'cancelled') return;
+    this.updateTool(callId, { after: picture });
+    this.dropOldPictures();
+  }
+
+  /** The picture of entry `index` to open full size (`after`: a tool card's screen after its action). */
+  pictureAt(index: number, after = false): PictureMessage | undefined {
+    const entry = this.entries[index];
+    if (entry?.kind === 'screen' && !after && entry.picture) {
+      return { type: 'picture', title: entry.title, picture: entry.picture, ...(entry.text ? { caption: entry.text } : {}) };
+    }
+    if (entry?.kind === 'tool' && after && entry.after) {
+      return { type: 'picture', title: `${entry.name}: screen after`, picture: entry.after, ...(entry.observation ? { caption: entry.observation } : {}) };
+    }
+    return undefined;
+  }
+
+  setRunning(running: boolean): void {
+    this.running = running;
+    this.post({ type: 'running', running });
+    if (!running) this.setThinking(undefined);
+  }
+
+  clear(): void {
+    this.denyPending();
+    this.entries.length = 0;
+    this.toolIndex.clear();
+    this.assistantIndex = undefined;
+    this.thinkingSince = undefined;
+    this.usage = { ...EMPTY_USAGE };
+    this.post(this.snapshot());
+  }
+
+  /** Waits for the webview's answer; a cancel (signal) denies. */
+  waitForApproval(request: ApprovalRequest, signal: AbortSignal, approval?: ApprovalView): Promise<ApprovalDecision> {
+    const shown = approval ? { approval: { ...approval, text: this.redact(approval.text) } } : {};
+    if (this.toolIndex.has(request.call.id)) this.updateTool(request.call.id, { status: 'awaiting_approval', ...shown });
+    else {
+      // A step of a navigation (replayed or learned) has no card yet: the person must see what
+      // they are asked about, and why it asks.
+      this.toolIndex.set(
+        request.call.id,
+        this.push({
+          kind: 'tool',
+          callId: request.call.id,
+          name: request.call.name,
+          input: this.redact(formatInput(request.call.input)),
+          risk: request.risk,
+          status: 'awaiting_approval',
+          ...shown,
+          ...(request.note ? { observation: this.redact(escapeInvisible(request.note, { keepLayout: true })) } : {}),
+        }),
+      );
+    }
+    return new Promise<ApprovalDecision>((resolve) => {
+      const onAbort = (): void => settle('deny');
+      const settle = (decision: ApprovalDecision): void => {
+        signal.removeEventListener('abort', onAbort);
+        this.approvals.delete(request.call.id);
+        resolve(decision);
+      };
+      if (signal.aborted) return settle('deny');
+      signal.addEventListener('abort', onAbort, { once: true });
+      this.approvals.set(request.call.id, settle);
+    });
+  }
+
+  /** False when no approval for this call is pending (stale or forged message). */
+  answerApproval(callId: string, decision: ApprovalDecision): boolean {
+    const settle = this.approvals.get(callId);
+    if (!settle) return false;
+    settle(decision);
+    return true;
+  }
+
+  get pendingApprovals(): number {
+    return this.approvals.size;
+  }
+
+  denyPending(): void {
+    for (const settle of [...this.approvals.values()]) settle('deny');
+  }
+
+  handle(event: AgentEvent): void {
+    // The model is asked at each iteration; its first words or tool call end the wait.
+    if (event.type === 'iteration') this.setThinking(Date.now());
+    else if (event.type !== 'usage') this.setThinking(undefined);
+    switch (event.type) {
+      case 'text_delta':
+        if (this.assistantIndex === undefined) this.assistantIndex = this.push({ kind: 'assistant', text: '' });
+        this.appendText(this.assistantIndex, event.text);
+        break;
+      case 'assistant_message':
+        // Streamed text is already shown; a whole reply (no stream) arrives here only.
+        if (this.assistantIndex === undefined && event.text !== '') this.push({ kind: 'assistant', text: event.text });
+        this.assistantIndex = undefined;
+        break;
+      case 'tool_started': {
+        // The runtime may ask for approval before this event has travelled through the stream.
+        const status = this.approvals.has(event.call.id) ? 'awaiting_approval' : 'running';
+        if (this.toolIndex.has(event.call.id)) {
+          this.updateTool(event.call.id, { status });
+          break;
+        }
+        this.toolIndex.set(
+          event.call.id,
+          this.push({ kind: 'tool', callId: event.call.id, name: event.call.name, input: this.redact(formatInput(event.call.input)), risk: event.risk, status }),
+        );
+        break;
+      }
+      case 'approval_resolved':
+        this.updateTool(event.call.id, { status: event.decision === 'deny' ? 'denied' : 'running', ...this.approvalWithoutPicture(event.call.id) });
+        break;
+      case 'tool_finished': {
+        const result = event.result;
+        const status = result.success ? 'done' : result.code === 'DENIED' ? 'denied' : result.code === 'CANCELLED' ? 'cancelled' : 'failed';
+        if (!this.toolIndex.has(event.call.id)) {
+          this.toolIndex.set(
+            event.call.id,
+            this.push({ kind: 'tool', callId: event.call.id, name: event.call.name, input: this.redact(formatInput(event.call.input)), risk: 'read', status }),
+          );
+        }
+        this.updateTool(event.call.id, { status, durationMs: result.durationMs, observation: this.redact(escapeInvisible(result.observation, { keepLayout: true })) });
+        break;
+      }
+      // 'usage' is not counted here: countUsage hears of every model call, the agent's included.
+      case 'done':
+        if (event.response.note) this.notice(event.response.note);
+        break;
+      case 'error':
+        this.error(event.error.message);
+        break;
+      default:
+        break;
+    }
+  }
+
+  private setThinking(since: number | undefined): void {
+    if (since === this.thinkingSince) return;
+    this.thinkingSince = since;
+    this.post(since === undefined ? { type: 'thinking' } : { type: 'thinking', since });
+  }
+
+  private push(entry: ChatEntry): number {
+    const index = this.entries.push(entry) - 1;
+    this.post({ type: 'entry', index, entry });
+    return index;
+  }
+
+  /** Screen pictures and after-action pictures count together. */
+  private dropOldPictures(): void {
+    let kept = 0;
+    for (let index = this.entries.length - 1; index >= 0; index--) {
+      const entry = this.entries[index];
+      const has = (entry?.kind === 'screen' && entry.picture) || (entry?.kind === 'tool' && entry.after);
+      if (!entry || !has) continue;
+      if (++kept <= MAX_PICTURES) continue;
+      const rest = withoutPictures(entry);
+      this.entries[index] = rest;
+      this.post({ type: 'entry', index, entry: rest });
+    }
+  }
+
+  private appendText(index: number, text: string): void {
+    const entry = this.entries[index];
+    if (entry?.kind !== 'assistant') return;
+    entry.text += text;
+    this.post({ type: 'appendText', index, text });
+  }
+
+  /** Answered: the sentence stays on the card, the crop goes (memory, and the saved conversation). */
+  private approvalWithoutPicture(callId: string): { approval?: ApprovalView } {
+    const index = this.toolIndex.get(callId);
+    const entry = index === undefined ? undefined : this.entries[index];
+    return entry?.kind === 'tool' && entry.approval ? { approval: { text: entry.approval.text } } : {};
+  }
+
+  private updateTool(callId: string, patch: Partial<Extract<ChatEntry, { kind: 'tool' }>>): void {
+    const index = this.toolIndex.get(callId);
+    const entry = index === undefined ? undefined : this.entries[index];
+    if (index === undefined || entry?.kind !== 'tool') return;
+    const updated = { ...entry, ...patch };
+    this.entries[index] = updated;
+    this.post({ type: 'entry', index, entry: updated });
+  }
+}
+
+function withoutPictures(entry: ChatEntry): ChatEntry {
+  if (entry.kind === 'screen') {
+    const { picture: _dropped, ...rest } = entry;
+    return rest;
+  }
+  if (entry.kind === 'tool') {
+    const { after: _dropped, ...rest } = entry;
+    return rest;
+  }
+  return entry;
+}
+
+function formatInput(input: unknown): string {
+  // A bounded copy first: the input may be nested too deep for JSON.stringify.
+  // Invisible and control characters as JSON escapes: the card shows what will be typed, all of it.
+  const text = escapeInvisibleJson(JSON.stringify(previewValue(input), null, 2) ?? '');
+  return text.length > MAX_INPUT_CHARS ? `${text.slice(0, MAX_INPUT_CHARS)}…` : text;
+}
