@@ -13,8 +13,14 @@ const watch = process.argv.includes('--watch');
 const production = process.argv.includes('--production');
 const outRoot = resolve(root, process.argv.find((arg) => arg.startsWith('--out-dir='))?.slice('--out-dir='.length) ?? '.');
 
-/** `import('./agentFactory')` in the extension bundle stays a require of the sibling bundle. */
-const LAZY_AGENT = { filter: /^\.\/agentFactory$/, path: './agentFactory.js' };
+/**
+ * An import of the agent's source (src/app/gaiParts.ts), from wherever in the extension, stays a
+ * require of the sibling bundle. Matched by the file it resolves to, so moving the importer
+ * cannot silently inline the agent (it did once: the extension bundle grew from 0.6 to 3.9 MB).
+ */
+const LAZY_AGENT = { source: 'src/app/gaiParts.ts', path: './agentFactory.js' };
+/** What the extension's activation bundle must never contain (they belong in the lazy bundle). */
+const ACTIVATION_FORBIDDEN = [/node_modules\/@anthropic-ai\//, /node_modules\/openai\//, /node_modules\/@modelcontextprotocol\//, /^src\/model\/providers\//];
 
 // Every bundle in one list. `optional` entries are built only when their source exists, so
 // the VS Code and webview parts can land later without touching this file.
@@ -73,7 +79,18 @@ function lazyBundle(entry) {
   return {
     name: 'lazy-bundle',
     setup(build) {
-      build.onResolve({ filter: entry.lazy.filter }, () => ({ path: entry.lazy.path, external: true }));
+      const target = resolve(root, entry.lazy.source).replace(/\.ts$/, '');
+      build.onResolve({ filter: /^\./ }, (args) => {
+        const resolved = resolve(args.resolveDir, args.path).replace(/\.(ts|js)$/, '');
+        return resolved === target ? { path: entry.lazy.path, external: true } : undefined;
+      });
+      build.onEnd((result) => {
+        const inputs = Object.keys(result.metafile?.inputs ?? {});
+        const leaked = inputs.filter((input) => ACTIVATION_FORBIDDEN.some((pattern) => pattern.test(input)));
+        if (leaked.length > 0) {
+          throw new Error(`${entry.out} must load the agent lazily, but it bundles ${leaked.slice(0, 3).join(', ')}${leaked.length > 3 ? ` and ${leaked.length - 3} more` : ''}`);
+        }
+      });
     },
   };
 }
@@ -111,6 +128,7 @@ function optionsFor(entry) {
     // A plain require for the lazy bundle: the extension host's loader hooks (e.g. `vscode`) are
     // on require, not on Node's ESM loader that import() would use.
     supported: entry.lazy ? { 'dynamic-import': false } : undefined,
+    metafile: Boolean(entry.lazy),
     banner: entry.executable ? { js: '#!/usr/bin/env node' } : undefined,
     // 'info' also prints the "[watch] build started/finished" lines that the watch task's
     // problem matcher in .vscode/tasks.json waits for.
@@ -142,5 +160,7 @@ async function main() {
 main().catch((error) => {
   // esbuild has already printed the diagnostics of failed builds.
   if (!(error && Array.isArray(error.errors))) console.error(error instanceof Error ? error.message : error);
+  // ...except what an on-end check threw, which esbuild reports only in the failure it returns.
+  else for (const failure of error.errors.filter((e) => e.pluginName === 'lazy-bundle')) console.error(`esbuild: ${failure.text}`);
   process.exit(1);
 });
