@@ -1,6 +1,7 @@
 // The command palette entries (package.json `contributes.commands`), wired to the tools.
 import * as vscode from 'vscode';
 import { errorMessage } from '../common/errors';
+import { centreOf } from '../common/geometry';
 import type { ToolResult } from '../tools/toolTypes';
 import type { ApiKeyStore } from './setup/apiKeyStore';
 import { BrainPanel } from './brain/brainPanel';
@@ -142,8 +143,7 @@ function candidatesOf(result: ToolResult): ClickCandidate[] {
     return [
       {
         foundText: candidate.foundText,
-        x: Math.round(bbox.x + bbox.width / 2),
-        y: Math.round(bbox.y + bbox.height / 2),
+        ...centreOf(bbox),
         match: String(candidate.match ?? ''),
         confidence: typeof candidate.confidence === 'number' ? candidate.confidence : 0,
       },

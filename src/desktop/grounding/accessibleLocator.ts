@@ -1,4 +1,4 @@
-import type { BBox } from '../../common/geometry';
+import { boxArea, centreOf, containsBox, distance, type BBox } from '../../common/geometry';
 import type { AccessibleElement } from '../ports/accessibilityPort';
 import { normalizeWord, tokenize, type LocateOptions, type LocateResult, type MatchKind, type TextCandidate } from './textLocator';
 
@@ -76,10 +76,9 @@ export function findAccessibleMatches(elements: readonly AccessibleElement[], qu
 function innermostCentre(outer: Scored, matches: Scored[]): { x: number; y: number } {
   let inner = outer;
   for (const m of matches) {
-    if (m !== outer && inside(m.element.bbox, outer.element.bbox) && area(m.element.bbox) < area(inner.element.bbox) && area(m.element.bbox) > 0) inner = m;
+    if (m !== outer && nested(m.element.bbox, outer.element.bbox) && boxArea(m.element.bbox) < boxArea(inner.element.bbox) && boxArea(m.element.bbox) > 0) inner = m;
   }
-  const b = inner.element.bbox;
-  return { x: Math.round(b.x + b.width / 2), y: Math.round(b.y + b.height / 2) };
+  return centreOf(inner.element.bbox);
 }
 
 function score(element: AccessibleElement, query: string): Scored | undefined {
@@ -110,25 +109,17 @@ function plain(text: string): string {
  * outer element, which is the one that takes the click.
  */
 function outermost(matches: Scored[]): Scored[] {
-  const byArea = [...matches].sort((a, b) => area(b.element.bbox) - area(a.element.bbox));
+  const byArea = [...matches].sort((a, b) => boxArea(b.element.bbox) - boxArea(a.element.bbox));
   const kept: Scored[] = [];
   for (const match of byArea) {
-    if (!kept.some((outer) => inside(match.element.bbox, outer.element.bbox))) kept.push(match);
+    if (!kept.some((outer) => nested(match.element.bbox, outer.element.bbox))) kept.push(match);
   }
   return kept;
 }
 
-function inside(inner: BBox, outer: BBox): boolean {
-  return (
-    inner.x >= outer.x - NESTING_SLACK_PX &&
-    inner.y >= outer.y - NESTING_SLACK_PX &&
-    inner.x + inner.width <= outer.x + outer.width + NESTING_SLACK_PX &&
-    inner.y + inner.height <= outer.y + outer.height + NESTING_SLACK_PX
-  );
-}
-
-function area(box: BBox): number {
-  return box.width * box.height;
+/** Toolkits box a label a pixel or two past its button's edge: still inside it. */
+function nested(inner: BBox, outer: BBox): boolean {
+  return containsBox(outer, inner, NESTING_SLACK_PX);
 }
 
 function toCandidate(match: Scored): TextCandidate {
@@ -138,7 +129,7 @@ function toCandidate(match: Scored): TextCandidate {
   return {
     text: match.label,
     bbox,
-    center: { x: Math.round(bbox.x + bbox.width / 2), y: Math.round(bbox.y + bbox.height / 2) },
+    center: centreOf(bbox),
     // The toolkit's own string: nothing was recognized, so nothing is uncertain.
     confidence: 1,
     kind,
@@ -174,8 +165,4 @@ function editDistance(a: string, b: string): number {
 function readingOrder(a: TextCandidate, b: TextCandidate): number {
   const sameRow = Math.abs(a.center.y - b.center.y) < Math.min(a.bbox.height, b.bbox.height) / 2;
   return sameRow ? a.center.x - b.center.x : a.center.y - b.center.y;
-}
-
-function distance(a: { x: number; y: number }, b: { x: number; y: number }): number {
-  return Math.hypot(a.x - b.x, a.y - b.y);
 }

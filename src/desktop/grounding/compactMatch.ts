@@ -1,3 +1,4 @@
+import { centreOf } from '../../common/geometry';
 import type { OcrAnalysis, OcrElement } from '../ocr/ocrTypes';
 import { wordLines, type TextCandidate } from './textLocator';
 
@@ -46,7 +47,7 @@ function part(line: OcrElement[], first: { word: number; at: number }, last: { w
   return {
     text: words.map((w) => w.text).join(' '),
     bbox,
-    center: { x: Math.round(bbox.x + bbox.width / 2), y: Math.round(bbox.y + bbox.height / 2) },
+    center: centreOf(bbox),
     confidence: Math.min(...words.map((w) => w.confidence)),
     kind: 'substring',
     whole: false,

@@ -1,4 +1,4 @@
-import type { BBox } from '../../common/geometry';
+import { centreOf, clipBox, containsPoint, sameBox, type BBox } from '../../common/geometry';
 import { findAccessibleMatches } from './accessibleLocator';
 import type { DesktopServices } from '../desktopServices';
 import type { AccessibilityPort, AccessibleElement } from '../ports/accessibilityPort';
@@ -10,7 +10,7 @@ import { byStrength, DEFAULT_RULES, describeCandidate, isShortQuery, judgeOcr, p
 import { isBlank, preferOnTop, type TreeMatch } from './targetTree';
 import { coverageKey, mayDrawUnnamedGlyphs, SKIP_OCR_COVERAGE, TREE_COVERAGE, treeCoverage, treeMentions, treeTextCoverage } from './treeCoverage';
 import { findCandidates, locateText, tokenize, type LocateOptions, type MatchKind, type TextCandidate } from './textLocator';
-import { centreOf, clipBox, contains, coveredAt, elementVisible, hidden, isActive, isDialogWindow, readScene, type WindowScene } from './windowScene';
+import { coveredAt, elementVisible, hidden, isActive, isDialogWindow, readScene, type WindowScene } from './windowScene';
 
 // Where to click for a label, fast on a busy screen and never on a guess. The accessibility
 // tree answers first where it has the label exactly (no OCR at all); otherwise the active
@@ -244,7 +244,7 @@ export class TargetLocator {
     search.activeGlyphDoubt = mayDrawUnnamedGlyphs(reading.analysis, search.elements, reading.bounds);
     search.activeTextKnown = treeTextCoverage(reading.analysis, search.elements, reading.bounds) >= TREE_COVERAGE;
     if (this.services.desktop.accessibility && search.query.accessibility !== false) this.remember(scene.active, coverage);
-    const shown = (c: TextCandidate): boolean => contains(reading.bounds, c.center) && !coveredAt(scene, c.center, scene.active);
+    const shown = (c: TextCandidate): boolean => containsPoint(reading.bounds, c.center) && !coveredAt(scene, c.center, scene.active);
     // Anything OCR read there like the label (fuzzy, inside a longer word, unsure) is a reason for doubt.
     const candidates = findCandidates(reading.analysis, search.text).filter(shown);
     search.activeLookAlikes = candidates.length;
@@ -259,7 +259,7 @@ export class TargetLocator {
       search.trace.step('ocr-screen');
       const reading = await this.services.reader.read({ signal: search.query.signal });
       if (reading.ocr !== 'cached') search.trace.ocrRuns++;
-      const outside = (c: TextCandidate): boolean => !contains(scene.active!.bounds, c.center);
+      const outside = (c: TextCandidate): boolean => !containsPoint(scene.active!.bounds, c.center);
       return this.judgeReading(search, reading.analysis, outside);
     }
     const found: Array<{ window: WindowInfo; sure: TextCandidate[]; anchor?: { x: number; y: number } }> = [];
@@ -267,7 +267,7 @@ export class TargetLocator {
       if (isActive(scene, window) || hidden(scene, window)) continue;
       search.trace.step('ocr-window');
       const reading = await this.readWindow(search, window, false);
-      const visible = (c: TextCandidate): boolean => contains(reading.bounds, c.center) && !coveredAt(scene, c.center, window);
+      const visible = (c: TextCandidate): boolean => containsPoint(reading.bounds, c.center) && !coveredAt(scene, c.center, window);
       const judged = this.judgeOcrIn(search, reading.analysis, visible);
       if (judged.sure.length > 0) found.push({ window, sure: judged.sure, anchor: ocrAnchor(search, reading) });
     }
@@ -288,7 +288,7 @@ export class TargetLocator {
       screen: search.scene.screen,
       active,
       // The tree already read tells the secret fields: it is not asked again.
-      ...(search.elements.length > 0 ? { fields: search.elements.filter((e) => isSecretRole(e.role) && contains(window.bounds, centreOf(e.bbox))).map((e) => e.bbox) } : {}),
+      ...(search.elements.length > 0 ? { fields: search.elements.filter((e) => isSecretRole(e.role) && containsPoint(window.bounds, centreOf(e.bbox))).map((e) => e.bbox) } : {}),
     });
     if (reading.ocr === 'full' || reading.ocr === 'partial') search.trace.ocrRuns++;
     if (reading.withheld) search.privateWindows.add(window.title);
@@ -390,8 +390,4 @@ function ocrAnchor(search: Search, reading: WindowReading): { x: number; y: numb
   if (near === undefined) return undefined;
   if (typeof near !== 'string') return near;
   return findCandidates(reading.analysis, near)[0]?.center ?? treeAnchor(search.elements, near);
-}
-
-function sameBox(a: BBox, b: BBox): boolean {
-  return a.x === b.x && a.y === b.y && a.width === b.width && a.height === b.height;
 }

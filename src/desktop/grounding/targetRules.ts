@@ -1,3 +1,4 @@
+import { centreOf, distance } from '../../common/geometry';
 import type { LocateOptions, TextCandidate } from './textLocator';
 import { tokenize } from './textLocator';
 
@@ -94,7 +95,8 @@ export function subwordPart(query: string, candidate: TextCandidate): TextCandid
     const x = bbox.x + (bbox.width * start) / chars.length;
     const width = Math.max(1, (bbox.width * length) / chars.length);
     const part = { x: Math.round(x), y: bbox.y, width: Math.round(width), height: bbox.height };
-    return { ...candidate, text: candidate.text.slice(from, from + needle.length), bbox: part, center: { x: Math.round(x + width / 2), y: Math.round(bbox.y + bbox.height / 2) } };
+    // Clicked at the middle of the unrounded part.
+    return { ...candidate, text: candidate.text.slice(from, from + needle.length), bbox: part, center: centreOf({ ...part, x, width }) };
   }
   return undefined;
 }
@@ -135,8 +137,4 @@ export function byStrength(a: TextCandidate, b: TextCandidate): number {
 
 export function describeCandidate(c: TextCandidate): string {
   return `'${c.text}' (${c.kind === 'exact' ? '' : `${c.kind}, `}confidence ${c.confidence.toFixed(2)})`;
-}
-
-function distance(a: { x: number; y: number }, b: { x: number; y: number }): number {
-  return Math.hypot(a.x - b.x, a.y - b.y);
 }

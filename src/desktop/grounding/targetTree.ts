@@ -1,4 +1,4 @@
-import type { BBox } from '../../common/geometry';
+import { boxGap } from '../../common/geometry';
 import type { AccessibleMatch } from './accessibleLocator';
 import type { ScreenImage } from '../ports/screenPort';
 import type { WindowInfo } from '../ports/windowPort';
@@ -44,14 +44,7 @@ function labelOverField(matches: TreeMatch[]): TreeMatch[] {
   const fields = matches.filter((m) => FIELD_ROLES.has(m.element.role));
   if (texts.length !== 1 || fields.length === 0 || texts.length + fields.length !== matches.length) return matches;
   const label = texts[0]!.element.bbox;
-  return fields.every((f) => gap(f.element.bbox, label) <= 2 * Math.max(label.height, 12) + 16) ? texts : matches;
-}
-
-/** Distance between two boxes (0 when they touch or overlap). */
-function gap(a: BBox, b: BBox): number {
-  const dx = Math.max(0, a.x - (b.x + b.width), b.x - (a.x + a.width));
-  const dy = Math.max(0, a.y - (b.y + b.height), b.y - (a.y + a.height));
-  return Math.hypot(dx, dy);
+  return fields.every((f) => boxGap(f.element.bbox, label) <= 2 * Math.max(label.height, 12) + 16) ? texts : matches;
 }
 
 /** True when no channel varies by more than `tolerance` across the image: nothing drawn. */

@@ -1,4 +1,4 @@
-import type { BBox } from '../../common/geometry';
+import { centreInside, centreOf, distance, sameBox, union, type BBox } from '../../common/geometry';
 import type { OcrAnalysis, OcrElement } from '../ocr/ocrTypes';
 
 // Finds where a text is on the screen from OCR words. An exact word or phrase beats a
@@ -98,14 +98,10 @@ export function findCandidates(analysis: OcrAnalysis, query: string): TextCandid
 function inLongerLine(lines: OcrElement[], words: OcrElement[], run: OcrElement[]): boolean {
   const box = union(run.map((w) => w.bbox));
   return lines.some((l) => {
-    if (!containsPoint(l.bbox, box.x + box.width / 2, box.y + box.height / 2)) return false;
-    const inside = words.filter((w) => containsPoint(l.bbox, w.bbox.x + w.bbox.width / 2, w.bbox.y + w.bbox.height / 2)).length;
+    if (!centreInside(box, l.bbox)) return false;
+    const inside = words.filter((w) => centreInside(w.bbox, l.bbox)).length;
     return tokenize(l.text).length > inside;
   });
-}
-
-function containsPoint(b: BBox, x: number, y: number): boolean {
-  return x >= b.x && x <= b.x + b.width && y >= b.y && y <= b.y + b.height;
 }
 
 function candidate(run: OcrElement[], kind: MatchKind, whole: boolean): TextCandidate {
@@ -113,7 +109,7 @@ function candidate(run: OcrElement[], kind: MatchKind, whole: boolean): TextCand
   return {
     text: run.map((w) => w.text).join(' '),
     bbox,
-    center: { x: Math.round(bbox.x + bbox.width / 2), y: Math.round(bbox.y + bbox.height / 2) },
+    center: centreOf(bbox),
     confidence: Math.min(...run.map((w) => w.confidence)),
     kind,
     whole,
@@ -296,18 +292,6 @@ function suggestions(analysis: OcrAnalysis, query: string): string[] {
     .map((x) => x.w);
 }
 
-export function union(boxes: BBox[]): BBox {
-  const x = Math.min(...boxes.map((b) => b.x));
-  const y = Math.min(...boxes.map((b) => b.y));
-  const right = Math.max(...boxes.map((b) => b.x + b.width));
-  const bottom = Math.max(...boxes.map((b) => b.y + b.height));
-  return { x, y, width: right - x, height: bottom - y };
-}
-
-function sameBox(a: BBox, b: BBox): boolean {
-  return a.x === b.x && a.y === b.y && a.width === b.width && a.height === b.height;
-}
-
 function dedupe(candidates: TextCandidate[]): TextCandidate[] {
   return candidates.filter((c, i) => candidates.findIndex((o) => sameBox(o.bbox, c.bbox)) === i);
 }
@@ -315,8 +299,4 @@ function dedupe(candidates: TextCandidate[]): TextCandidate[] {
 function readingOrder(a: TextCandidate, b: TextCandidate): number {
   const sameRow = Math.abs(a.center.y - b.center.y) < Math.min(a.bbox.height, b.bbox.height) / 2;
   return sameRow ? a.center.x - b.center.x : a.center.y - b.center.y;
-}
-
-function distance(a: { x: number; y: number }, b: { x: number; y: number }): number {
-  return Math.hypot(a.x - b.x, a.y - b.y);
 }

@@ -1,9 +1,8 @@
-import type { BBox } from '../../common/geometry';
+import { centreOf, containsPoint, type BBox } from '../../common/geometry';
 import type { AccessibleElement } from '../ports/accessibilityPort';
 import type { WindowInfo } from '../ports/windowPort';
 import type { WindowReading } from '../reading/screenReader';
 import { tokenize } from './textLocator';
-import { centreOf, contains } from './windowScene';
 
 // How far a window's accessibility tree holds what its pixels show, judged against an OCR
 // reading of the window: where it does, the tree's silence about a label is an answer.
@@ -25,7 +24,7 @@ const TEXT_ELEMENT_MAX_WORDS = 4;
  */
 export function treeCoverage(analysis: WindowReading['analysis'], elements: readonly AccessibleElement[], bounds: BBox): number {
   if (elements.length === 0) return 0;
-  const words = analysis.elements.filter((e) => e.level === 'word' && e.confidence >= 0.8 && e.text.trim().length >= 2 && contains(bounds, centreOf(e.bbox)));
+  const words = analysis.elements.filter((e) => e.level === 'word' && e.confidence >= 0.8 && e.text.trim().length >= 2 && containsPoint(bounds, centreOf(e.bbox)));
   if (words.length < COVERAGE_MIN_WORDS) return 0;
   const named = elements.flatMap((e) => {
     const name = tokenize(e.name);
@@ -35,7 +34,7 @@ export function treeCoverage(analysis: WindowReading['analysis'], elements: read
   });
   const covered = words.filter((w) => {
     const tokens = tokenize(w.text);
-    return named.some((e) => contains(e.bbox, centreOf(w.bbox)) && tokens.every((t) => e.tokens.includes(t)));
+    return named.some((e) => containsPoint(e.bbox, centreOf(w.bbox)) && tokens.every((t) => e.tokens.includes(t)));
   }).length;
   return covered / words.length;
 }
@@ -45,10 +44,10 @@ const GLYPH_ELEMENT_MAX_SIDE = 64;
 
 export function mayDrawUnnamedGlyphs(analysis: WindowReading['analysis'], elements: readonly AccessibleElement[], bounds: BBox): boolean {
   return elements.some((e) => {
-    if (e.bbox.width > GLYPH_ELEMENT_MAX_SIDE || e.bbox.height > GLYPH_ELEMENT_MAX_SIDE || !contains(bounds, centreOf(e.bbox))) return false;
+    if (e.bbox.width > GLYPH_ELEMENT_MAX_SIDE || e.bbox.height > GLYPH_ELEMENT_MAX_SIDE || !containsPoint(bounds, centreOf(e.bbox))) return false;
     const name = tokenize(e.name);
     if (name.length === 0) return false; // an unnamed element is no tree answer to be silent about
-    const read = analysis.elements.filter((w) => w.level === 'word' && contains(e.bbox, centreOf(w.bbox))).flatMap((w) => tokenize(w.text));
+    const read = analysis.elements.filter((w) => w.level === 'word' && containsPoint(e.bbox, centreOf(w.bbox))).flatMap((w) => tokenize(w.text));
     return !name.every((t) => read.includes(t));
   });
 }
@@ -65,11 +64,11 @@ export function coverageKey(window: WindowInfo): string {
  */
 export function treeTextCoverage(analysis: WindowReading['analysis'], elements: readonly AccessibleElement[], bounds: BBox): number {
   if (elements.length === 0) return 0;
-  const words = analysis.elements.filter((e) => e.level === 'word' && e.confidence >= 0.8 && e.text.trim().length >= 2 && contains(bounds, centreOf(e.bbox)));
+  const words = analysis.elements.filter((e) => e.level === 'word' && e.confidence >= 0.8 && e.text.trim().length >= 2 && containsPoint(bounds, centreOf(e.bbox)));
   if (words.length < COVERAGE_MIN_WORDS) return 0;
   const covered = words.filter((w) => {
     const word = w.text.trim().toLowerCase();
-    return elements.some((e) => contains(e.bbox, centreOf(w.bbox)) && `${e.name}\n${e.text ?? ''}`.toLowerCase().includes(word));
+    return elements.some((e) => containsPoint(e.bbox, centreOf(w.bbox)) && `${e.name}\n${e.text ?? ''}`.toLowerCase().includes(word));
   }).length;
   return covered / words.length;
 }

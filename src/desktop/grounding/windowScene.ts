@@ -1,4 +1,4 @@
-import type { BBox } from '../../common/geometry';
+import { centreOf, containsBox, containsPoint, sameBox, type BBox } from '../../common/geometry';
 import type { AccessibleElement } from '../ports/accessibilityPort';
 import type { WindowInfo, WindowPort } from '../ports/windowPort';
 
@@ -56,14 +56,14 @@ export function isPopupElement(element: AccessibleElement): boolean {
 export function coveredAt(scene: WindowScene, point: { x: number; y: number }, owner: WindowInfo | undefined): boolean {
   for (const window of scene.windows) {
     if (owner && (window === owner || (window.id !== undefined && window.id === owner.id))) return false;
-    if (contains(window.bounds, point)) return owner !== undefined;
+    if (containsPoint(window.bounds, point)) return owner !== undefined;
   }
   return false;
 }
 
 /** The topmost window holding the point. */
 export function windowAt(scene: WindowScene, point: { x: number; y: number }): WindowInfo | undefined {
-  return scene.windows.find((w) => contains(w.bounds, point));
+  return scene.windows.find((w) => containsPoint(w.bounds, point));
 }
 
 /**
@@ -73,14 +73,14 @@ export function windowAt(scene: WindowScene, point: { x: number; y: number }): W
  */
 export function ownerOf(scene: WindowScene, element: AccessibleElement): WindowInfo | undefined {
   const centre = centreOf(element.bbox);
-  const holding = scene.windows.filter((w) => contains(w.bounds, centre));
+  const holding = scene.windows.filter((w) => containsPoint(w.bounds, centre));
   const title = element.window?.name;
   const samePid = (w: WindowInfo): boolean => element.pid !== undefined && w.pid === element.pid;
   const sameTitle = (w: WindowInfo): boolean => title !== undefined && title !== '' && w.title === title;
   const owner = holding.find((w) => samePid(w) && sameTitle(w)) ?? holding.find(sameTitle) ?? holding.find(samePid);
   if (owner) return owner;
   // The tree said which window is active; the port knows where it is.
-  if (element.window?.active && scene.active && contains(scene.active.bounds, centre)) return scene.active;
+  if (element.window?.active && scene.active && containsPoint(scene.active.bounds, centre)) return scene.active;
   return undefined;
 }
 
@@ -91,7 +91,7 @@ export function ownerOf(scene: WindowScene, element: AccessibleElement): WindowI
  */
 export function elementVisible(scene: WindowScene, element: AccessibleElement): { visible: boolean; owner?: WindowInfo } {
   const centre = centreOf(element.bbox);
-  if (!contains(scene.screen, centre)) return { visible: false };
+  if (!containsPoint(scene.screen, centre)) return { visible: false };
   if (isPopupElement(element)) return { visible: true };
   const owner = ownerOf(scene, element);
   if (owner) return { visible: !coveredAt(scene, centre, owner), owner };
@@ -101,34 +101,11 @@ export function elementVisible(scene: WindowScene, element: AccessibleElement): 
   return foreign ? { visible: false } : { visible: true, owner: top };
 }
 
-/** The part of a box on the screen, or undefined when none is. */
-export function clipBox(box: BBox, limit: BBox): BBox | undefined {
-  const x = Math.max(limit.x, Math.floor(box.x));
-  const y = Math.max(limit.y, Math.floor(box.y));
-  const right = Math.min(limit.x + limit.width, Math.ceil(box.x + box.width));
-  const bottom = Math.min(limit.y + limit.height, Math.ceil(box.y + box.height));
-  return right > x && bottom > y ? { x, y, width: right - x, height: bottom - y } : undefined;
-}
-
-export function contains(box: BBox, point: { x: number; y: number }): boolean {
-  return point.x >= box.x && point.y >= box.y && point.x < box.x + box.width && point.y < box.y + box.height;
-}
-
-export function centreOf(box: BBox): { x: number; y: number } {
-  return { x: Math.round(box.x + box.width / 2), y: Math.round(box.y + box.height / 2) };
-}
-
-function sameBox(a: BBox, b: BBox): boolean {
-  return a.x === b.x && a.y === b.y && a.width === b.width && a.height === b.height;
-}
-
 /** A window wholly under one window above it shows nothing. */
 export function hidden(scene: WindowScene, window: WindowInfo): boolean {
   for (const above of scene.windows) {
     if (above === window) return false;
-    const a = above.bounds;
-    const b = window.bounds;
-    if (a.x <= b.x && a.y <= b.y && a.x + a.width >= b.x + b.width && a.y + a.height >= b.y + b.height) return true;
+    if (containsBox(above.bounds, window.bounds)) return true;
   }
   return false;
 }

@@ -1,7 +1,7 @@
 // Two-pass OCR over any engine: a sparse pass over the whole image, then a close look at the
 // text regions that pass left unread (small labels, single-glyph buttons), each cropped,
 // padded with its own background, upscaled and read with a layout that fits it.
-import type { BBox } from '../../common/geometry';
+import { boxArea, centreInside, imageBounds, intersectionArea, offsetBox, type BBox } from '../../common/geometry';
 import type { OcrAnalysis, OcrElement } from './ocrTypes';
 import { parallelismOf, recognizeInBands } from './ocrBands';
 import { inkOnWhite } from './ocrContrast';
@@ -122,13 +122,13 @@ export class LayeredOcr implements OcrEngine {
         } else {
           relative = this.readRegion(crop, region, options.signal).then((result) => {
             recognized += result.attempts;
-            const words = result.words.map((w) => ({ ...w, bbox: offset(w.bbox, -crop.origin.x, -crop.origin.y) }));
+            const words = result.words.map((w) => ({ ...w, bbox: offsetBox(w.bbox, -crop.origin.x, -crop.origin.y) }));
             if (this.settings.cacheSize > 0) this.remember(key, words);
             return words;
           });
           pending.set(key, relative);
         }
-        return (await relative).map((w) => ({ ...w, bbox: offset(w.bbox, crop.origin.x, crop.origin.y) }));
+        return (await relative).map((w) => ({ ...w, bbox: offsetBox(w.bbox, crop.origin.x, crop.origin.y) }));
       }),
     );
     const added = read.filter((words) => words.length > 0);
@@ -193,7 +193,7 @@ export class LayeredOcr implements OcrEngine {
       // One word is read as a line: tesseract's single-word mode (PSM 8) gave "Delete" 0.47 and
       // "Publish." 0.47 where the line mode (PSM 7) read the same crops at 0.96.
       const result = await this.engine.recognize(crop, { layout: region.layout === 'word' ? 'line' : region.layout, scale, signal });
-      let words = result.elements.filter((e) => e.level === 'word' && centreInside(e.bbox, crop));
+      let words = result.elements.filter((e) => e.level === 'word' && centreInside(e.bbox, imageBounds(crop)));
       if (region.layout === 'char') words = singleGlyph(words);
       const score = words.length === 0 ? 0 : Math.min(...words.map((w) => w.confidence));
       if (!best || score > best.score) best = { words, score };
@@ -350,7 +350,7 @@ function covered(word: TextWord, confident: readonly OcrElement[]): boolean {
   let area = 0;
   let chars = 0;
   for (const other of confident) {
-    const shared = intersection(word.bbox, other.bbox);
+    const shared = intersectionArea(word.bbox, other.bbox);
     if (shared === 0) continue;
     area += shared;
     chars += [...other.text].length;
@@ -360,25 +360,8 @@ function covered(word: TextWord, confident: readonly OcrElement[]): boolean {
 }
 
 function overlaps(a: BBox, b: BBox): boolean {
-  const shared = intersection(a, b);
-  return shared > 0 && (shared >= 0.3 * Math.min(a.width * a.height, b.width * b.height) || centreInside(a, b) || centreInside(b, a));
-}
-
-function intersection(a: BBox, b: BBox): number {
-  const w = Math.min(a.x + a.width, b.x + b.width) - Math.max(a.x, b.x);
-  const h = Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y);
-  return w > 0 && h > 0 ? w * h : 0;
-}
-
-function centreInside(inner: BBox, outer: BBox | ScreenImage): boolean {
-  const box = 'origin' in outer ? { x: outer.origin.x, y: outer.origin.y, width: outer.width, height: outer.height } : outer;
-  const cx = inner.x + inner.width / 2;
-  const cy = inner.y + inner.height / 2;
-  return cx >= box.x && cx <= box.x + box.width && cy >= box.y && cy <= box.y + box.height;
-}
-
-function offset(box: BBox, dx: number, dy: number): BBox {
-  return { x: box.x + dx, y: box.y + dy, width: box.width, height: box.height };
+  const shared = intersectionArea(a, b);
+  return shared > 0 && (shared >= 0.3 * Math.min(boxArea(a), boxArea(b)) || centreInside(a, b) || centreInside(b, a));
 }
 
 /** FNV-1a over the pixels: crops are small, and a collision only reuses a stale reading. */

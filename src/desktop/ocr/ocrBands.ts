@@ -1,7 +1,7 @@
 // Reading a large image as horizontal bands, one per engine worker, in parallel. Bands overlap
 // so that a text line cut by one band's edge is whole in its neighbour; each element is kept
 // once, normally by the band that owns the rows holding its centre.
-import type { BBox } from '../../common/geometry';
+import { centreInside, centreY, type BBox } from '../../common/geometry';
 import type { OcrAnalysis, OcrElement } from './ocrTypes';
 import { readingOrderText } from './ocrHelpers';
 import type { OcrEngine, OcrOptions } from '../ports/ocrPort';
@@ -182,7 +182,7 @@ export function balancedCuts(activity: ArrayLike<number>, count: number, nudge: 
  */
 export function joinBands(readings: ReadonlyArray<readonly OcrElement[]>, bands: readonly Band[]): OcrElement[] {
   const ownerOf = (box: BBox): number => {
-    const cy = box.y + box.height / 2;
+    const cy = centreY(box);
     return bands.findIndex((band) => cy >= band.top && cy < band.bottom);
   };
   const kept: Array<{ element: OcrElement; band: number }> = [];
@@ -228,10 +228,4 @@ export async function recognizeInBands(engine: OcrEngine, image: ScreenImage, co
     bands,
   );
   return { fullText: readingOrderText(elements), elements };
-}
-
-function centreInside(inner: BBox, outer: BBox): boolean {
-  const cx = inner.x + inner.width / 2;
-  const cy = inner.y + inner.height / 2;
-  return cx >= outer.x && cx <= outer.x + outer.width && cy >= outer.y && cy <= outer.y + outer.height;
 }

@@ -1,7 +1,7 @@
 // Pixel work shared by the OCR engines and the text-region search (pure TS, no native
 // packages): RGBA -> 8-bit grey -> crop/upscale -> PGM; local-contrast foreground masks and
 // their connected components; engine boxes -> screen boxes; reading order.
-import type { BBox } from '../../common/geometry';
+import { centreY, type BBox } from '../../common/geometry';
 import type { OcrElement } from './ocrTypes';
 import type { ScreenImage } from '../ports/screenPort';
 
@@ -348,10 +348,6 @@ export function readingOrderText(elements: readonly OcrElement[]): string {
     }
   }
   return rows.map((row) => row.sort((a, b) => a.bbox.x - b.bbox.x).map((l) => l.text).join('  ')).join('\n');
-}
-
-function centreY(box: BBox): number {
-  return box.y + box.height / 2;
 }
 
 function clamp01(value: number): number {

@@ -6,7 +6,7 @@
 // runs; components that cannot be glyphs (too big, thin rules, solid blocks) are dropped; the
 // pieces of one glyph (`=`, `:`, `i`) are joined; glyphs are grouped into lines by proximity.
 // At the end: the same glyph geometry settles the letter case of OCR words (`cancel` -> `Cancel`).
-import type { BBox } from '../../common/geometry';
+import { clampBox, offsetBox, type BBox } from '../../common/geometry';
 import { connectedComponents, cropGrey, DARK_INK, foregroundMask, LIGHT_INK, toGrey, type EngineLine, type EngineWord, type GreyImage, type PixelBox as Box } from './ocrHelpers';
 import type { OcrLayout } from '../ports/ocrPort';
 import { splitPlates } from './textPlates';
@@ -60,7 +60,7 @@ export function findTextRegionsInGrey(grey: GreyImage, origin: { x: number; y: n
   const maxRegions = options.maxRegions ?? DEFAULTS.maxRegions;
   if (options.area) {
     // Work on the crop only: the mask and components cost time in proportion to the pixels.
-    const local = clampRect(shift(options.area, -origin.x, -origin.y), grey.width, grey.height);
+    const local = clampBox(offsetBox(options.area, -origin.x, -origin.y), { x: 0, y: 0, width: grey.width, height: grey.height });
     const { area: _area, ...rest } = options;
     return findTextRegionsInGrey(cropGrey(grey, local), { x: origin.x + local.x, y: origin.y + local.y }, rest);
   }
@@ -306,17 +306,6 @@ function toBBox(box: Box, origin: { x: number; y: number }): BBox {
   return { x: origin.x + box.x0, y: origin.y + box.y0, width: box.x1 - box.x0 + 1, height: box.y1 - box.y0 + 1 };
 }
 
-function shift(box: BBox, dx: number, dy: number): BBox {
-  return { x: box.x + dx, y: box.y + dy, width: box.width, height: box.height };
-}
-
-function clampRect(rect: BBox, width: number, height: number): BBox {
-  const x = Math.min(width, Math.max(0, Math.floor(rect.x)));
-  const y = Math.min(height, Math.max(0, Math.floor(rect.y)));
-  const x1 = Math.min(width, Math.max(x, Math.ceil(rect.x + rect.width)));
-  const y1 = Math.min(height, Math.max(y, Math.ceil(rect.y + rect.height)));
-  return { x, y, width: x1 - x, height: y1 - y };
-}
 
 // ---- Letter case from glyph heights -----------------------------------------------------
 

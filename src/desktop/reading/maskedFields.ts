@@ -1,6 +1,5 @@
-import type { BBox } from '../../common/geometry';
+import { centreY, union, type BBox } from '../../common/geometry';
 import type { OcrAnalysis, OcrElement } from '../ocr/ocrTypes';
-import { union } from '../grounding/textLocator';
 
 // Secret fields on screens without an accessibility tree (Tk, games, remote desktops): a
 // password entry shows its text as a row of mask glyphs, which OCR reads as runs of odd words.
@@ -69,19 +68,15 @@ export function isMaskWord(text: string): boolean {
 /** `next` follows `last` on the same row, with no more than a few glyphs' width between them. */
 function continues(last: BBox, next: BBox): boolean {
   const height = Math.max(last.height, next.height, 4);
-  const sameRow = Math.abs(centerY(last) - centerY(next)) <= height;
+  const sameRow = Math.abs(centreY(last) - centreY(next)) <= height;
   const gap = next.x - (last.x + last.width);
   return sameRow && gap >= -2 && gap <= Math.max(12, 3 * height);
 }
 
 function besideLabel(label: BBox, field: BBox): boolean {
   const rowSlack = Math.max(label.height, field.height);
-  const right = field.x >= label.x + label.width - 2 && field.x - (label.x + label.width) <= MAX_RIGHT_GAP && Math.abs(centerY(label) - centerY(field)) <= rowSlack;
+  const right = field.x >= label.x + label.width - 2 && field.x - (label.x + label.width) <= MAX_RIGHT_GAP && Math.abs(centreY(label) - centreY(field)) <= rowSlack;
   const belowGap = field.y - (label.y + label.height);
   const below = belowGap >= -2 && belowGap <= MAX_BELOW_GAP && field.x >= label.x - 40 && field.x <= label.x + label.width + 200;
   return right || below;
-}
-
-function centerY(box: BBox): number {
-  return box.y + box.height / 2;
 }

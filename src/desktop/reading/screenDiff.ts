@@ -1,4 +1,4 @@
-import type { BBox } from '../../common/geometry';
+import { imageBounds, union, type BBox } from '../../common/geometry';
 import type { ScreenImage } from '../ports/screenPort';
 
 const TILE = 16;
@@ -13,7 +13,7 @@ const TILE = 16;
  */
 export function changedRegions(before: ScreenImage, after: ScreenImage, gap = 32): BBox[] {
   if (before.width !== after.width || before.height !== after.height) {
-    return [{ x: after.origin.x, y: after.origin.y, width: after.width, height: after.height }];
+    return [imageBounds(after)];
   }
   const { width, height } = after;
   const stride = width * 4;
@@ -71,27 +71,11 @@ export function changedRegions(before: ScreenImage, after: ScreenImage, gap = 32
 export function changedRegion(before: ScreenImage, after: ScreenImage): BBox | undefined {
   const regions = changedRegions(before, after);
   if (regions.length === 0) return undefined;
-  const x = Math.min(...regions.map((r) => r.x));
-  const y = Math.min(...regions.map((r) => r.y));
-  const right = Math.max(...regions.map((r) => r.x + r.width));
-  const bottom = Math.max(...regions.map((r) => r.y + r.height));
-  return { x, y, width: right - x, height: bottom - y };
+  return union(regions);
 }
 
 export function framesEqual(a: ScreenImage, b: ScreenImage): boolean {
   return a.width === b.width && a.height === b.height && a.data.equals(b.data);
-}
-
-export function intersects(a: BBox, b: BBox): boolean {
-  return a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
-}
-
-export function expand(box: BBox, margin: number, limit: BBox): BBox {
-  const x = Math.max(limit.x, box.x - margin);
-  const y = Math.max(limit.y, box.y - margin);
-  const right = Math.min(limit.x + limit.width, box.x + box.width + margin);
-  const bottom = Math.min(limit.y + limit.height, box.y + box.height + margin);
-  return { x, y, width: right - x, height: bottom - y };
 }
 
 /** Copies a region (screen coordinates) out of a frame. */

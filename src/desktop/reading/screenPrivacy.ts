@@ -1,5 +1,5 @@
 import { errorMessage } from '../../common/errors';
-import type { BBox } from '../../common/geometry';
+import { clipBox, containsPoint, imageBounds, intersectionArea, intersects, padBox, sameBox, union, type BBox } from '../../common/geometry';
 import type { OcrAnalysis, OcrElement } from '../ocr/ocrTypes';
 import type { Logger } from '../../common/logger';
 import { findMaskedFields } from './maskedFields';
@@ -7,8 +7,6 @@ import type { AccessibilityPort } from '../ports/accessibilityPort';
 import type { ScreenImage } from '../ports/screenPort';
 import type { WindowInfo, WindowPort } from '../ports/windowPort';
 import { privateRule, withheldNotice, type WindowTitleRule } from './privateWindows';
-import { intersects } from './screenDiff';
-import { union } from '../grounding/textLocator';
 
 // Secret fields never leave the machine as pixels or text: every screen reading passes through
 // here before a tool, the chat or the brain sees it. Password fields are found in the
@@ -120,9 +118,9 @@ export class ScreenPrivacy {
     const regions: SecretRegion[] = [];
     const rule = this.isPrivateWindow(probe.window);
     if (rule && probe.window) regions.push({ bbox: probe.window.bounds, kind: 'private window' });
-    for (const field of probe.fields) regions.push({ bbox: pad(field, PADDING), kind: 'password field' });
-    for (const run of findMaskedFields(analysis)) regions.push({ bbox: pad(growOverField(image, run), PADDING), kind: 'masked field' });
-    const frame = { x: image.origin.x, y: image.origin.y, width: image.width, height: image.height };
+    for (const field of probe.fields) regions.push({ bbox: padBox(field, PADDING), kind: 'password field' });
+    for (const run of findMaskedFields(analysis)) regions.push({ bbox: padBox(growOverField(image, run), PADDING), kind: 'masked field' });
+    const frame = imageBounds(image);
     regions.push(...extra.filter((r) => intersects(r.bbox, frame)));
     const boxes = regions.map((r) => r.bbox);
     return {
@@ -136,7 +134,7 @@ export class ScreenPrivacy {
 
   /** A copy of the image with the boxes (screen pixels) filled black; the image itself when there are none. */
   maskImage(image: ScreenImage, boxes: readonly BBox[]): ScreenImage {
-    const clipped = boxes.map((b) => clip(b, image)).filter((b): b is BBox => b !== undefined);
+    const clipped = boxes.map((b) => clipBox(b, imageBounds(image))).filter((b): b is BBox => b !== undefined);
     if (clipped.length === 0) return image;
     const data = Buffer.from(image.data);
     const black = Buffer.from([0, 0, 0, 255]);
@@ -178,7 +176,7 @@ export class ScreenPrivacy {
     try {
       const windowKey = window ? `${window.id ?? ''}|${window.appName}|${window.title}|${boxKey(window.bounds)}` : 'screen';
       const key = `${active ? 'active' : 'any'}|${windowKey}`;
-      const region = window ? clip(window.bounds, image) : undefined;
+      const region = window ? clipBox(window.bounds, imageBounds(image)) : undefined;
       const cached = this.treeCache;
       if (cached?.key === key && sameRegion(cached.region, region) && pixelsEqual(cached.image, image, region)) return cached.fields;
       // A window without a tree stays without one whatever its title says (pages, documents).
@@ -203,21 +201,8 @@ export class ScreenPrivacy {
 
 /** A word counts as inside a box when most of it is. */
 function coveredBy(inner: BBox, outer: BBox): boolean {
-  const w = Math.min(inner.x + inner.width, outer.x + outer.width) - Math.max(inner.x, outer.x);
-  const h = Math.min(inner.y + inner.height, outer.y + outer.height) - Math.max(inner.y, outer.y);
-  return w > 0 && h > 0 && w * h >= 0.4 * inner.width * inner.height;
-}
-
-function pad(box: BBox, by: number): BBox {
-  return { x: box.x - by, y: box.y - by, width: box.width + 2 * by, height: box.height + 2 * by };
-}
-
-function clip(box: BBox, image: ScreenImage): BBox | undefined {
-  const x = Math.max(image.origin.x, Math.floor(box.x));
-  const y = Math.max(image.origin.y, Math.floor(box.y));
-  const right = Math.min(image.origin.x + image.width, Math.ceil(box.x + box.width));
-  const bottom = Math.min(image.origin.y + image.height, Math.ceil(box.y + box.height));
-  return right > x && bottom > y ? { x, y, width: right - x, height: bottom - y } : undefined;
+  const shared = intersectionArea(inner, outer);
+  return shared > 0 && shared >= 0.4 * inner.width * inner.height;
 }
 
 function boxKey(box: BBox): string {
@@ -225,15 +210,15 @@ function boxKey(box: BBox): string {
 }
 
 function sameRegion(a: BBox | undefined, b: BBox | undefined): boolean {
-  return a === b || (a !== undefined && b !== undefined && boxKey(a) === boxKey(b));
+  return a === b || (a !== undefined && b !== undefined && sameBox(a, b));
 }
 
 /** Whether two images show the same pixels inside `region` (both whole images without one). */
 function pixelsEqual(a: ScreenImage, b: ScreenImage, region: BBox | undefined): boolean {
-  const box = region ?? { ...b.origin, width: b.width, height: b.height };
-  const inA = clip(box, a);
-  const inB = clip(box, b);
-  if (!inA || !inB || boxKey(inA) !== boxKey(box) || boxKey(inB) !== boxKey(box)) return false;
+  const box = region ?? imageBounds(b);
+  const inA = clipBox(box, imageBounds(a));
+  const inB = clipBox(box, imageBounds(b));
+  if (!inA || !inB || !sameBox(inA, box) || !sameBox(inB, box)) return false;
   for (let y = box.y; y < box.y + box.height; y++) {
     const rowA = ((y - a.origin.y) * a.width + (box.x - a.origin.x)) * 4;
     const rowB = ((y - b.origin.y) * b.width + (box.x - b.origin.x)) * 4;
@@ -251,7 +236,8 @@ function growOverField(image: ScreenImage, run: BBox): BBox {
     const i = ((y - image.origin.y) * image.width + (x - image.origin.x)) * 4;
     return (image.data[i]! << 16) | (image.data[i + 1]! << 8) | image.data[i + 2]!;
   };
-  const inside = (x: number, y: number): boolean => x >= image.origin.x && y >= image.origin.y && x < image.origin.x + image.width && y < image.origin.y + image.height;
+  const frame = imageBounds(image);
+  const inside = (x: number, y: number): boolean => containsPoint(frame, { x, y });
   const y = Math.round(run.y + run.height / 2);
   const start = run.x + run.width + 1;
   if (!inside(start, y)) return run;

@@ -1,12 +1,11 @@
-import type { BBox } from '../../common/geometry';
+import { clipBox, imageBounds, intersects, overlapRatio, padBox, union, type BBox } from '../../common/geometry';
 import type { OcrAnalysis, OcrElement } from '../ocr/ocrTypes';
 import type { OcrEngine } from '../ports/ocrPort';
 import type { ScreenImage, ScreenPort } from '../ports/screenPort';
 import type { WindowInfo } from '../ports/windowPort';
 import { withheldNotice } from './privateWindows';
-import { changedRegions, crop, expand, framesEqual, intersects } from './screenDiff';
+import { changedRegions, crop, framesEqual } from './screenDiff';
 import type { PrivacyProbe, ProtectedView, ScreenPrivacy, SecretRegion } from './screenPrivacy';
-import { union } from '../grounding/textLocator';
 
 /** What a reading gives out is the protected view: secret fields black, their text dropped. */
 export interface ScreenReading {
@@ -100,7 +99,7 @@ export class ScreenReader {
    */
   async readWindow(window: WindowInfo, options: ReadWindowOptions = {}): Promise<WindowReading> {
     const screen = options.screen ?? (await this.screenBox());
-    const bounds = clipTo(window.bounds, screen);
+    const bounds = clipBox(window.bounds, screen);
     const empty: OcrAnalysis = { elements: [], fullText: '' };
     if (this.privacy?.isPrivateWindow(window)) {
       return { window, bounds: bounds ?? window.bounds, analysis: empty, secretRegions: [{ bbox: window.bounds, kind: 'private window' }], withheld: withheldNotice(window), ocr: 'none', ocrMs: 0 };
@@ -138,7 +137,7 @@ export class ScreenReader {
     image: ScreenImage,
     signal: AbortSignal | undefined,
   ): Promise<{ analysis: OcrAnalysis; kind: 'partial' | 'full' }> {
-    const frame = { x: image.origin.x, y: image.origin.y, width: image.width, height: image.height };
+    const frame = imageBounds(image);
     const patches = previous ? dirtyPatches(previous.analysis, changedRegions(previous.image, image), this.margin, frame) : [];
     const area = patches.reduce((sum, p) => sum + p.dirty.width * p.dirty.height, 0);
     if (previous && patches.length > 0 && area < this.partialLimit * image.width * image.height) {
@@ -249,7 +248,7 @@ interface DirtyPatch {
 function dirtyPatches(previous: OcrAnalysis, changes: readonly BBox[], margin: number, frame: BBox): DirtyPatch[] {
   let patches: DirtyPatch[] = changes.map((changed) => {
     const touched = previous.elements.filter((e) => intersects(e.bbox, changed)).map((e) => e.bbox);
-    return { changed: [changed], dirty: expand(union([changed, ...touched]), margin, frame) };
+    return { changed: [changed], dirty: padBox(union([changed, ...touched]), margin, frame) };
   });
   for (let merged = true; merged; ) {
     merged = false;
@@ -276,7 +275,7 @@ function dirtyPatches(previous: OcrAnalysis, changes: readonly BBox[], margin: n
 function merge(old: OcrAnalysis, fresh: OcrAnalysis, changed: readonly BBox[], dirty: BBox, frame: BBox): OcrAnalysis {
   const whole = fresh.elements.filter((e) => !touchesInnerEdge(e.bbox, dirty, frame));
   const kept = old.elements.filter(
-    (e) => !changed.some((c) => intersects(e.bbox, c)) && !whole.some((f) => f.level === e.level && overlapShare(f.bbox, e.bbox) > 0.5),
+    (e) => !changed.some((c) => intersects(e.bbox, c)) && !whole.some((f) => f.level === e.level && overlapRatio(f.bbox, e.bbox) > 0.5),
   );
   const elements = [...kept, ...whole].sort(byReadingOrder);
   return { elements, fullText: fullText(elements) };
@@ -290,12 +289,6 @@ function touchesInnerEdge(box: BBox, region: BBox, frame: BBox): boolean {
     (region.x + region.width < frame.x + frame.width && region.x + region.width - (box.x + box.width) < near) ||
     (region.y + region.height < frame.y + frame.height && region.y + region.height - (box.y + box.height) < near)
   );
-}
-
-function overlapShare(a: BBox, b: BBox): number {
-  const w = Math.min(a.x + a.width, b.x + b.width) - Math.max(a.x, b.x);
-  const h = Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y);
-  return w <= 0 || h <= 0 ? 0 : (w * h) / Math.min(a.width * a.height, b.width * b.height);
 }
 
 function byReadingOrder(a: OcrElement, b: OcrElement): number {
@@ -315,12 +308,4 @@ function windowKey(window: WindowInfo): string {
 /** A window moved is read again whole (its old reading's boxes are elsewhere). */
 function sameOrigin(a: ScreenImage, b: ScreenImage): boolean {
   return a.origin.x === b.origin.x && a.origin.y === b.origin.y && a.width === b.width && a.height === b.height;
-}
-
-function clipTo(box: BBox, limit: BBox): BBox | undefined {
-  const x = Math.max(limit.x, Math.floor(box.x));
-  const y = Math.max(limit.y, Math.floor(box.y));
-  const right = Math.min(limit.x + limit.width, Math.ceil(box.x + box.width));
-  const bottom = Math.min(limit.y + limit.height, Math.ceil(box.y + box.height));
-  return right > x && bottom > y ? { x, y, width: right - x, height: bottom - y } : undefined;
 }

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import type { BBox } from '../../common/geometry';
+import { centreInside, type BBox } from '../../common/geometry';
 import type { OcrAnalysis, OcrElement } from '../../desktop/ocr/ocrTypes';
 import type { Fingerprint } from '../store/brainTypes';
-import { centreInside, editorArea, menuBarRow, stableTitle } from './screenChrome';
+import { editorArea, menuBarRow, stableTitle } from './screenChrome';
 import { canonicalLine, stableTokens, tidyLine } from './volatileText';
 
 // A screen state's fingerprint: the stable text of the active window. Two readings of the

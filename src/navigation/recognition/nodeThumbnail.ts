@@ -2,7 +2,7 @@
 // cut out of the screen reading, as JPEG, made smaller until it fits the brain's per-thumbnail
 // limit (base64 characters, as stored), or none when even the smallest does not fit.
 import { errorMessage } from '../../common/errors';
-import type { BBox } from '../../common/geometry';
+import { clipBox, imageBounds, type BBox } from '../../common/geometry';
 import type { ImageCodec } from '../../desktop/ports/imageCodec';
 import type { ScreenImage } from '../../desktop/ports/screenPort';
 import { crop } from '../../desktop/reading/screenDiff';
@@ -57,12 +57,8 @@ export async function tryMakeThumbnail(codec: ImageCodec, image: ScreenImage, op
 
 /** `bounds` cut to the image, in whole pixels; undefined when too little of it lies on the image. */
 function clip(bounds: BBox, image: ScreenImage): BBox | undefined {
-  const left = Math.max(image.origin.x, Math.floor(bounds.x));
-  const top = Math.max(image.origin.y, Math.floor(bounds.y));
-  const right = Math.min(image.origin.x + image.width, Math.ceil(bounds.x + bounds.width));
-  const bottom = Math.min(image.origin.y + image.height, Math.ceil(bounds.y + bounds.height));
-  if (right - left < MIN_SIDE || bottom - top < MIN_SIDE) return undefined;
-  return { x: left, y: top, width: right - left, height: bottom - top };
+  const box = clipBox(bounds, imageBounds(image));
+  return box && box.width >= MIN_SIDE && box.height >= MIN_SIDE ? box : undefined;
 }
 
 function base64Length(bytes: number): number {

@@ -3,7 +3,7 @@
 // transient), and in a document window (an editor) which document is open: its name in the
 // title, its tab strip and the editor area under it. Left in, they would split one screen into
 // several nodes and name nodes "galculator — Help" or after whichever file was open.
-import type { BBox } from '../../common/geometry';
+import { centreY, type BBox } from '../../common/geometry';
 import type { OcrElement } from '../../desktop/ocr/ocrTypes';
 import { canonicalLine, tidyLine } from './volatileText';
 
@@ -60,7 +60,7 @@ function onRowOf(element: OcrElement, all: readonly OcrElement[]): OcrElement[] 
   const top = element.bbox.y;
   const bottom = element.bbox.y + element.bbox.height;
   return all.filter((e) => {
-    const centre = e.bbox.y + e.bbox.height / 2;
+    const centre = centreY(e.bbox);
     return centre >= top && centre <= bottom;
   });
 }
@@ -99,10 +99,4 @@ export function menuBarRow(lines: readonly OcrElement[], window: BBox | undefine
   const row = onRowOf(first, lines);
   const words = row.flatMap((e) => canonicalLine(e.text).split(' ').filter(Boolean));
   return words.length >= 2 && row.every((e) => isMenuLine(e.text)) ? row : [];
-}
-
-export function centreInside(box: BBox, area: BBox): boolean {
-  const cx = box.x + box.width / 2;
-  const cy = box.y + box.height / 2;
-  return cx >= area.x && cx <= area.x + area.width && cy >= area.y && cy <= area.y + area.height;
 }

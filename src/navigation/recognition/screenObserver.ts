@@ -1,5 +1,6 @@
 // What the brain sees: the active window and the OCR of the screen, as the reading that state
 // identification works on (and the picture, for a new node's thumbnail). No model.
+import { containsPointInclusive } from '../../common/geometry';
 import type { OcrAnalysis } from '../../desktop/ocr/ocrTypes';
 import type { DesktopServices } from '../../desktop/desktopServices';
 import type { ScreenImage } from '../../desktop/ports/screenPort';
@@ -32,8 +33,7 @@ export async function observeScreen(services: DesktopServices, signal?: AbortSig
 /** The OCR word under a point (what a click by coordinates hit), so a path can click it by text. */
 export function textAtPoint(analysis: OcrAnalysis | undefined, point: { x: number; y: number }): string | undefined {
   if (!analysis) return undefined;
-  const inside = (e: OcrAnalysis['elements'][number]): boolean =>
-    point.x >= e.bbox.x && point.x <= e.bbox.x + e.bbox.width && point.y >= e.bbox.y && point.y <= e.bbox.y + e.bbox.height;
+  const inside = (e: OcrAnalysis['elements'][number]): boolean => containsPointInclusive(e.bbox, point);
   const word = analysis.elements.find((e) => e.level === 'word' && inside(e) && e.text.trim().length > 1);
   return word?.text.trim();
 }

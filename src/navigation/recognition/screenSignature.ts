@@ -5,7 +5,7 @@
 // a counter); anything else falls back to OCR and the fingerprint, which then teaches the
 // signature. A wrong "match" would let a replay act on in the wrong screen, so when in doubt
 // it answers "no match".
-import type { BBox } from '../../common/geometry';
+import { clipBox, imageBounds, type BBox } from '../../common/geometry';
 import type { ScreenImage } from '../../desktop/ports/screenPort';
 import { SIGNATURE_GRID, type BrainNode, type StoredSignature } from '../store/brainTypes';
 import { normalizeProgram } from './fingerprint';
@@ -44,7 +44,7 @@ export interface SignatureInput {
 /** The signature of a window in a frame; undefined when too little of it lies on the image. */
 export function observeSignature(input: SignatureInput): ObservedSignature | undefined {
   const { image } = input;
-  const area = clip(input.bounds ?? { x: image.origin.x, y: image.origin.y, width: image.width, height: image.height }, image);
+  const area = clip(input.bounds ?? imageBounds(image), image);
   if (!area) return undefined;
   const columns = Math.max(1, Math.min(SIGNATURE_GRID.maxColumns, Math.floor(area.width / MIN_CELL)));
   const rows = Math.max(1, Math.min(SIGNATURE_GRID.maxRows, Math.floor(area.height / MIN_CELL)));
@@ -189,10 +189,6 @@ function setBit(set: Uint8Array, i: number): void {
 
 /** `bounds` cut to the image, in whole pixels; undefined when less than a cell of it lies on the image. */
 function clip(bounds: BBox, image: ScreenImage): BBox | undefined {
-  const left = Math.max(image.origin.x, Math.floor(bounds.x));
-  const top = Math.max(image.origin.y, Math.floor(bounds.y));
-  const right = Math.min(image.origin.x + image.width, Math.ceil(bounds.x + bounds.width));
-  const bottom = Math.min(image.origin.y + image.height, Math.ceil(bounds.y + bounds.height));
-  if (right - left < MIN_CELL || bottom - top < MIN_CELL) return undefined;
-  return { x: left, y: top, width: right - left, height: bottom - top };
+  const box = clipBox(bounds, imageBounds(image));
+  return box && box.width >= MIN_CELL && box.height >= MIN_CELL ? box : undefined;
 }

@@ -2,7 +2,7 @@
 // platform keeps one) the accessibility tree's digest, as an observed screen signature.
 import { raceAbort } from '../../common/timing';
 import type { DesktopServices } from '../../desktop/desktopServices';
-import type { BBox } from '../../common/geometry';
+import { clipBox, type BBox } from '../../common/geometry';
 import type { ScreenImage, ScreenPort } from '../../desktop/ports/screenPort';
 import type { WindowInfo } from '../../desktop/ports/windowPort';
 import { observeSignature, type ObservedSignature } from './screenSignature';
@@ -44,11 +44,8 @@ const MIN_REGION = 16;
 /** A window's bounds cut to the screen in whole pixels, or undefined when little of it is on it. */
 export async function windowRegion(screen: ScreenPort, bounds: BBox): Promise<BBox | undefined> {
   const size = await screen.size();
-  const left = Math.max(0, Math.floor(bounds.x));
-  const top = Math.max(0, Math.floor(bounds.y));
-  const right = Math.min(size.width, Math.ceil(bounds.x + bounds.width));
-  const bottom = Math.min(size.height, Math.ceil(bounds.y + bounds.height));
-  return right - left >= MIN_REGION && bottom - top >= MIN_REGION ? { x: left, y: top, width: right - left, height: bottom - top } : undefined;
+  const region = clipBox(bounds, { x: 0, y: 0, width: size.width, height: size.height });
+  return region && region.width >= MIN_REGION && region.height >= MIN_REGION ? region : undefined;
 }
 
 async function treeDigest(services: DesktopServices, signal?: AbortSignal): Promise<string | undefined> {

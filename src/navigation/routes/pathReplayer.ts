@@ -2,6 +2,7 @@
 // anchor, the screen left to settle after each step. Coordinates seen when the path was learned
 // only pick among several matches of the text (or stand in when a step had no text at all); a
 // label that is gone fails the step rather than clicking blind where it used to be.
+import { centreOf, distance } from '../../common/geometry';
 import type { ToolResult } from '../../tools/toolTypes';
 import type { ExecuteOptions } from '../../runtime/toolRuntime';
 import type { BrainPath, PathAction } from '../store/brainTypes';
@@ -154,10 +155,9 @@ function nearestCandidate(result: ToolResult, point: { x: number; y: number }): 
   for (const candidate of candidates) {
     const box = candidate.bbox;
     if (!box) continue;
-    const x = Math.round(box.x + box.width / 2);
-    const y = Math.round(box.y + box.height / 2);
-    const distance = Math.hypot(x - point.x, y - point.y);
-    if (!best || distance < best.distance) best = { x, y, distance };
+    const centre = centreOf(box);
+    const away = distance(centre, point);
+    if (!best || away < best.distance) best = { ...centre, distance: away };
   }
   return best ? { x: best.x, y: best.y } : undefined;
 }

@@ -1,10 +1,10 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { neutralizeScreenText, quoteScreenText } from '../../common/screenText';
-import type { BBox } from '../../common/geometry';
+import { containsPoint, exactCentreOf, union, type BBox } from '../../common/geometry';
 import type { OcrElement } from '../../desktop/ocr/ocrTypes';
 import type { ToolResult } from '../toolTypes';
 import type { DesktopServices } from '../../desktop/desktopServices';
-import { union, wordLines } from '../../desktop/grounding/textLocator';
+import { wordLines } from '../../desktop/grounding/textLocator';
 import { toolInput } from '../../common/schema';
 import { ToolBase, type ToolContext } from '../toolBase';
 import { ToolResults } from '../toolResult';
@@ -44,7 +44,7 @@ export class ElementTreeTool extends ToolBase<typeof schema> {
     const window = await this.services.desktop.windows.activeWindow();
     const scope = input.scope === 'screen' || !window || window.bounds.width === 0 ? 'screen' : 'window';
     const reading = await this.services.reader.read({ signal: context.signal });
-    const inside = (e: OcrElement): boolean => scope === 'screen' || contains(window!.bounds, e.bbox);
+    const inside = (e: OcrElement): boolean => scope === 'screen' || containsPoint(window!.bounds, exactCentreOf(e.bbox));
     const segments = wordLines({ fullText: '', elements: reading.analysis.elements.filter((e) => e.level === 'word' && inside(e)) });
     const read = segments.map((words) => ({ text: words.map((w) => w.text).join(' '), bbox: union(words.map((w) => w.bbox)), words }));
     // Screen text is data: markers of a screen_text block are made inert in every text of the tree.
@@ -92,10 +92,4 @@ function groupBlocks(lines: LineNode[]): BlockNode[] {
     }
   }
   return blocks;
-}
-
-function contains(outer: BBox, inner: BBox): boolean {
-  const cx = inner.x + inner.width / 2;
-  const cy = inner.y + inner.height / 2;
-  return cx >= outer.x && cx < outer.x + outer.width && cy >= outer.y && cy < outer.y + outer.height;
 }

@@ -1,4 +1,5 @@
 import { GaiError } from '../../../common/errors';
+import { clampPoint } from '../../../common/geometry';
 import type { Point } from '../../../desktop/ports/inputPort';
 import type { ScreenPort, ScreenSize } from '../../../desktop/ports/screenPort';
 import type { ImageLimits } from '../../../model/llmProvider';
@@ -69,23 +70,15 @@ export function toScreenPoint(point: readonly number[], geometry: DisplayGeometr
   if (x === undefined || y === undefined || x >= image.width || y >= image.height || x < 0 || y < 0) {
     throw new GaiError('INVALID_INPUT', `${field}: (${point.join(', ')}) is outside the ${image.width}x${image.height} screenshot`);
   }
-  return {
-    x: clamp(Math.round((x * screen.width) / image.width), screen.width - 1),
-    y: clamp(Math.round((y * screen.height) / image.height), screen.height - 1),
-  };
+  const pixel = { x: Math.round((x * screen.width) / image.width), y: Math.round((y * screen.height) / image.height) };
+  return clampPoint(pixel, { x: 0, y: 0, width: screen.width, height: screen.height });
 }
 
 /** A screen point → the screenshot pixel showing it (clamped to the screenshot). */
 export function toImagePoint(point: Point, geometry: DisplayGeometry): Point {
   const { image, screen } = geometry;
-  return {
-    x: clamp(Math.round((point.x * image.width) / screen.width), image.width - 1),
-    y: clamp(Math.round((point.y * image.height) / screen.height), image.height - 1),
-  };
-}
-
-function clamp(value: number, max: number): number {
-  return Math.min(Math.max(value, 0), max);
+  const pixel = { x: Math.round((point.x * image.width) / screen.width), y: Math.round((point.y * image.height) / screen.height) };
+  return clampPoint(pixel, { x: 0, y: 0, width: image.width, height: image.height });
 }
 
 function checkedLimits(limits: ImageLimits): ImageLimits {

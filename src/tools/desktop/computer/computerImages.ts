@@ -1,5 +1,5 @@
 import { GaiError } from '../../../common/errors';
-import type { BBox } from '../../../common/geometry';
+import { intersects, type BBox } from '../../../common/geometry';
 import type { ImageBlock } from '../../../model/messages';
 import type { ToolResult } from '../../toolTypes';
 import type { DesktopServices } from '../../../desktop/desktopServices';
@@ -48,7 +48,7 @@ export class ComputerImages {
     return ToolResults.success(
       `Zoomed into [${region.join(', ')}] of the screenshot = ${at} on the screen, shown ${width}x${height}. ` +
         'Coordinates for actions stay those of the full screenshot.',
-      { width, height, screenRegion: box, scale: round(width / box.width), ...masked(reading.secretRegions.filter((r) => overlaps(r.bbox, box)).length) },
+      { width, height, screenRegion: box, scale: round(width / box.width), ...masked(reading.secretRegions.filter((r) => intersects(r.bbox, box)).length) },
       [block],
     );
   }
@@ -72,10 +72,6 @@ function screenBox(region: readonly number[], geometry: DisplayGeometry): BBox {
   const right = Math.max(left + 1, Math.min(screen.width, Math.ceil((x1 * screen.width) / image.width)));
   const bottom = Math.max(top + 1, Math.min(screen.height, Math.ceil((y1 * screen.height) / image.height)));
   return { x: left, y: top, width: right - left, height: bottom - top };
-}
-
-function overlaps(a: BBox, b: BBox): boolean {
-  return a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 }
 
 function masked(count: number): { secretRegionsMasked?: number } {
