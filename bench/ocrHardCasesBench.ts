@@ -60,7 +60,7 @@ function recallRow(name: string, labels: PageLabel[], result: OcrAnalysis, goal?
     byCategory.set(label.category, entry);
     const located = locateText(result, label.text);
     if (located.status !== 'found') continue;
-    const { x, y } = located.match.center;
+    const { x, y } = located.match.point;
     const b = label.bbox;
     if (x >= b.x - 1 && x <= b.x + b.width + 1 && y >= b.y - 1 && y <= b.y + b.height + 1) {
       hits++;

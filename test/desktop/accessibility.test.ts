@@ -98,7 +98,7 @@ describe('accessibility tree (AT-SPI) on a real X display, galculator', function
     for (const label of ['7', '+', '2', '=']) {
       const located = locateAccessible(elements, label);
       if (located.status !== 'found') throw new Error(`${label}: ${JSON.stringify(located)}`);
-      await xdotool(['mousemove', '--sync', String(located.match.center.x), String(located.match.center.y), 'click', '1']);
+      await xdotool(['mousemove', '--sync', String(located.match.point.x), String(located.match.point.y), 'click', '1']);
     }
     const deadline = Date.now() + 5_000;
     let shown = '';

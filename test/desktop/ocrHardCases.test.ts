@@ -28,7 +28,7 @@ function locateAll(analysis: OcrAnalysis, labels: PageLabel[]): Outcome[] {
   return labels.map((label) => {
     const result = locateText(analysis, label.text);
     if (result.status !== 'found') return { label, onTarget: false, wrong: false, detail: `${label.text}: ${result.status}` };
-    const point = result.match.center;
+    const point = result.match.point;
     const onTarget = inside(point, label.bbox);
     return { label, onTarget, kind: result.match.kind, wrong: !onTarget, detail: `${label.text}: ${result.match.kind} "${result.match.text}" at ${point.x},${point.y}` };
   });

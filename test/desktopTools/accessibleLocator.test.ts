@@ -1,13 +1,14 @@
 import { strict as assert } from 'node:assert';
 import { findAccessibleCandidates, locateAccessible } from '../../src/desktop/grounding/accessibleLocator';
 import type { AccessibleElement } from '../../src/desktop/ports/accessibilityPort';
-import type { LocateResult, TextCandidate } from '../../src/desktop/grounding/textLocator';
+import type { Candidate } from '../../src/desktop/grounding/candidate';
+import type { LocateResult } from '../../src/desktop/grounding/textLocator';
 
 function el(name: string, x: number, y: number, w = 59, h = 34, role = 'push button', text?: string): AccessibleElement {
   return { name, role, bbox: { x, y, width: w, height: h }, states: ['enabled', 'showing', 'visible'], ...(text !== undefined ? { text } : {}) };
 }
 
-function found(result: LocateResult): TextCandidate {
+function found(result: LocateResult): Candidate {
   assert.equal(result.status, 'found', JSON.stringify(result));
   if (result.status !== 'found') throw new Error('unreachable');
   return result.match;
@@ -30,11 +31,12 @@ describe('locateAccessible', () => {
   it('finds single glyphs by their exact name and gives the centre of the box', () => {
     const equals = found(locateAccessible(calculator, '='));
     assert.deepEqual(equals.bbox, { x: 1060, y: 639, width: 59, height: 74 });
-    assert.deepEqual(equals.center, { x: 1090, y: 676 });
+    assert.deepEqual(equals.point, { x: 1090, y: 676 });
     assert.equal(equals.kind, 'exact');
     assert.equal(equals.whole, true);
     assert.equal(equals.confidence, 1);
-    assert.equal(found(locateAccessible(calculator, '7')).center.x, 830);
+    assert.equal(equals.source, 'accessibility', 'a candidate says which source it came from');
+    assert.equal(found(locateAccessible(calculator, '7')).point.x, 830);
   });
 
   it('"+" is the plus button, not "+/-" or "M+"', () => {
@@ -106,7 +108,7 @@ describe('locateAccessible', () => {
     const match = found(locateAccessible(elements, 'General'));
     assert.deepEqual(match.bbox, { x: 10, y: 10, width: 100, height: 30 });
     // Clicked on the text itself: inside the tab and the label alike (a wide cell, a left-aligned text).
-    assert.deepEqual(match.center, { x: 50, y: 25 });
+    assert.deepEqual(match.point, { x: 50, y: 25 });
   });
 
   it('suggests close names when nothing matches, and rejects an empty query', () => {

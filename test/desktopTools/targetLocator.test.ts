@@ -6,7 +6,7 @@ import type { WindowInfo, WindowPort } from '../../src/desktop/ports/windowPort'
 import { compileWindowTitles } from '../../src/desktop/reading/privateWindows';
 import { judgeOcr } from '../../src/desktop/grounding/targetRules';
 import { TargetLocator, type TargetResult } from '../../src/desktop/grounding/targetLocator';
-import type { TextCandidate } from '../../src/desktop/grounding/textLocator';
+import type { Candidate } from '../../src/desktop/grounding/candidate';
 import { ClickTool } from '../../src/tools/desktop/clickTool';
 import { createFakeDesktop, ocrWords, runTool, type FakeDesktop, type WordSpec } from '../support/fakeDesktop';
 
@@ -198,13 +198,14 @@ describe('TargetLocator', () => {
   });
 
   it('sorts OCR candidates by the rules (short glyphs whole only, substrings only when most of the word)', () => {
-    const c = (text: string, kind: TextCandidate['kind'], whole: boolean, confidence = 0.9): TextCandidate => ({
+    const c = (text: string, kind: Candidate['kind'], whole: boolean, confidence = 0.9): Candidate => ({
       text,
       kind,
       whole,
       confidence,
       bbox: { x: 0, y: 0, width: 10, height: 10 },
-      center: { x: 5, y: 5 },
+      point: { x: 5, y: 5 },
+      source: 'ocr',
     });
     assert.deepEqual(judgeOcr('-', [c('-', 'exact', false), c('<-', 'substring', false)]), { sure: [], doubtful: [] });
     assert.equal(judgeOcr('if', [c('if', 'exact', false)]).sure.length, 1, 'a short word inside a line of code is a word');
@@ -216,8 +217,8 @@ describe('TargetLocator', () => {
     const word = { ...c('Partial<Settings>', 'substring', false), bbox: { x: 100, y: 10, width: 170, height: 18 } };
     const [part] = judgeOcr('Partial', [word]).sure;
     assert.deepEqual(part?.bbox, { x: 100, y: 10, width: 70, height: 18 });
-    assert.deepEqual(part?.center, { x: 135, y: 19 });
-    assert.equal(judgeOcr('fs', [{ ...c("'node:fs';", 'substring', false), bbox: { x: 0, y: 0, width: 100, height: 18 } }]).sure[0]?.center.x, 70);
+    assert.deepEqual(part?.point, { x: 135, y: 19 });
+    assert.equal(judgeOcr('fs', [{ ...c("'node:fs';", 'substring', false), bbox: { x: 0, y: 0, width: 100, height: 18 } }]).sure[0]?.point.x, 70);
   });
 
   it('finds a name OCR split at a dot or glued to punctuation, on that part only, never inside a word', async () => {

@@ -1,8 +1,9 @@
 import { strict as assert } from 'node:assert';
-import { findCandidates, locateText, type LocateResult, type TextCandidate } from '../../src/desktop/grounding/textLocator';
+import type { Candidate } from '../../src/desktop/grounding/candidate';
+import { findCandidates, locateText, type LocateResult } from '../../src/desktop/grounding/textLocator';
 import { ocrWords } from '../support/fakeDesktop';
 
-function found(result: LocateResult): TextCandidate {
+function found(result: LocateResult): Candidate {
   assert.equal(result.status, 'found', JSON.stringify(result));
   if (result.status !== 'found') throw new Error('unreachable');
   return result.match;
@@ -20,6 +21,8 @@ describe('locateText', () => {
       assert.equal(match.text, 'Save');
       assert.equal(match.kind, 'exact');
       assert.deepEqual(match.bbox, { x: 300, y: 10, width: 40, height: 16 });
+      assert.deepEqual(match.point, { x: 320, y: 18 }, 'clicked in the middle of the word');
+      assert.equal(match.source, 'ocr');
       assert.equal(result.status === 'found' && result.alternatives, 0);
     });
 
@@ -61,7 +64,7 @@ describe('locateText', () => {
       const match = found(locateText(analysis, 'Open File'));
       assert.equal(match.kind, 'exact');
       assert.deepEqual(match.bbox, { x: 10, y: 10, width: 75, height: 16 });
-      assert.deepEqual(match.center, { x: 48, y: 18 });
+      assert.deepEqual(match.point, { x: 48, y: 18 });
     });
 
     it('does not join two buttons far apart on the same row into a phrase', () => {

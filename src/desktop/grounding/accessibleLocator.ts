@@ -1,6 +1,7 @@
 import { boxArea, centreOf, containsBox, distance, type BBox } from '../../common/geometry';
 import type { AccessibleElement } from '../ports/accessibilityPort';
-import { normalizeWord, tokenize, type LocateOptions, type LocateResult, type MatchKind, type TextCandidate } from './textLocator';
+import { byReadingOrder, type Candidate, type MatchKind } from './candidate';
+import { normalizeWord, tokenize, type LocateOptions, type LocateResult } from './textLocator';
 
 // Finds an element of the accessibility tree by its label, answering like textLocator does for
 // OCR words so callers treat both alike. Names are the toolkit's own strings, so there is no
@@ -33,12 +34,12 @@ export function locateAccessible(elements: readonly AccessibleElement[], query: 
     return { status: 'found', match, alternatives: candidates.length - 1 };
   }
   if (options.near !== undefined) {
-    const anchor = typeof options.near === 'string' ? findAccessibleCandidates(elements, options.near)[0]?.center : options.near;
+    const anchor = typeof options.near === 'string' ? findAccessibleCandidates(elements, options.near)[0]?.point : options.near;
     if (!anchor) {
       const near = String(options.near);
       return { status: 'not_found', suggestions: suggestions(elements, near), reason: `the anchor "${near}" is not in the accessibility tree` };
     }
-    const sorted = [...candidates].sort((a, b) => distance(a.center, anchor) - distance(b.center, anchor));
+    const sorted = [...candidates].sort((a, b) => distance(a.point, anchor) - distance(b.point, anchor));
     return { status: 'found', match: sorted[0]!, alternatives: candidates.length - 1 };
   }
   if (candidates.length === 1) return { status: 'found', match: candidates[0]!, alternatives: 0 };
@@ -46,13 +47,13 @@ export function locateAccessible(elements: readonly AccessibleElement[], query: 
 }
 
 /** All elements matching at the best tier present, outermost of nested ones, in reading order. */
-export function findAccessibleCandidates(elements: readonly AccessibleElement[], query: string): TextCandidate[] {
+export function findAccessibleCandidates(elements: readonly AccessibleElement[], query: string): Candidate[] {
   return findAccessibleMatches(elements, query).map((m) => m.candidate);
 }
 
 /** An element of the tree that matches, with the candidate it makes (callers need its window). */
 export interface AccessibleMatch {
-  candidate: TextCandidate;
+  candidate: Candidate;
   element: AccessibleElement;
 }
 
@@ -64,8 +65,8 @@ export function findAccessibleMatches(elements: readonly AccessibleElement[], qu
   const tier = scored.filter((s) => s.tier === best);
   const kept = outermost(tier);
   return kept
-    .map((s) => ({ candidate: { ...toCandidate(s), center: innermostCentre(s, tier) }, element: s.element }))
-    .sort((a, b) => readingOrder(a.candidate, b.candidate));
+    .map((s) => ({ candidate: { ...toCandidate(s), point: innermostCentre(s, tier) }, element: s.element }))
+    .sort((a, b) => byReadingOrder(a.candidate, b.candidate));
 }
 
 /**
@@ -122,18 +123,19 @@ function nested(inner: BBox, outer: BBox): boolean {
   return containsBox(outer, inner, NESTING_SLACK_PX);
 }
 
-function toCandidate(match: Scored): TextCandidate {
+function toCandidate(match: Scored): Candidate {
   const { bbox } = match.element;
   const exact = match.tier <= Tier.TextContent;
   const kind: MatchKind = exact ? 'exact' : 'substring';
   return {
     text: match.label,
     bbox,
-    center: centreOf(bbox),
+    point: centreOf(bbox),
     // The toolkit's own string: nothing was recognized, so nothing is uncertain.
     confidence: 1,
     kind,
     whole: exact,
+    source: 'accessibility',
   };
 }
 
@@ -160,9 +162,4 @@ function editDistance(a: string, b: string): number {
     }
   }
   return row[b.length]!;
-}
-
-function readingOrder(a: TextCandidate, b: TextCandidate): number {
-  const sameRow = Math.abs(a.center.y - b.center.y) < Math.min(a.bbox.height, b.bbox.height) / 2;
-  return sameRow ? a.center.x - b.center.x : a.center.y - b.center.y;
 }

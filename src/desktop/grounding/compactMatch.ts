@@ -1,6 +1,7 @@
 import { centreOf } from '../../common/geometry';
 import type { OcrAnalysis, OcrElement } from '../ocr/ocrTypes';
-import { wordLines, type TextCandidate } from './textLocator';
+import type { Candidate } from './candidate';
+import { wordLines } from './textLocator';
 
 // The last way to find a text in OCR words when word matching found nothing: the words of a
 // line run together without their spaces, so a name OCR split at a dot ("settings. toml",
@@ -9,10 +10,10 @@ import { wordLines, type TextCandidate } from './textLocator';
 
 const MIN_CHARS = 3;
 
-export function compactCandidates(analysis: OcrAnalysis, query: string): TextCandidate[] {
+export function compactCandidates(analysis: OcrAnalysis, query: string): Candidate[] {
   const needle = squeeze(query);
   if ([...needle].length < MIN_CHARS || !/[\p{L}\p{N}]/u.test(needle)) return [];
-  const found: TextCandidate[] = [];
+  const found: Candidate[] = [];
   for (const line of wordLines(analysis)) {
     // Each character of the run: which word it came from and where in that word.
     const chars: Array<{ char: string; word: number; at: number }> = [];
@@ -35,7 +36,7 @@ export function compactCandidates(analysis: OcrAnalysis, query: string): TextCan
   return found;
 }
 
-function part(line: OcrElement[], first: { word: number; at: number }, last: { word: number; at: number }): TextCandidate {
+function part(line: OcrElement[], first: { word: number; at: number }, last: { word: number; at: number }): Candidate {
   const a = line[first.word]!;
   const b = line[last.word]!;
   const x0 = a.bbox.x + (a.bbox.width * first.at) / Math.max(1, [...squeeze(a.text)].length);
@@ -47,10 +48,11 @@ function part(line: OcrElement[], first: { word: number; at: number }, last: { w
   return {
     text: words.map((w) => w.text).join(' '),
     bbox,
-    center: centreOf(bbox),
+    point: centreOf(bbox),
     confidence: Math.min(...words.map((w) => w.confidence)),
     kind: 'substring',
     whole: false,
+    source: 'ocr',
   };
 }
 

@@ -9,7 +9,9 @@ import { compactCandidates } from './compactMatch';
 import { byStrength, DEFAULT_RULES, describeCandidate, isShortQuery, judgeOcr, pick, type Judged, type TargetRuleOptions } from './targetRules';
 import { isBlank, preferOnTop, type TreeMatch } from './targetTree';
 import { coverageKey, mayDrawUnnamedGlyphs, SKIP_OCR_COVERAGE, TREE_COVERAGE, treeCoverage, treeMentions, treeTextCoverage } from './treeCoverage';
-import { findCandidates, locateText, tokenize, type LocateOptions, type MatchKind, type TextCandidate } from './textLocator';
+import type { ElementSource } from '../screenElement';
+import type { Candidate, MatchKind } from './candidate';
+import { findCandidates, locateText, tokenize, type LocateOptions } from './textLocator';
 import { coveredAt, elementVisible, hidden, isActive, isDialogWindow, readScene, type WindowScene } from './windowScene';
 
 // Where to click for a label, fast on a busy screen and never on a guess. The accessibility
@@ -18,10 +20,10 @@ import { coveredAt, elementVisible, hidden, isActive, isDialogWindow, readScene,
 // windows, then their pixels. Whatever could be something else is reported, not clicked.
 
 export type TargetResult =
-  | { status: 'found'; point: { x: number; y: number }; bbox: BBox; source: 'accessibility' | 'ocr'; confidence: number; kind: MatchKind; text: string; alternatives: number }
+  | { status: 'found'; point: { x: number; y: number }; bbox: BBox; source: ElementSource; confidence: number; kind: MatchKind; text: string; alternatives: number }
   | { status: 'not_found'; suggestions: string[]; reason?: string }
-  | { status: 'ambiguous'; candidates: TextCandidate[] }
-  | { status: 'low_confidence'; candidates: TextCandidate[]; reason: string };
+  | { status: 'ambiguous'; candidates: Candidate[] }
+  | { status: 'low_confidence'; candidates: Candidate[]; reason: string };
 
 export interface TargetQuery extends LocateOptions {
   signal?: AbortSignal;
@@ -60,13 +62,13 @@ interface Search {
   query: TargetQuery;
   scene: WindowScene;
   trace: Trace;
-  doubtful: TextCandidate[];
+  doubtful: Candidate[];
   /** Tree answers whose box shows nothing: not clicked, unless the pixels agree elsewhere. */
-  blank: TextCandidate[];
+  blank: Candidate[];
   /** Tree matches inside longer names, the last resort. */
   weak: TreeMatch[];
   /** OCR matches that are not exact but clickable: a tree exact answer still beats them. */
-  inexact?: { candidates: TextCandidate[]; anchor?: { x: number; y: number } };
+  inexact?: { candidates: Candidate[]; anchor?: { x: number; y: number } };
   suggestions: Set<string>;
   privateWindows: Set<string>;
   /** Tree elements that may be used, for anchors and secret fields. */
@@ -244,7 +246,7 @@ export class TargetLocator {
     search.activeGlyphDoubt = mayDrawUnnamedGlyphs(reading.analysis, search.elements, reading.bounds);
     search.activeTextKnown = treeTextCoverage(reading.analysis, search.elements, reading.bounds) >= TREE_COVERAGE;
     if (this.services.desktop.accessibility && search.query.accessibility !== false) this.remember(scene.active, coverage);
-    const shown = (c: TextCandidate): boolean => containsPoint(reading.bounds, c.center) && !coveredAt(scene, c.center, scene.active);
+    const shown = (c: Candidate): boolean => containsPoint(reading.bounds, c.point) && !coveredAt(scene, c.point, scene.active);
     // Anything OCR read there like the label (fuzzy, inside a longer word, unsure) is a reason for doubt.
     const candidates = findCandidates(reading.analysis, search.text).filter(shown);
     search.activeLookAlikes = candidates.length;
@@ -259,15 +261,15 @@ export class TargetLocator {
       search.trace.step('ocr-screen');
       const reading = await this.services.reader.read({ signal: search.query.signal });
       if (reading.ocr !== 'cached') search.trace.ocrRuns++;
-      const outside = (c: TextCandidate): boolean => !containsPoint(scene.active!.bounds, c.center);
+      const outside = (c: Candidate): boolean => !containsPoint(scene.active!.bounds, c.point);
       return this.judgeReading(search, reading.analysis, outside);
     }
-    const found: Array<{ window: WindowInfo; sure: TextCandidate[]; anchor?: { x: number; y: number } }> = [];
+    const found: Array<{ window: WindowInfo; sure: Candidate[]; anchor?: { x: number; y: number } }> = [];
     for (const window of scene.windows) {
       if (isActive(scene, window) || hidden(scene, window)) continue;
       search.trace.step('ocr-window');
       const reading = await this.readWindow(search, window, false);
-      const visible = (c: TextCandidate): boolean => containsPoint(reading.bounds, c.center) && !coveredAt(scene, c.center, window);
+      const visible = (c: Candidate): boolean => containsPoint(reading.bounds, c.point) && !coveredAt(scene, c.point, window);
       const judged = this.judgeOcrIn(search, reading.analysis, visible);
       if (judged.sure.length > 0) found.push({ window, sure: judged.sure, anchor: ocrAnchor(search, reading) });
     }
@@ -296,10 +298,10 @@ export class TargetLocator {
   }
 
   /** Decides on one reading's candidates: sure exact ones answer; sure inexact ones wait for the tree. */
-  private judgeReading(search: Search, analysis: WindowReading['analysis'], keep: (c: TextCandidate) => boolean, candidates?: TextCandidate[]): TargetResult | undefined {
+  private judgeReading(search: Search, analysis: WindowReading['analysis'], keep: (c: Candidate) => boolean, candidates?: Candidate[]): TargetResult | undefined {
     const judged = this.judgeOcrIn(search, analysis, keep, candidates);
     if (judged.sure.length === 0) return undefined;
-    const anchor = search.query.near === undefined ? undefined : typeof search.query.near === 'string' ? (findCandidates(analysis, search.query.near)[0]?.center ?? treeAnchor(search.elements, search.query.near)) : search.query.near;
+    const anchor = search.query.near === undefined ? undefined : typeof search.query.near === 'string' ? (findCandidates(analysis, search.query.near)[0]?.point ?? treeAnchor(search.elements, search.query.near)) : search.query.near;
     const exact = judged.sure.filter((c) => c.kind === 'exact');
     if (exact.length > 0) return decide(exact, search.query, anchor, 'ocr');
     search.inexact ??= { candidates: judged.sure, ...(anchor ? { anchor } : {}) };
@@ -310,8 +312,8 @@ export class TargetLocator {
   private judgeOcrIn(
     search: Search,
     analysis: WindowReading['analysis'],
-    keep: (c: TextCandidate) => boolean,
-    candidates: TextCandidate[] = findCandidates(analysis, search.text).filter(keep),
+    keep: (c: Candidate) => boolean,
+    candidates: Candidate[] = findCandidates(analysis, search.text).filter(keep),
   ): Judged {
     let judged = judgeOcr(search.text, candidates, this.options);
     if (candidates.length === 0) {
@@ -324,7 +326,7 @@ export class TargetLocator {
     return judged;
   }
 
-  private addSuggestions(search: Search, analysis: WindowReading['analysis'], candidates: TextCandidate[]): void {
+  private addSuggestions(search: Search, analysis: WindowReading['analysis'], candidates: Candidate[]): void {
     if (candidates.length > 0 || search.suggestions.size >= 5) return;
     const located = locateText(analysis, search.text);
     if (located.status === 'not_found') for (const s of located.suggestions) search.suggestions.add(s);
@@ -341,7 +343,7 @@ export class TargetLocator {
       return { status: 'low_confidence', candidates: doubtful.slice(0, 5), reason: `Not sure: best match ${describeCandidate(doubtful[0]!)}` };
     }
     if (search.blank.length > 0) {
-      const at = search.blank[0]!.center;
+      const at = search.blank[0]!.point;
       return { status: 'low_confidence', candidates: search.blank.slice(0, 5), reason: `the accessibility tree places "${search.text}" at (${at.x}, ${at.y}) but nothing is drawn there` };
     }
     const hiddenIn = [...search.privateWindows];
@@ -351,12 +353,12 @@ export class TargetLocator {
 }
 
 /** Turns the candidates of one source into an answer (occurrence / near / unique / ambiguous). */
-function decide(candidates: TextCandidate[], query: LocateOptions, anchor: { x: number; y: number } | undefined, source: 'accessibility' | 'ocr'): TargetResult {
+function decide(candidates: Candidate[], query: LocateOptions, anchor: { x: number; y: number } | undefined, source: ElementSource): TargetResult {
   const picked = pick(candidates, query, anchor);
   if (picked && !picked.match) return { status: 'not_found', suggestions: [], reason: picked.reason };
   const match = picked?.match ?? (candidates.length === 1 ? candidates[0] : undefined);
   if (!match) return { status: 'ambiguous', candidates };
-  return { status: 'found', point: match.center, bbox: match.bbox, source, confidence: match.confidence, kind: match.kind, text: match.text, alternatives: candidates.length - 1 };
+  return { status: 'found', point: match.point, bbox: match.bbox, source, confidence: match.confidence, kind: match.kind, text: match.text, alternatives: candidates.length - 1 };
 }
 
 /**
@@ -374,7 +376,7 @@ function onlyElsewhere(search: Search, answer: TargetResult, where: WindowInfo |
   if (search.activeTextKnown && !search.activeGlyphDoubt && !treeMentions(search.elements, search.text)) return answer;
   // Two letters or digits OCR read nowhere in the active window, not even as a doubtful look-alike.
   if ((search.text.match(/[\p{L}\p{N}]/gu) ?? []).length >= 2 && search.activeLookAlikes === 0) return answer;
-  const candidate: TextCandidate = { text: answer.text, bbox: answer.bbox, center: answer.point, confidence: answer.confidence, kind: answer.kind, whole: true };
+  const candidate: Candidate = { text: answer.text, bbox: answer.bbox, point: answer.point, confidence: answer.confidence, kind: answer.kind, whole: true, source: answer.source };
   const title = typeof where === 'object' ? where.title : where;
   const window = title ? `"${title}"` : 'another window';
   return { status: 'low_confidence', candidates: [candidate], reason: `"${search.text}" was found only in ${window}, not in the active window "${search.scene.active.title}"; activate that window first or click by coordinates` };
@@ -382,12 +384,12 @@ function onlyElsewhere(search: Search, answer: TargetResult, where: WindowInfo |
 
 function treeAnchor(elements: AccessibleElement[], near: string): { x: number; y: number } | undefined {
   const match = findAccessibleMatches(elements, near).find((m) => m.candidate.kind === 'exact');
-  return match?.candidate.center;
+  return match?.candidate.point;
 }
 
 function ocrAnchor(search: Search, reading: WindowReading): { x: number; y: number } | undefined {
   const near = search.query.near;
   if (near === undefined) return undefined;
   if (typeof near !== 'string') return near;
-  return findCandidates(reading.analysis, near)[0]?.center ?? treeAnchor(search.elements, near);
+  return findCandidates(reading.analysis, near)[0]?.point ?? treeAnchor(search.elements, near);
 }

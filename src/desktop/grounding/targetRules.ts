@@ -1,5 +1,6 @@
 import { centreOf, distance } from '../../common/geometry';
-import type { LocateOptions, TextCandidate } from './textLocator';
+import type { Candidate } from './candidate';
+import type { LocateOptions } from './textLocator';
 import { tokenize } from './textLocator';
 
 // The rules that decide whether a match may be clicked. A misclick is worse than a miss: a
@@ -28,8 +29,8 @@ export const SHORT_QUERY_CHARS = 2;
 
 /** OCR candidates split into those that may be clicked and those that are only a hint. */
 export interface Judged {
-  sure: TextCandidate[];
-  doubtful: TextCandidate[];
+  sure: Candidate[];
+  doubtful: Candidate[];
 }
 
 export function isShortQuery(query: string): boolean {
@@ -42,12 +43,12 @@ export function isShortQuery(query: string): boolean {
  * part of a word between punctuation ("Partial" in "Partial<Settings>", "fs" in "'node:fs';")
  * is sure, and its box is narrowed to that part so the click lands on it.
  */
-export function judgeOcr(query: string, candidates: readonly TextCandidate[], options: TargetRuleOptions = {}): Judged {
+export function judgeOcr(query: string, candidates: readonly Candidate[], options: TargetRuleOptions = {}): Judged {
   const rules = { ...DEFAULT_RULES, ...options };
   const short = isShortQuery(query);
   const tokens = tokenize(query);
-  const sure: TextCandidate[] = [];
-  const doubtful: TextCandidate[] = [];
+  const sure: Candidate[] = [];
+  const doubtful: Candidate[] = [];
   // A lone glyph ("-", "+", "×") read beside other glyphs is likely a piece of a longer one ("<-", "+/-").
   const glyph = !/[\p{L}\p{N}]/u.test(query);
   // One character read alone may well be another ("I" and "1", "l" and "|"); a glyph likewise.
@@ -78,7 +79,7 @@ export function judgeOcr(query: string, candidates: readonly TextCandidate[], op
  * narrowed to where that part is, assuming evenly wide characters. Undefined when the query is
  * not such a part or is mostly punctuation itself.
  */
-export function subwordPart(query: string, candidate: TextCandidate): TextCandidate | undefined {
+export function subwordPart(query: string, candidate: Candidate): Candidate | undefined {
   const needle = query.normalize('NFKC').trim().toLowerCase();
   const text = candidate.text.normalize('NFKC').toLowerCase();
   if (!/[\p{L}\p{N}]/u.test(needle)) return undefined;
@@ -96,7 +97,7 @@ export function subwordPart(query: string, candidate: TextCandidate): TextCandid
     const width = Math.max(1, (bbox.width * length) / chars.length);
     const part = { x: Math.round(x), y: bbox.y, width: Math.round(width), height: bbox.height };
     // Clicked at the middle of the unrounded part.
-    return { ...candidate, text: candidate.text.slice(from, from + needle.length), bbox: part, center: centreOf({ ...part, x, width }) };
+    return { ...candidate, text: candidate.text.slice(from, from + needle.length), bbox: part, point: centreOf({ ...part, x, width }) };
   }
   return undefined;
 }
@@ -113,28 +114,28 @@ function substringCovers(tokens: readonly string[], found: string): boolean {
 
 /** Applies occurrence / near to candidates in reading order; undefined when neither was given. */
 export function pick(
-  candidates: readonly TextCandidate[],
+  candidates: readonly Candidate[],
   options: LocateOptions,
   anchor: { x: number; y: number } | undefined,
-): { match?: TextCandidate; reason?: string } | undefined {
+): { match?: Candidate; reason?: string } | undefined {
   if (options.occurrence !== undefined) {
     const match = candidates[options.occurrence - 1];
     return match ? { match } : { reason: `it appears ${candidates.length} time(s); occurrence ${options.occurrence} does not exist` };
   }
   if (options.near !== undefined) {
     if (!anchor) return { reason: `the anchor "${typeof options.near === 'string' ? options.near : `${options.near.x},${options.near.y}`}" was not found` };
-    const sorted = [...candidates].sort((a, b) => distance(a.center, anchor) - distance(b.center, anchor));
+    const sorted = [...candidates].sort((a, b) => distance(a.point, anchor) - distance(b.point, anchor));
     return { match: sorted[0]! };
   }
   return undefined;
 }
 
 /** Best first: sure exact matches first, then by confidence. */
-export function byStrength(a: TextCandidate, b: TextCandidate): number {
+export function byStrength(a: Candidate, b: Candidate): number {
   const rank = { exact: 0, substring: 1, fuzzy: 2 } as const;
   return rank[a.kind] - rank[b.kind] || b.confidence - a.confidence;
 }
 
-export function describeCandidate(c: TextCandidate): string {
+export function describeCandidate(c: Candidate): string {
   return `'${c.text}' (${c.kind === 'exact' ? '' : `${c.kind}, `}confidence ${c.confidence.toFixed(2)})`;
 }

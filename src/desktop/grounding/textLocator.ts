@@ -1,21 +1,10 @@
-import { centreInside, centreOf, distance, sameBox, union, type BBox } from '../../common/geometry';
+import { centreInside, centreOf, distance, sameBox, union } from '../../common/geometry';
 import type { OcrAnalysis, OcrElement } from '../ocr/ocrTypes';
+import { byReadingOrder, type Candidate, type MatchKind } from './candidate';
 
 // Finds where a text is on the screen from OCR words. An exact word or phrase beats a
 // substring; phrases match across neighbouring words of one line; repeats are told apart by
 // `occurrence` or `near`, and when that is not enough the candidates are returned, not guessed.
-
-export type MatchKind = 'exact' | 'substring' | 'fuzzy';
-
-export interface TextCandidate {
-  text: string;
-  bbox: BBox;
-  center: { x: number; y: number };
-  confidence: number;
-  kind: MatchKind;
-  /** The match is a whole label (all the words of its group), not words inside a longer one. */
-  whole: boolean;
-}
 
 export interface LocateOptions {
   /** 1-based, in reading order (top to bottom, left to right). */
@@ -25,8 +14,8 @@ export interface LocateOptions {
 }
 
 export type LocateResult =
-  | { status: 'found'; match: TextCandidate; alternatives: number }
-  | { status: 'ambiguous'; candidates: TextCandidate[] }
+  | { status: 'found'; match: Candidate; alternatives: number }
+  | { status: 'ambiguous'; candidates: Candidate[] }
   | { status: 'not_found'; suggestions: string[]; reason?: string };
 
 export function locateText(analysis: OcrAnalysis, query: string, options: LocateOptions = {}): LocateResult {
@@ -42,7 +31,7 @@ export function locateText(analysis: OcrAnalysis, query: string, options: Locate
   if (options.near !== undefined) {
     const anchor = typeof options.near === 'string' ? anchorPoint(analysis, options.near) : options.near;
     if (!anchor) return { status: 'not_found', suggestions: suggestions(analysis, String(options.near)), reason: `the anchor "${String(options.near)}" is not on the screen` };
-    const sorted = [...candidates].sort((a, b) => distance(a.center, anchor) - distance(b.center, anchor));
+    const sorted = [...candidates].sort((a, b) => distance(a.point, anchor) - distance(b.point, anchor));
     return { status: 'found', match: sorted[0]!, alternatives: candidates.length - 1 };
   }
   if (candidates.length === 1) return { status: 'found', match: candidates[0]!, alternatives: 0 };
@@ -50,15 +39,15 @@ export function locateText(analysis: OcrAnalysis, query: string, options: Locate
 }
 
 /** All matches of the best kind present, in reading order. */
-export function findCandidates(analysis: OcrAnalysis, query: string): TextCandidate[] {
+export function findCandidates(analysis: OcrAnalysis, query: string): Candidate[] {
   const tokens = tokenize(query);
   if (tokens.length === 0) return [];
   const lines = wordLines(analysis);
   const ocrLines = analysis.elements.filter((e) => e.level === 'line');
   const ocrWords = analysis.elements.filter((e) => e.level === 'word');
-  const exact: TextCandidate[] = [];
-  const substring: TextCandidate[] = [];
-  const fuzzy: TextCandidate[] = [];
+  const exact: Candidate[] = [];
+  const substring: Candidate[] = [];
+  const fuzzy: Candidate[] = [];
   const needle = tokens.join(' ');
   for (const line of lines) {
     const words = line.map((w) => normalizeWord(w.text));
@@ -88,7 +77,7 @@ export function findCandidates(analysis: OcrAnalysis, query: string): TextCandid
   // "Save" is the button labelled Save, not the first word of "Save As".
   const wholeExact = exact.filter((c) => c.whole);
   const best = wholeExact.length ? wholeExact : exact.length ? exact : substring.length ? substring : fuzzy;
-  return dedupe(best).sort(readingOrder);
+  return dedupe(best).sort(byReadingOrder);
 }
 
 /**
@@ -104,15 +93,16 @@ function inLongerLine(lines: OcrElement[], words: OcrElement[], run: OcrElement[
   });
 }
 
-function candidate(run: OcrElement[], kind: MatchKind, whole: boolean): TextCandidate {
+function candidate(run: OcrElement[], kind: MatchKind, whole: boolean): Candidate {
   const bbox = union(run.map((w) => w.bbox));
   return {
     text: run.map((w) => w.text).join(' '),
     bbox,
-    center: centreOf(bbox),
+    point: centreOf(bbox),
     confidence: Math.min(...run.map((w) => w.confidence)),
     kind,
     whole,
+    source: 'ocr',
   };
 }
 
@@ -235,7 +225,7 @@ function skeleton(word: string): string {
  * "settings. toml", "README . md", "src/ index.ts". Runs of up to four words whose letters, with
  * the spaces taken out, are the query's are exact; one edit off (a lost dot) is fuzzy.
  */
-function compactMatches(line: OcrElement[], query: string, exact: TextCandidate[], fuzzy: TextCandidate[], isWhole: (run: OcrElement[]) => boolean): void {
+function compactMatches(line: OcrElement[], query: string, exact: Candidate[], fuzzy: Candidate[], isWhole: (run: OcrElement[]) => boolean): void {
   const wanted = compact(query);
   if (!/[^\p{L}\p{N}]/u.test(wanted) || wanted.length < 3) return;
   const words = line.map((w) => compact(w.text));
@@ -278,7 +268,7 @@ function editDistance(a: string, b: string): number {
 }
 
 function anchorPoint(analysis: OcrAnalysis, text: string): { x: number; y: number } | undefined {
-  return findCandidates(analysis, text)[0]?.center;
+  return findCandidates(analysis, text)[0]?.point;
 }
 
 function suggestions(analysis: OcrAnalysis, query: string): string[] {
@@ -292,11 +282,6 @@ function suggestions(analysis: OcrAnalysis, query: string): string[] {
     .map((x) => x.w);
 }
 
-function dedupe(candidates: TextCandidate[]): TextCandidate[] {
+function dedupe(candidates: Candidate[]): Candidate[] {
   return candidates.filter((c, i) => candidates.findIndex((o) => sameBox(o.bbox, c.bbox)) === i);
-}
-
-function readingOrder(a: TextCandidate, b: TextCandidate): number {
-  const sameRow = Math.abs(a.center.y - b.center.y) < Math.min(a.bbox.height, b.bbox.height) / 2;
-  return sameRow ? a.center.x - b.center.x : a.center.y - b.center.y;
 }

@@ -1,11 +1,11 @@
 // What OCR reads: words and lines with their boxes, and the whole text.
-import type { BBox } from '../../common/geometry';
+import type { ScreenElement } from '../screenElement';
 
-export interface OcrElement {
+/** A word or a line read from the pixels (box in screen pixels, around the ink). */
+export interface OcrElement extends ScreenElement {
   text: string;
-  /** 0.0 to 1.0. */
+  /** The engine's, 0.0 to 1.0. */
   confidence: number;
-  bbox: BBox;
   level: 'word' | 'line';
 }
 

@@ -1,11 +1,12 @@
 import type { BBox } from '../../common/geometry';
+import type { ScreenElement } from '../screenElement';
 
 /**
  * One element of the platform's accessibility tree (AT-SPI on Linux). Toolkits know their own
  * labels, so this finds what OCR misses: single glyphs ("=", "+", "7"), icons with a name,
  * text drawn over busy backgrounds.
  */
-export interface AccessibleElement {
+export interface AccessibleElement extends ScreenElement {
   /** The accessible name: usually the visible label; may be empty for text fields. */
   name: string;
   /** The platform's role name in lower case words, e.g. `push button`, `menu item`, `text`. */

@@ -2,7 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import type { ToolResult } from '../toolTypes';
 import type { DesktopServices } from '../../desktop/desktopServices';
 import type { TargetResult } from '../../desktop/grounding/targetLocator';
-import type { TextCandidate } from '../../desktop/grounding/textLocator';
+import type { Candidate } from '../../desktop/grounding/candidate';
 import { neutralizeScreenText, quoteScreenText } from '../../common/screenText';
 import { StringEnum, toolInput } from '../../common/schema';
 import { ToolBase, type ToolContext } from '../toolBase';
@@ -127,6 +127,6 @@ function notClicked(text: string, located: Exclude<TargetResult, { status: 'foun
   });
 }
 
-function describe(candidate: TextCandidate): { foundText: string; bbox: TextCandidate['bbox']; confidence: number; match: string } {
+function describe(candidate: Candidate): { foundText: string; bbox: Candidate['bbox']; confidence: number; match: string } {
   return { foundText: neutralizeScreenText(candidate.text), bbox: candidate.bbox, confidence: Number(candidate.confidence.toFixed(2)), match: candidate.kind };
 }

@@ -16,7 +16,12 @@ export function screenSummaryText(analysis: OcrAnalysis, window: WindowInfo | un
   return `${head}\nText on screen (${lines.length} line(s), top to bottom):\n${body}${more}`;
 }
 
-export interface ScreenElement {
+/**
+ * A clickable thing the vision model pointed at: its label and role as the model named them and
+ * the point it gave (screen pixels). No box, and not a reading of OCR or of the tree, so not a
+ * ScreenElement (desktop/screenElement.ts).
+ */
+export interface VisionPoint {
   label: string;
   role: string;
   x: number;
@@ -24,7 +29,7 @@ export interface ScreenElement {
 }
 
 /** Takes the JSON the model was asked for (tolerating prose or code fences around it). */
-export function parseElements(text: string, scale: number, origin: { x: number; y: number }): { summary: string; elements: ScreenElement[] } {
+export function parseElements(text: string, scale: number, origin: { x: number; y: number }): { summary: string; elements: VisionPoint[] } {
   const start = text.indexOf('{');
   const end = text.lastIndexOf('}');
   if (start < 0 || end <= start) return { summary: text.trim(), elements: [] };

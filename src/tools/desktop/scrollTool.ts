@@ -43,8 +43,8 @@ export class ScrollTool extends ToolBase<typeof schema> {
       const located = locateText(reading.analysis, input.text);
       if (located.status === 'not_found') return ToolResults.notFound(`Text "${input.text}" not found on screen; nothing was scrolled.`);
       const target = located.status === 'found' ? located.match : located.candidates[0]!;
-      await this.services.desktop.input.move(target.center);
-      where = ` over "${target.text}" at (${target.center.x}, ${target.center.y})`;
+      await this.services.desktop.input.move(target.point);
+      where = ` over "${target.text}" at (${target.point.x}, ${target.point.y})`;
     } else if (input.x !== undefined && input.y !== undefined) {
       await this.services.desktop.input.move({ x: input.x, y: input.y });
       where = ` at (${input.x}, ${input.y})`;
