@@ -1,7 +1,7 @@
 import { boxArea, centreOf, containsBox, distance, type BBox } from '../../common/geometry';
 import type { AccessibleElement } from '../ports/accessibilityPort';
 import { byReadingOrder, type Candidate, type MatchKind } from './candidate';
-import { normalizeWord, tokenize, type LocateOptions, type LocateResult } from './textLocator';
+import { editDistance, normalizeWord, tokenize, type LocateOptions, type LocateResult } from './textLocator';
 
 // Finds an element of the accessibility tree by its label, answering like textLocator does for
 // OCR words so callers treat both alike. Names are the toolkit's own strings, so there is no
@@ -150,16 +150,3 @@ function suggestions(elements: readonly AccessibleElement[], query: string): str
     .map((x) => x.name);
 }
 
-function editDistance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    let previous = row[0]!;
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const current = row[j]!;
-      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, previous + (a[i - 1] === b[j - 1] ? 0 : 1));
-      previous = current;
-    }
-  }
-  return row[b.length]!;
-}

@@ -253,7 +253,8 @@ function compact(text: string): string {
   return foldGlyphs(text).toLowerCase().replace(/\s+/g, '');
 }
 
-function editDistance(a: string, b: string): number {
+/** Levenshtein distance: insertions, deletions and substitutions of one character each. */
+export function editDistance(a: string, b: string): number {
   const row = Array.from({ length: b.length + 1 }, (_, i) => i);
   for (let i = 1; i <= a.length; i++) {
     let prev = row[0]!;
