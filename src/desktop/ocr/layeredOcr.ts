@@ -1,7 +1,7 @@
 // Two-pass OCR over any engine: a sparse pass over the whole image, then a close look at the
 // text regions that pass left unread (small labels, single-glyph buttons), each cropped,
 // padded with its own background, upscaled and read with a layout that fits it.
-import { boxArea, centreInside, imageBounds, intersectionArea, offsetBox, type BBox } from '../../common/geometry';
+import { boxArea, centreInside, imageBounds, intersectionArea, offsetBox, union, type BBox } from '../../common/geometry';
 import type { OcrAnalysis, OcrElement } from './ocrTypes';
 import { parallelismOf, recognizeInBands } from './ocrBands';
 import { inkOnWhite } from './ocrContrast';
@@ -281,12 +281,8 @@ function singleGlyph(words: OcrElement[]): OcrElement[] {
 
 function lineOf(words: OcrElement[]): OcrElement {
   const sorted = [...words].sort((a, b) => a.bbox.x - b.bbox.x);
-  const x0 = Math.min(...sorted.map((w) => w.bbox.x));
-  const y0 = Math.min(...sorted.map((w) => w.bbox.y));
-  const x1 = Math.max(...sorted.map((w) => w.bbox.x + w.bbox.width));
-  const y1 = Math.max(...sorted.map((w) => w.bbox.y + w.bbox.height));
   const confidence = sorted.reduce((sum, w) => sum + w.confidence, 0) / sorted.length;
-  return { text: sorted.map((w) => w.text).join(' '), confidence, bbox: { x: x0, y: y0, width: x1 - x0, height: y1 - y0 }, level: 'line' };
+  return { text: sorted.map((w) => w.text).join(' '), confidence, bbox: union(sorted.map((w) => w.bbox)), level: 'line' };
 }
 
 /**

@@ -1,5 +1,5 @@
 import { errorMessage } from '../../common/errors';
-import { clipBox, containsPoint, imageBounds, intersectionArea, intersects, padBox, sameBox, union, type BBox } from '../../common/geometry';
+import { centreOf, clipBox, containsPoint, imageBounds, intersectionArea, intersects, padBox, sameBox, union, type BBox } from '../../common/geometry';
 import type { OcrAnalysis, OcrElement } from '../ocr/ocrTypes';
 import type { Logger } from '../../common/logger';
 import { findMaskedFields } from './maskedFields';
@@ -238,7 +238,7 @@ function growOverField(image: ScreenImage, run: BBox): BBox {
   };
   const frame = imageBounds(image);
   const inside = (x: number, y: number): boolean => containsPoint(frame, { x, y });
-  const y = Math.round(run.y + run.height / 2);
+  const y = centreOf(run).y;
   const start = run.x + run.width + 1;
   if (!inside(start, y)) return run;
   // The commonest colour just right of the run (a text cursor may sit right after it).
