@@ -149,4 +149,3 @@ function suggestions(elements: readonly AccessibleElement[], query: string): str
     .slice(0, 5)
     .map((x) => x.name);
 }
-
