@@ -21,6 +21,26 @@ import { ToolRegistry } from '../../src/tools/toolRegistry';
 import { runCliCaptured } from '../support/cliHarness';
 import { FakeWindows, window } from '../support/fakeDesktop';
 import { PressTool, type ToolEvent } from '../support/testTools';
+import { Type } from '@sinclair/typebox';
+import { toolInput } from '../../src/common/schema';
+import { ToolBase, type ToolContext } from '../../src/tools/toolBase';
+import type { ToolResult } from '../../src/tools/toolTypes';
+
+const stepsSchema = toolInput({ label: Type.String() });
+
+/** Runs a press as a step of its own, through a runtime derived from the host's (as navigate_to's steps do). */
+class StepsTool extends ToolBase<typeof stepsSchema> {
+  readonly name = 'steps';
+  readonly description = 'Presses through a derived runtime.';
+  readonly inputSchema = stepsSchema;
+  readonly risk = 'read' as const;
+  constructor(private readonly inner: () => ToolRuntime) {
+    super();
+  }
+  execute(input: { label: string }, context: ToolContext): Promise<ToolResult> {
+    return this.inner().execute({ id: 'step-1', name: 'press', input: { label: input.label } }, context.signal);
+  }
+}
 
 type Answer = ElicitResult | 'hang';
 
@@ -48,6 +68,7 @@ describe('gai mcp asks the person through the client whether GAI may act in an a
     const log: ToolEvent[] = [];
     const registry = new ToolRegistry();
     registry.register(new PressTool(log));
+    registry.register(new StepsTool(() => runtime.derive(registry)));
     const runtime = new ToolRuntime(registry, { policy: new ToolPolicy({ profile: 'full' }), autoApprove: ['read', 'action', 'system'] });
     const appPrompt = new ElicitationAppPrompt({ permissionsFile: appPermissionsFile(env), configFile: join(home, 'config', 'gai', 'config.json'), timeoutMs, logger: new NullLogger() });
     runtime.addGuard(
@@ -110,6 +131,18 @@ describe('gai mcp asks the person through the client whether GAI may act in an a
       assert.equal(rig.asked.length, 1, 'the second action asked nothing');
       assert.deepEqual(rig.presses(), ['A', 'B']);
       assert.deepEqual(await listed(), [{ app: 'galculator', decision: 'always' }]);
+    } finally {
+      await rig.close();
+    }
+  });
+
+  it('a step run inside another call (as navigate_to runs its steps) asks the client of that call', async () => {
+    const rig = await connect([{ action: 'accept', content: { decision: 'once' } }]);
+    try {
+      const result = (await rig.client.callTool({ name: 'steps', arguments: { label: 'deep' } })) as CallToolResult;
+      assert.equal(result.isError, false, JSON.stringify(result));
+      assert.equal(rig.asked.length, 1);
+      assert.deepEqual(rig.presses(), ['deep']);
     } finally {
       await rig.close();
     }
