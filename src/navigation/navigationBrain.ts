@@ -226,7 +226,8 @@ export class NavigationBrain {
         const why = failure.reason;
         this.logger.warn(`navigation: replay of path ${failure.path.id} stopped: ${why}`);
         const at = (await this.identifyCurrentNode(signal)).node;
-        return report({ success: false, how: 'failed', steps, modelCalls: 0, pathIds: [], denied: [why], message: deniedMessage(trimmed, 1, why) }, at);
+        const replayFailure = { pathId: failure.path.id, step: failure.step, reason: why };
+        return report({ success: false, how: 'failed', steps, modelCalls: 0, pathIds: [], denied: [why], replayFailure, message: deniedMessage(trimmed, 1, why) }, at);
       }
       const failed = failure;
       await this.deps.store.update((draft, context) => {
