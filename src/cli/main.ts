@@ -39,12 +39,13 @@ import { registerDoctorCommand } from './commands/doctorCommand';
 import { registerDesktopCommands } from './commands/desktopCommands';
 import { registerToolCommand } from './commands/toolCommand';
 import { registerToolsCommand } from './commands/toolsCommand';
+import { registerAppsCommand } from './commands/appsCommand';
 import { registerDaemonCommand } from './warm/daemonCommand';
 import { connectWarm } from './warm/daemonControl';
 import { PerceptionLink, warmPerception } from '../desktop/remote/remotePerception';
 import { terminalSecretPrompt } from './secretPrompt';
 import { terminalApproval, yesApproval } from './terminalApproval';
-import { AppPermissionGuard } from '../safety/appPermissions';
+import { AppPermissionGuard, type AppPermissionPrompt } from '../safety/appPermissions';
 import { JsonFileAppPermissionStore } from '../safety/appPermissionStore';
 import { appPermissionsFile, terminalAppPrompt } from './appPermissionPrompt';
 import { parseMcpServers } from '../mcp/client/clientConfig';
@@ -137,7 +138,7 @@ export async function runCli(argv: string[], terminal: CliIo): Promise<number> {
   // steps obey the rules of the runtime that offers it), except one built for the brain itself.
   // `approvals: 'client'` (gai mcp): the MCP client asks its person, so GAI asks no one, yet its
   // profile and app permissions still hold (an app not allowed is DENIED, never granted once).
-  const buildRuntime = (profile?: string, yes?: boolean, models?: ModelAccess, brainOf: ((host: ToolRuntime) => BrainProvider) | 'none' = (host) => lazyBrain(() => openBrain(undefined, {}, host)), appGuard = true, approvals: 'terminal' | 'client' = 'terminal'): ToolRuntime => {
+  const buildRuntime = (profile?: string, yes?: boolean, models?: ModelAccess, brainOf: ((host: ToolRuntime) => BrainProvider) | 'none' = (host) => lazyBrain(() => openBrain(undefined, {}, host)), appGuard = true, approvals: 'terminal' | 'client' = 'terminal', clientAppPrompt?: AppPermissionPrompt): ToolRuntime => {
     const clientDecides = approvals === 'client';
     const tools = config().tools ?? {};
     const chosen = profile ?? tools.profile ?? DEFAULT_TOOL_PROFILE;
@@ -166,7 +167,7 @@ export async function runCli(argv: string[], terminal: CliIo): Promise<number> {
       new AppPermissionGuard({
         windows: desktop().desktop.windows,
         store: new JsonFileAppPermissionStore(appPermissionsFile(io.env)),
-        ...(io.interactive && !yes && !clientDecides ? { prompt: safety().asking(terminalAppPrompt(io.stdin, io.stderr)) } : {}),
+        ...(clientAppPrompt ? { prompt: safety().asking(clientAppPrompt) } : io.interactive && !yes && !clientDecides ? { prompt: safety().asking(terminalAppPrompt(io.stdin, io.stderr)) } : {}),
         grantOnceWithoutPrompt: yes === true,
         allow: apps.allow,
         deny: apps.deny,
@@ -246,13 +247,14 @@ export async function runCli(argv: string[], terminal: CliIo): Promise<number> {
     daemonLogger: () => new StreamLogger(globals().verbose ? 'debug' : 'info', (line) => io.stderr.write(`${new Date().toISOString()} ${line}\n`)),
   });
   registerBrainCommands(program, { io, setExit, logger, configuredDir: () => config().brain?.dir });
+  registerAppsCommand(program, io, setExit);
   registerMcpCommand(program, {
     io,
     setExit,
     logger,
-    compose: (profile) => {
+    compose: (profile, appPrompt) => {
       let brain: BrainProvider | undefined;
-      const runtime = buildRuntime(profile, false, modelsIfConfigured(), (host) => (brain = lazyBrain(() => openBrain(undefined, {}, host))), true, 'client');
+      const runtime = buildRuntime(profile, false, modelsIfConfigured(), (host) => (brain = lazyBrain(() => openBrain(undefined, {}, host))), true, 'client', appPrompt);
       if (!brain) throw new GaiError('CONFIG', 'gai mcp: the runtime was built without a brain');
       return { runtime, brain };
     },

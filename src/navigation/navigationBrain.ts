@@ -39,6 +39,11 @@ export interface NavigationReport {
   message: string;
   /** A replay that failed on the way (learning then took over from there). */
   replayFailure?: { pathId: string; step: number; reason: string };
+  /**
+   * Steps that were refused (not approved, not permitted, an app not allowed), in the refusal's
+   * words. A navigation with any fails: nothing is learned and no path is marked failed.
+   */
+  denied?: string[];
 }
 
 export interface NavigationBrainDeps {
@@ -217,6 +222,13 @@ export class NavigationBrain {
         }
         failure = { path: last, step: last.actions.length - 1, ran: last.actions.length, reason: `arrived at "${arrival.node.label}" instead of the target` };
       }
+      if (replay.denied) {
+        const why = failure.reason;
+        this.logger.warn(`navigation: replay of path ${failure.path.id} stopped: ${why}`);
+        const at = (await this.identifyCurrentNode(signal)).node;
+        const replayFailure = { pathId: failure.path.id, step: failure.step, reason: why };
+        return report({ success: false, how: 'failed', steps, modelCalls: 0, pathIds: [], denied: [why], replayFailure, message: deniedMessage(trimmed, 1, why) }, at);
+      }
       const failed = failure;
       await this.deps.store.update((draft, context) => {
         // The paths before the failed one did their part.
@@ -235,7 +247,7 @@ export class NavigationBrain {
     signal: AbortSignal,
     progress: (message: string) => void,
     onStep?: (step: ReplayStep) => void,
-  ): Promise<{ steps: number; durations: number[]; failure?: ReplayFailure }> {
+  ): Promise<{ steps: number; durations: number[]; failure?: ReplayFailure; denied?: boolean }> {
     const durations: number[] = [];
     let steps = 0;
     // Counted over the whole route: "Step 4 of 5" even when the route joins several paths.
@@ -267,7 +279,7 @@ export class NavigationBrain {
       durations.push(replay.durationMs);
       if (!replay.ok) {
         const step = replay.failedStep ?? 0;
-        return { steps, durations, failure: { path, step, ran: step, reason: replay.reason ?? 'failed' } };
+        return { steps, durations, failure: { path, step, ran: step, reason: replay.reason ?? 'failed' }, ...(replay.denied ? { denied: true } : {}) };
       }
     }
     return { steps, durations };
@@ -299,6 +311,11 @@ export class NavigationBrain {
     const steps = stepsSoFar + learned.actions.length;
     const arrival = await this.identifyCurrentNode(signal);
     const base = { steps, modelCalls: learned.modelCalls, ...(replayFailure ? { replayFailure } : {}) };
+    if (learned.denied?.length) {
+      // Whatever the model claimed: a refused step means the way was not walked (and is not learned).
+      const message = deniedMessage(target, learned.denied.length, learned.denied[0]!);
+      return report({ ...base, success: false, how: 'failed', pathIds: [], denied: learned.denied, message }, arrival.node);
+    }
     if (!learned.success) {
       return report({ ...base, success: false, how: 'failed', pathIds: [], message: `Could not reach "${target}": ${learned.summary}` }, arrival.node);
     }
@@ -343,6 +360,11 @@ export class NavigationBrain {
       if (node) node.signature = absorbSignature(node.signature, observed);
     });
   }
+}
+
+/** The failure of a navigation whose steps were refused, with the first refusal's words. */
+function deniedMessage(target: string, count: number, first: string): string {
+  return `Could not reach "${target}": ${count === 1 ? 'a step was' : `${count} steps were`} not allowed, so nothing was learned. ${first}`;
 }
 
 /** What a host shows while a learned route runs: "Step 2 of 3: click "Network"" (index 0-based). */

@@ -111,6 +111,22 @@ export class JsonFileAppPermissionStore implements AppPermissionStore {
     }
   }
 
+  /** Removes the decision kept for an app (it is asked about again); false: none was kept. */
+  async forget(appKey: string): Promise<boolean> {
+    // Nothing kept (or no folder yet): nothing to lock.
+    if (!(appKey in (await this.read()).apps)) return false;
+    const lock = await FileLock.acquire(`${this.file}.lock`, { timeoutMs: 5_000 });
+    try {
+      const current = await this.read();
+      if (!(appKey in current.apps)) return false;
+      const { [appKey]: _forgotten, ...apps } = current.apps;
+      await writeAtomic(this.file, `${JSON.stringify({ ...current, apps }, null, 2)}\n`);
+      return true;
+    } finally {
+      await lock.release();
+    }
+  }
+
   private async read(): Promise<StoredPermissions> {
     let text: string | undefined;
     try {

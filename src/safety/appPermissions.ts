@@ -20,13 +20,22 @@ export type AppChoice = 'once' | 'conversation' | 'always' | 'never';
 export interface AppPermissionRequest {
   /** The application as its window names it, made safe to show (no control characters, bounded). */
   app: string;
+  /** What an answer is kept under (appKey of the window's app name; `@desktop`, `@unnamed` for no app). */
+  key: string;
   /** The active window's title, made safe to show. */
   title: string;
   /** The public call (secrets masked) that wants to act there. */
   call: ToolCall;
 }
 
-export type AppPermissionPrompt = (request: AppPermissionRequest, signal: AbortSignal) => Promise<AppChoice | undefined>;
+/** No answer, saying why (the client cannot ask, or did not answer in time): a denial this time, in these words. */
+export interface AppPromptRefusal {
+  refused: string;
+}
+
+export type AppPromptAnswer = AppChoice | AppPromptRefusal | undefined;
+
+export type AppPermissionPrompt = (request: AppPermissionRequest, signal: AbortSignal) => Promise<AppPromptAnswer>;
 
 export interface AppPermissionOptions {
   windows: WindowPort;
@@ -61,7 +70,7 @@ export class AppPermissionGuard implements ActionGuard {
   /** Apps allowed for this conversation (until reset()). */
   private readonly conversation = new Set<string>();
   /** One question per app at a time: calls for the same app wait for the same answer. */
-  private readonly pending = new Map<string, Promise<AppChoice | undefined>>();
+  private readonly pending = new Map<string, Promise<AppPromptAnswer>>();
 
   constructor(private readonly options: AppPermissionOptions) {
     this.allow = new AppPatterns(options.allow);
@@ -116,12 +125,12 @@ export class AppPermissionGuard implements ActionGuard {
       if (this.options.grantOnceWithoutPrompt) return { allowed: true };
       return { allowed: false, why: `no one could be asked whether GAI may act there; add it to ${allowSetting}` };
     }
-    const choice = await this.ask(key, { app: label, title: displayName(window?.title ?? ''), call }, signal);
+    const choice = await this.ask(key, { app: label, key, title: displayName(window?.title ?? ''), call }, signal);
     if (signal.aborted) return { allowed: false, why: 'the request was cancelled' };
     return this.apply(key, choice);
   }
 
-  private async ask(key: string, request: AppPermissionRequest, signal: AbortSignal): Promise<AppChoice | undefined> {
+  private async ask(key: string, request: AppPermissionRequest, signal: AbortSignal): Promise<AppPromptAnswer> {
     const prompt = this.options.prompt;
     if (!prompt) return undefined;
     let question = this.pending.get(key);
@@ -138,7 +147,7 @@ export class AppPermissionGuard implements ActionGuard {
     }
   }
 
-  private async apply(key: string, choice: AppChoice | undefined): Promise<Verdict> {
+  private async apply(key: string, choice: AppPromptAnswer): Promise<Verdict> {
     switch (choice) {
       case 'once':
         return { allowed: true };
@@ -156,7 +165,7 @@ export class AppPermissionGuard implements ActionGuard {
         }
         return choice === 'always' ? { allowed: true } : { allowed: false, why: 'the person chose "never"' };
       default:
-        return { allowed: false, why: 'the person did not allow it' };
+        return { allowed: false, why: choice?.refused ?? 'the person did not allow it' };
     }
   }
 }

@@ -183,8 +183,8 @@ describe('replay safety (in-memory desktop, real runtime)', function () {
     assert.equal(await yesApproval(async () => 'approve')(request('untrusted-path'), signal), 'approve', 'a terminal asks the person');
   });
 
-  it('importing a newer copy of a local path makes it untrusted; repairing it here with approved steps trusts it again', async () => {
-    const brain = await brainWith([['Settings', 'Network'], ['Settings', 'Network']]);
+  it('importing a newer copy of a local path makes it untrusted; a denied step leaves it so; repairing it here with approved steps trusts it again', async () => {
+    const brain = await brainWith([['Settings', 'Network'], ['Display', 'Network panel']]);
     await brain.navigateTo('Network settings');
     const copy = structuredClone(brain.store.document) as BrainDocument;
     copy.paths[0]!.revision += 5;
@@ -192,10 +192,21 @@ describe('replay safety (in-memory desktop, real runtime)', function () {
     assert.equal(isTrusted(brain.store.document.paths[0]!), false);
     const id = brain.store.document.paths[0]!.id;
     await brain.store.update((draft) => void (draft.paths = draft.paths.filter((p) => p.id === id)));
-    // The replay is denied, so the learner takes over from there and repairs the path.
+    // A denied step ends the navigation (issue 18): nothing is learned around the person's "no".
     app.show('home');
     answer = 'deny';
-    await brain.navigateTo('Network settings');
+    const untouched = structuredClone(brain.store.document.paths);
+    const denied = await brain.navigateTo('Network settings');
+    assert.equal(denied.success, false);
+    assert.equal(denied.denied?.length, 1);
+    assert.deepEqual(brain.store.document.paths, untouched, 'no failure recorded, still untrusted');
+
+    // Approved steps, one of which no longer works: the learner repairs from there.
+    app.show('home');
+    app.pages.settings!.buttons = { Display: 'display', Back: 'home' };
+    answer = 'approve';
+    const repaired = await brain.navigateTo('Network settings');
+    assert.equal(repaired.how, 'repaired', repaired.message);
     assert.equal(brain.store.document.paths.length, 1);
     assert.equal(isTrusted(brain.store.document.paths[0]!), true);
   });

@@ -8,7 +8,7 @@ async function ask(answer: string): Promise<{ choice: unknown; shown: string }> 
   let shown = '';
   output.on('data', (chunk: Buffer) => (shown += chunk.toString()));
   const prompt = terminalAppPrompt(input, output);
-  const pending = prompt({ app: 'gedit', title: 'notes.txt - gedit', call: { id: 'c1', name: 'click', input: { text: 'Save' } } }, new AbortController().signal);
+  const pending = prompt({ app: 'gedit', key: 'gedit', title: 'notes.txt - gedit', call: { id: 'c1', name: 'click', input: { text: 'Save' } } }, new AbortController().signal);
   input.write(`${answer}\n`);
   return { choice: await pending, shown };
 }

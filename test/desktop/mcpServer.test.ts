@@ -5,12 +5,13 @@ import { strict as assert } from 'node:assert';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ToolListChangedNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { ElicitRequestSchema, ToolListChangedNotificationSchema, type CallToolResult, type ElicitRequest } from '@modelcontextprotocol/sdk/types.js';
 import { ScriptedMessagesServer } from '../support/scriptedMessagesServer';
 import { toolReply } from '../support/scriptedSteps';
 import { startPagesApp, type PagesApp } from '../support/pagesFixture';
 import { BUILT_MCP_SERVER, connectStdio, startHttp, type StdioSession } from '../support/mcpServerProcess';
 import { suiteDisplay } from './support/fixture';
+import { runBuiltCli } from './support/builtCli';
 
 const display = suiteDisplay();
 
@@ -148,12 +149,44 @@ describe('gai mcp on the suite display (real MCP SDK client, pages app)', functi
       assert.equal(click.isError, true);
       const body = bodyOf(click);
       assert.equal(body.code, 'DENIED');
-      assert.match(body.observation, /click did NOT run: GAI may not act in .*apps\.allow in the config file/);
+      // The client cannot ask (no elicitation): the refusal names the command that allows the app.
+      assert.match(body.observation, /click did NOT run: GAI may not act in GaiPages: the MCP client \(gai-test-http\) cannot ask the person/);
+      assert.match(body.observation, /run: gai apps allow gaipages \(kept in .*app-permissions\.json\), or add it to apps\.allow in the config file .*config\.json/);
       await new Promise((r) => setTimeout(r, 500));
       assert.equal(app.page(), 'home', 'nothing was clicked');
     } finally {
       await refused.stop();
       rmSync(strangerHome, { recursive: true, force: true });
+    }
+  });
+
+  it('a client that can ask (elicitation) gets "Allow GAI to act in GaiPages?"; "always" clicks, is kept, and is not asked again', async () => {
+    const askingHome = homeWith('gai-mcp-desk-ask-', {});
+    const asking = await connectStdio(BUILT_MCP_SERVER, [], envFor(askingHome, model), { capabilities: { elicitation: {} } });
+    const asked: ElicitRequest['params'][] = [];
+    asking.client.setRequestHandler(ElicitRequestSchema, (request) => {
+      asked.push(request.params);
+      return { action: 'accept', content: { decision: 'always' } };
+    });
+    try {
+      const click = (await asking.client.callTool({ name: 'click', arguments: { text: 'Settings' } })) as CallToolResult;
+      assert.equal(click.isError, false, JSON.stringify(click));
+      await app.waitForPage('settings');
+      assert.equal(asked.length, 1);
+      assert.match(asked[0]!.message, /GAI wants to click \{"text":"Settings".*\} in GaiPages \(window ".*"\)\. Allow GAI to act in GaiPages\?/);
+
+      const back = (await asking.client.callTool({ name: 'click', arguments: { text: 'Back' } })) as CallToolResult;
+      assert.equal(back.isError, false, JSON.stringify(back));
+      await app.waitForPage('home');
+      assert.equal(asked.length, 1, 'the kept "always" answered the second click');
+
+      const list = await runBuiltCli(['apps', 'list', '--json'], envFor(askingHome, model));
+      assert.equal(list.code, 0, list.stderr);
+      assert.deepEqual((JSON.parse(list.stdout) as { apps: unknown[] }).apps, [{ app: 'gaipages', decision: 'always' }]);
+    } finally {
+      await asking.close();
+      await app.control('goto home');
+      rmSync(askingHome, { recursive: true, force: true });
     }
   });
 });

@@ -74,4 +74,28 @@ describe('gai navigate (built CLI on the suite display)', function () {
     assert.equal(result.code, 1, result.stdout + result.stderr);
     assert.match(result.stdout, /no model is configured to learn/);
   });
+
+  it('refused clicks fail the navigation, say how to approve them and learn nothing, whatever the model claims', async () => {
+    await app.control('goto home');
+    const dir = join(home, 'denied-brain');
+    // Issue 18: both clicks were DENIED, the model then said the target was open.
+    server.push(
+      toolReply([{ name: 'click', input: { text: 'Settings' } }]),
+      toolReply([{ name: 'click', input: { text: 'Network' } }]),
+      toolReply([{ name: 'finish_navigation', input: { success: true, summary: 'The network options are open' } }]),
+    );
+    const result = await gai(['navigate', 'Network settings', '--json', '--brain-dir', dir]);
+    assert.equal(result.code, 1, `${result.stdout}\n${result.stderr}`);
+    const report = JSON.parse(result.stdout) as { success: boolean; how: string; message: string; denied?: string[] };
+    assert.deepEqual([report.success, report.how], [false, 'failed']);
+    assert.match(report.message, /2 steps were not allowed, so nothing was learned/);
+    assert.match(report.message, /no one could approve it/);
+    assert.match(report.message, /Approval needed: run gai navigate in a terminal to approve each step, or with --yes/);
+    assert.equal(report.denied?.length, 2);
+    assert.equal(app.page(), 'home', 'nothing was clicked');
+
+    const shown = await gai(['brain', 'show', '--json', '--brain-dir', dir]);
+    assert.equal(shown.code, 0, shown.stderr);
+    assert.deepEqual((JSON.parse(shown.stdout) as { paths: unknown[] }).paths, [], 'no path was learned');
+  });
 });

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { Client, type ClientOptions } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
@@ -23,11 +23,12 @@ export interface StdioSession {
   close(): Promise<void>;
 }
 
-export async function connectStdio(entry: string, args: string[], env: NodeJS.ProcessEnv): Promise<StdioSession> {
+/** `options`: the client's own (e.g. `capabilities: { elicitation: {} }` for a client that can ask its person). */
+export async function connectStdio(entry: string, args: string[], env: NodeJS.ProcessEnv, options?: ClientOptions): Promise<StdioSession> {
   const transport = new StdioClientTransport({ command: process.execPath, args: [...nodeArgs(entry), ...args], env: env as Record<string, string>, cwd: ROOT, stderr: 'pipe' });
   let stderr = '';
   transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-  const client = new Client({ name: 'gai-test', version: '1.0.0' });
+  const client = new Client({ name: 'gai-test', version: '1.0.0' }, options);
   try {
     await client.connect(transport);
   } catch (error) {

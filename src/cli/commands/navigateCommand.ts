@@ -55,12 +55,13 @@ export function registerNavigateCommand(
       process.on('SIGINT', onSigint);
       const watch = safety?.begin(() => controller.abort());
       try {
-        const report = await brain.navigateTo(target, {
+        const navigated = await brain.navigateTo(target, {
           signal: controller.signal,
           onProgress: (message) => {
             if (!options.json) err(io, `${message}\n`);
           },
         });
+        const report = withApprovalHint(navigated, io.interactive || options.yes === true);
         if (options.json) out(io, `${JSON.stringify({ ...report, durationMs: Math.round(report.durationMs) }, null, 2)}\n`);
         else out(io, `${formatReport(report)}\n`);
         setExit(report.success ? EXIT.ok : EXIT.failed);
@@ -76,6 +77,12 @@ export function registerNavigateCommand(
         await watch?.end();
       }
     });
+}
+
+/** Steps refused because no one could approve them: say how they can be approved. */
+function withApprovalHint(report: NavigationReport, couldAsk: boolean): NavigationReport {
+  if (!report.denied?.length || couldAsk) return report;
+  return { ...report, message: `${report.message}\nApproval needed: run gai navigate in a terminal to approve each step, or with --yes.` };
 }
 
 function formatReport(report: NavigationReport): string {

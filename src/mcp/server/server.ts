@@ -18,6 +18,7 @@ import type { Logger } from '../../common/logger';
 import { toolResultContent } from '../../tools/toolResult';
 import type { ToolRuntime } from '../../runtime/toolRuntime';
 import { toolAnnotations } from './serverAnnotations';
+import type { ElicitationAppPrompt } from './serverAppPrompt';
 import { watchBrainFile } from './serverBrainWatch';
 import { pathTools, type PathTool } from './serverPathTools';
 import { brainResource, BRAIN_URI, SCREEN_TEXT_URI, screenTextOf } from './serverResources';
@@ -30,6 +31,8 @@ export interface GaiMcpServerDeps {
   runtime: ToolRuntime;
   /** The brain navigate_to uses; undefined: no path tools and no brain resource. */
   brain?: BrainProvider;
+  /** Asks "Allow GAI to act in <app>?" through the calling client; the runtime's app guard holds its prompt. */
+  appPrompt?: ElicitationAppPrompt;
   logger: Logger;
   version: string;
 }
@@ -72,7 +75,10 @@ export class GaiMcpServer {
       },
     );
     server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: this.listTools() }));
-    server.setRequestHandler(CallToolRequestSchema, (request, extra) => this.callTool(request.params.name, request.params.arguments ?? {}, extra.signal));
+    server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
+      const run = (): Promise<CallToolResult> => this.callTool(request.params.name, request.params.arguments ?? {}, extra.signal);
+      return this.deps.appPrompt ? this.deps.appPrompt.within(server, extra.requestId, run) : run();
+    });
     server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: this.listResources() }));
     server.setRequestHandler(ReadResourceRequestSchema, (request, extra) => this.readResource(request.params.uri, extra.signal));
     this.sessions.add(server);

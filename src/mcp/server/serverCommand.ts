@@ -9,6 +9,10 @@ import type { Logger } from '../../common/logger';
 import type { ToolRuntime } from '../../runtime/toolRuntime';
 import { EXIT, err, type CliIo } from '../../common/cliIo';
 import { GaiMcpServer } from './server';
+import type { AppPermissionPrompt } from '../../safety/appPermissions';
+import { appPermissionsFile } from '../../cli/appPermissionPrompt';
+import { defaultConfigPath } from '../../cli/cliConfig';
+import { DEFAULT_ASK_TIMEOUT_MS, ElicitationAppPrompt } from './serverAppPrompt';
 import { isLoopbackHost, listenHttp } from './serverHttp';
 import { newBearerToken } from './serverToken';
 
@@ -18,8 +22,11 @@ import { newBearerToken } from './serverToken';
 export interface McpCommandDeps {
   io: CliIo;
   setExit: (code: number) => void;
-  /** The runtime `gai tool` builds, with the MCP client deciding on approvals, and the brain its navigate_to uses. */
-  compose: (profile: string | undefined) => { runtime: ToolRuntime; brain: BrainProvider };
+  /**
+   * The runtime `gai tool` builds, with the MCP client deciding on approvals, and the brain its
+   * navigate_to uses; `appPrompt` asks the person through the client whether GAI may act in an app.
+   */
+  compose: (profile: string | undefined, appPrompt: AppPermissionPrompt) => { runtime: ToolRuntime; brain: BrainProvider };
   logger: () => Logger;
 }
 
@@ -28,6 +35,7 @@ interface McpOptions {
   host?: string;
   tokenFile?: string;
   profile?: string;
+  askTimeout?: string;
 }
 
 export function registerMcpCommand(program: Command, deps: McpCommandDeps): void {
@@ -38,14 +46,21 @@ export function registerMcpCommand(program: Command, deps: McpCommandDeps): void
     .option('--host <host>', 'with --http: the interface to listen on (default 127.0.0.1; anything else is reachable from other machines)')
     .option('--token-file <file>', 'with --http: write the bearer token to this file (mode 600) instead of printing it')
     .option('--profile <profile>', 'tool profile: read-only, standard (default) or full')
-    .action(async (options: McpOptions) => {
+    .option('--ask-timeout <seconds>', `how long the client has to answer "Allow GAI to act in <app>?" (default ${DEFAULT_ASK_TIMEOUT_MS / 1000})`)
+    .action(async (options: McpOptions, command: Command) => {
       const port = options.http === undefined ? undefined : parsePort(options.http);
       if (port === undefined && (options.host !== undefined || options.tokenFile !== undefined)) {
         throw new GaiError('CONFIG', `${options.host !== undefined ? '--host' : '--token-file'}: only with --http PORT (stdio needs no address or token)`);
       }
-      const { runtime, brain } = deps.compose(options.profile);
       const logger = deps.logger();
-      const server = new GaiMcpServer({ runtime, brain, logger, version });
+      const appPrompt = new ElicitationAppPrompt({
+        permissionsFile: appPermissionsFile(deps.io.env),
+        configFile: command.optsWithGlobals<{ config?: string }>().config ?? defaultConfigPath(deps.io.env),
+        timeoutMs: parseAskTimeout(options.askTimeout),
+        logger,
+      });
+      const { runtime, brain } = deps.compose(options.profile, appPrompt.prompt);
+      const server = new GaiMcpServer({ runtime, brain, appPrompt, logger, version });
       await server.start();
       try {
         if (port === undefined) await serveStdio(server, deps.io);
@@ -104,6 +119,15 @@ function onStopSignal(stop: () => void): () => void {
     process.removeListener('SIGINT', stop);
     process.removeListener('SIGTERM', stop);
   };
+}
+
+function parseAskTimeout(value: string | undefined): number {
+  if (value === undefined) return DEFAULT_ASK_TIMEOUT_MS;
+  const seconds = Number(value);
+  if (value.trim() === '' || !Number.isFinite(seconds) || seconds < 0.1 || seconds > 3_600) {
+    throw new GaiError('CONFIG', `--ask-timeout: expected seconds from 0.1 to 3600, got "${value}"`);
+  }
+  return Math.round(seconds * 1000);
 }
 
 export function parsePort(value: string): number {

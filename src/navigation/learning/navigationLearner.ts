@@ -40,6 +40,11 @@ export interface LearnOutcome {
   summary: string;
   /** The steps that ran and succeeded, in order. */
   actions: PathAction[];
+  /**
+   * What was refused (DENIED: not approved, not permitted, an app not allowed), in the refusal's
+   * words. Any refusal fails the run whatever the model claims: it may claim a target it never reached.
+   */
+  denied?: string[];
   modelCalls: number;
   durationMs: number;
 }
@@ -95,6 +100,7 @@ export class AgentNavigationLearner implements NavigationLearner {
     const agent = new Agent(llm, runtime, { maxIterations: this.options.maxIterations ?? 15, logger: this.options.logger });
 
     const actions: PathAction[] = [];
+    const denied: string[] = [];
     const seenAt = new Map<string, OcrAnalysis | undefined>();
     let modelCalls = 0;
     let failure: string | undefined;
@@ -108,7 +114,8 @@ export class AgentNavigationLearner implements NavigationLearner {
           const action = recorded(event.call, event.result.data, seenAt.get(event.call.id));
           if (action) actions.push(action);
           if (event.call.name === 'finish_navigation') break;
-        } else if (event.type === 'error') failure = event.error.message;
+        } else if (event.type === 'tool_finished' && event.result.code === 'DENIED') denied.push(event.result.observation);
+        else if (event.type === 'error') failure = event.error.message;
       }
     } catch (error) {
       failure = errorMessage(error);
@@ -117,6 +124,10 @@ export class AgentNavigationLearner implements NavigationLearner {
     }
     request.signal.throwIfAborted();
     const durationMs = performance.now() - started;
+    if (denied.length) {
+      const claim = finish?.success ? ' (the model said it arrived; with steps refused that is not taken)' : '';
+      return { success: false, summary: `${denied.length} step(s) were not allowed${claim}: ${denied[0]}`, actions, denied, modelCalls, durationMs };
+    }
     if (!finish) {
       return { success: false, summary: failure ?? 'The model stopped without calling finish_navigation.', actions, modelCalls, durationMs };
     }

@@ -43,6 +43,8 @@ export interface PathReplay {
   /** 0-based index of the step that failed. */
   failedStep?: number;
   reason?: string;
+  /** The failed step was not allowed (DENIED): nothing is wrong with the path, the person's approval is missing. */
+  denied?: boolean;
   durationMs: number;
 }
 
@@ -101,7 +103,8 @@ export async function replayPath(path: BrainPath, options: ReplayOptions): Promi
     await verify?.prepare(options.signal);
     const acting = performance.now();
     timing.verifyMs = acting - stepStarted;
-    let done = await replayAction(action, { ...options, settle }, settleTimeout, options.approvalFor?.(index, action) ?? {});
+    const { denied, ...acted } = await replayAction(action, { ...options, settle }, settleTimeout, options.approvalFor?.(index, action) ?? {});
+    let done = acted;
     const checking = performance.now();
     timing.actMs = checking - acting - timing.settleMs;
     if (done.ok && verify) {
@@ -112,12 +115,16 @@ export async function replayPath(path: BrainPath, options: ReplayOptions): Promi
     const step: ReplayStep = { pathId: path.id, index, action: describeAction(action), ...done, durationMs: performance.now() - stepStarted, timing };
     steps.push(step);
     options.onStep?.(step);
-    if (!step.ok) return { ok: false, steps, failedStep: index, reason: `step ${index + 1} (${step.action}): ${step.observation}`, durationMs: performance.now() - started };
+    if (!step.ok) {
+      return { ok: false, steps, failedStep: index, reason: `step ${index + 1} (${step.action}): ${step.observation}`, ...(denied ? { denied } : {}), durationMs: performance.now() - started };
+    }
   }
   return { ok: true, steps, durationMs: performance.now() - started };
 }
 
-async function replayAction(action: PathAction, options: ReplayOptions, settleTimeout: number, approval: ExecuteOptions): Promise<Pick<ReplayStep, 'ok' | 'observation' | 'via'>> {
+type ActionDone = Pick<ReplayStep, 'ok' | 'observation' | 'via'> & { denied?: boolean };
+
+async function replayAction(action: PathAction, options: ReplayOptions, settleTimeout: number, approval: ExecuteOptions): Promise<ActionDone> {
   const calls = replayCalls(action);
   if (calls.settle) {
     await options.settle(calls.settle.timeoutMs, options.signal);
@@ -145,7 +152,7 @@ async function replayAction(action: PathAction, options: ReplayOptions, settleTi
     }
   }
   if (result.success) await options.settle(settleTimeout, options.signal);
-  return { ok: result.success, observation: result.observation, via };
+  return { ok: result.success, observation: result.observation, via, ...(result.code === 'DENIED' ? { denied: true } : {}) };
 }
 
 function nearestCandidate(result: ToolResult, point: { x: number; y: number }): { x: number; y: number } | undefined {

@@ -35,6 +35,10 @@ export class NavigateToTool extends ToolBase<typeof schema> {
       const report = await (await this.brain()).navigateTo(input.target, { signal: context.signal });
       const data = { ...report, durationMs: Math.round(report.durationMs) };
       if (report.success) return ToolResults.success(report.message, data);
+      if (report.denied?.length) {
+        // Not a wrong way: steps were refused. Retrying or clicking step by step is refused alike.
+        return ToolResults.failure('DENIED', report.message, { data, hint: 'The navigation needs the person to allow its steps; tell them what was refused instead of trying another way.' });
+      }
       return ToolResults.failure('FAILED', report.message, { data, hint: 'Read the screen to see where it stopped, or navigate step by step.' });
     } catch (error) {
       if (context.signal.aborted) throw error;
