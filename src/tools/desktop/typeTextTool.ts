@@ -44,7 +44,7 @@ export class TypeTextTool extends ToolBase<typeof schema> {
     super();
   }
 
-  override typesText(): boolean {
+  override typesText(_input: unknown): boolean {
     return true;
   }
 
