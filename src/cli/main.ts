@@ -121,7 +121,7 @@ export async function runCli(argv: string[], terminal: CliIo): Promise<number> {
     });
     return services;
   };
-  // The display as the `computer` tool shows it (the agent sets the model's image limits on it).
+  // The display as the `computer` tool shows it (the computer tool takes the model's image limits from the agent).
   let display: ComputerDisplay | undefined;
   const computerDisplay = (): ComputerDisplay => (display ??= new ComputerDisplay(desktop().desktop.screen));
   const modelsIfConfigured = (): ModelAccess | undefined => {

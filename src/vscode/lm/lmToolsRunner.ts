@@ -56,7 +56,8 @@ export class LmToolsRunner {
     try {
       publicInput = await tool.publicInput(validation.value, { signal: new AbortController().signal, logger: new NullLogger() });
     } catch {
-      publicInput = maskedWithoutTool(input);
+      // The tool's own secrecy check did not run: text it would type is not shown at all.
+      publicInput = tool.typesText(input) ? withTextHidden(input) : maskedWithoutTool(input);
     }
     const view = await buildApprovalView(
       { call: { id: 'lm-prepare', name: spec.tool, input: publicInput }, risk, summary: '' },
@@ -106,7 +107,11 @@ function confirmation(risk: RiskLevel, message: string): { title: string; messag
  * any input that says it is a secret is never shown, whichever tool it is for.
  */
 function maskedWithoutTool(input: unknown): unknown {
-  if (typeof input !== 'object' || input === null) return input;
-  const record = input as Record<string, unknown>;
-  return record.secret === true && 'text' in record ? { ...record, text: '••••• (hidden)' } : record;
+  const secret = typeof input === 'object' && input !== null && (input as Record<string, unknown>).secret === true;
+  return secret ? withTextHidden(input) : input;
+}
+
+function withTextHidden(input: unknown): unknown {
+  if (typeof input !== 'object' || input === null || !('text' in input)) return input;
+  return { ...input, text: '••••• (hidden)' };
 }
