@@ -2,10 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { GaiError, errorMessage, isGaiError } from '../common/errors';
 import { previewValue } from '../common/inputLimits';
 import type { AgentResponse, AgentStopReason, ExecutedToolCall } from './agentTypes';
-import type { LlmResponse, Message, ToolCall, ToolDefinition } from '../model/messages';
+import type { LlmResponse, ToolCall } from '../model/messages';
 import type { ToolResult } from '../tools/toolTypes';
-import type { LlmRequest } from '../model/llmProvider';
-import type { LlmManager } from '../model/llmManager';
+import type { LlmManager, ModelTurn } from '../model/llmManager';
 import { Conversation, DEFAULT_SCREENSHOT_BATCH } from '../model/conversation';
 import { NullLogger, type Logger } from '../common/logger';
 import { toolResultContent, ToolResults } from '../tools/toolResult';
@@ -232,7 +231,7 @@ export class Agent {
    * Streams one turn. A broken or cancelled stream leaves only the text received so far in the
    * history (never a partial call), so the history stays valid for the next request.
    */
-  private async streamTurn(turn: { messages: readonly Message[]; tools: ToolDefinition[]; signal: AbortSignal; computer?: LlmRequest['computer'] }, emit: AgentEventListener): Promise<LlmResponse> {
+  private async streamTurn(turn: ModelTurn, emit: AgentEventListener): Promise<LlmResponse> {
     let partialText = '';
     try {
       for await (const chunk of this.llm.stream(turn)) {
