@@ -185,7 +185,7 @@ async function runMode(mode: Mode, services: ReturnType<typeof createDesktopServ
   const fixture = await launchFixture({ env: process.env });
   const screen = new ComputerDisplay(services.desktop.screen);
   const registry = new ToolRegistry();
-  for (const tool of createDesktopTools(services, undefined, { computerDisplay: screen })) registry.register(tool);
+  for (const tool of createDesktopTools(services, { computerDisplay: screen })) registry.register(tool);
   const runtime = new ToolRuntime(registry, { policy: new ToolPolicy({ profile: 'full' }), autoApprove: ['read', 'action', 'system'] });
   let geometry: DisplayGeometry | undefined;
   const original = screen.geometry.bind(screen);
@@ -205,8 +205,8 @@ async function runMode(mode: Mode, services: ReturnType<typeof createDesktopServ
   try {
     const provider = new AnthropicProvider({ provider: 'anthropic', model: mode.model, apiKey: 'bench', baseUrl: server.baseUrl, maxRetries: 0, computerUse: mode.computerUse });
     const keep = mode.keepEverything ? { keepScreenshots: 50, maxHistoryChars: 100_000_000 } : {};
-    const llm = new LlmManager({ default: provider }, { system: DEFAULT_SYSTEM_PROMPT, ...keep });
-    const agent = new Agent(llm, runtime, { computerDisplay: screen, maxIterations: 12 });
+    const llm = new LlmManager({ default: provider }, { system: DEFAULT_SYSTEM_PROMPT });
+    const agent = new Agent(llm, runtime, { maxIterations: 12, ...keep });
     const started = performance.now();
     const response = await agent.processRequest(TASK);
     const wallMs = performance.now() - started - server.serverTimeMs;

@@ -2,28 +2,25 @@ import { randomUUID } from 'node:crypto';
 import { GaiError, errorMessage, isGaiError } from '../common/errors';
 import { previewValue } from '../common/inputLimits';
 import type { AgentResponse, AgentStopReason, ExecutedToolCall } from './agentTypes';
-import type { LlmResponse, ToolCall, ToolDefinition } from '../model/messages';
+import type { LlmResponse, ToolCall } from '../model/messages';
 import type { ToolResult } from '../tools/toolTypes';
-import type { LlmRequest } from '../model/llmProvider';
-import type { LlmManager } from '../model/llmManager';
+import type { LlmManager, ModelTurn } from '../model/llmManager';
+import { Conversation, DEFAULT_SCREENSHOT_BATCH } from '../model/conversation';
 import { NullLogger, type Logger } from '../common/logger';
 import { toolResultContent, ToolResults } from '../tools/toolResult';
-import type { ComputerDisplay } from '../tools/desktop/computer/computerDisplay';
 import type { ExecutionHooks, ToolRuntime, TurnOutcome } from '../runtime/toolRuntime';
 import type { AgentEvent, AgentEventListener } from './agentEvents';
-import { offeredTools } from './computerToolChoice';
-import { COMPUTER_TOOL_NAME } from '../model/computer/computerActions';
+import { turnTools } from './turnTools';
 import { eventStream } from './eventStream';
 
 export interface AgentConfig {
   maxIterations?: number;
   verbose?: boolean;
   logger?: Logger;
-  /**
-   * The display the `computer` tool shows the model. With it, a default model that has a native
-   * computer tool gets `computer` (sized to its image limits) instead of the GAI tools it replaces.
-   */
-  computerDisplay?: ComputerDisplay;
+  /** Screenshots the history keeps (default 3); older ones become a text stub. */
+  keepScreenshots?: number;
+  /** The history's size budget in characters; the oldest turns go beyond it. */
+  maxHistoryChars?: number;
   toolSources?: ToolSource[];
 }
 
@@ -44,13 +41,16 @@ export interface RequestOptions {
 
 /**
  * The agent loop (seed 001 Agent): ask the model, run the tools it calls, feed the results
- * back, until it answers without calling tools or the iteration limit is reached.
+ * back, until it answers without calling tools or the iteration limit is reached. The agent
+ * owns its conversation (history, Retry's checkpoint, screenshot pruning); the model manager
+ * only sends each turn and counts its tokens. A registered tool that can be the model's native
+ * computer tool is offered in that form to a model that speaks it (see turnTools).
  */
 export class Agent {
   readonly maxIterations: number;
   private readonly verbose: boolean;
   private readonly logger: Logger;
-  private readonly computerDisplay: ComputerDisplay | undefined;
+  readonly conversation: Conversation;
   private readonly toolSources: ToolSource[];
   private readonly listeners = new Set<AgentEventListener>();
   private current?: AbortController;
@@ -64,7 +64,7 @@ export class Agent {
     this.maxIterations = config.maxIterations ?? 10;
     this.verbose = config.verbose ?? false;
     this.logger = config.logger ?? new NullLogger();
-    this.computerDisplay = config.computerDisplay;
+    this.conversation = new Conversation(config.keepScreenshots ?? 3, config.maxHistoryChars, DEFAULT_SCREENSHOT_BATCH);
     this.toolSources = config.toolSources ?? [];
   }
 
@@ -103,7 +103,7 @@ export class Agent {
   /** A new session: empty history, usage, approvals and recovery statistics. */
   startSession(): string {
     this.cancel();
-    this.llm.clearHistory();
+    this.conversation.clear();
     this.llm.resetUsage();
     this.runtime.resetApprovals();
     this.runtime.replanner.resetStats();
@@ -114,7 +114,7 @@ export class Agent {
 
   endSession(): void {
     this.cancel();
-    this.llm.clearHistory();
+    this.conversation.clear();
     this.runtime.resetApprovals();
   }
 
@@ -149,22 +149,22 @@ export class Agent {
     let note = '';
 
     this.runtime.replanner.startRequest();
-    const beforeRequest = this.llm.conversation.checkpoint();
+    const beforeRequest = this.conversation.checkpoint();
     let answered = false;
-    this.llm.addUserMessage(input);
+    this.conversation.addUserMessage(input);
     try {
       await this.prepareTools(signal);
-      const tools = offeredTools(this.runtime.getDefinitions(), this.nativeComputer());
-      // `computer` is offered only in native form, which needs the screenshot size each turn.
-      const native = tools.some((tool) => tool.name === COMPUTER_TOOL_NAME);
+      const { tools, computer: native } = turnTools(this.runtime, this.llm.getProvider().nativeComputer);
       while (iterations < this.maxIterations) {
         if (signal.aborted) break;
         iterations++;
         emit({ type: 'iteration', iteration: iterations, maxIterations: this.maxIterations });
         this.log(`[Iteration ${iterations}/${this.maxIterations}]`);
-        const computer = native ? await this.displaySize() : undefined;
-        const turn = { signal, ...(computer ? { computer } : {}) };
-        const response = stream ? await this.streamTurn(tools, turn, emit) : await this.llm.send(tools, turn);
+        // The native tool is told the screenshot size each turn: the screen may change.
+        const computer = native ? await native.displaySize() : undefined;
+        const turn = { messages: this.conversation.messages, tools, signal, ...(computer ? { computer } : {}) };
+        const response = stream ? await this.streamTurn(turn, emit) : await this.llm.send(turn);
+        this.conversation.addAssistantMessage(response.content, response.toolCalls);
         answered = true;
         const usage = this.llm.usage;
         emit({ type: 'usage', request: usage.lastRequest, session: usage.session });
@@ -179,7 +179,7 @@ export class Agent {
         response.toolCalls.forEach((call, i) => {
           const result = outcome.results[i];
           if (!result) return;
-          this.llm.addToolResult(call.id, toolResultContent(result), !result.success);
+          this.conversation.addToolResult(call.id, toolResultContent(result), !result.success);
           executed.push({ call: outcome.publicCalls[i] ?? call, result });
           this.log(`  - ${call.name} → ${result.success ? 'Success' : `Failed (${result.code})`}`);
         });
@@ -193,14 +193,14 @@ export class Agent {
     } catch (error) {
       if (!signal.aborted) {
         // Unanswered, the request leaves no trace: Retry sends it once, not twice.
-        if (!answered) this.llm.conversation.restore(beforeRequest);
+        if (!answered) this.conversation.restore(beforeRequest);
         const failure = isGaiError(error) ? error : new GaiError('LLM_CONNECTION', errorMessage(error), { cause: error });
         emit({ type: 'error', error: failure });
         throw failure;
       }
     } finally {
       // A cancel or a crash can leave calls unanswered; the next request must still be valid.
-      this.llm.conversation.answerPending(signal.aborted ? 'the request was cancelled' : 'the request ended early');
+      this.conversation.answerPending(signal.aborted ? 'the request was cancelled' : 'the request ended early');
       options.signal?.removeEventListener('abort', onOuterAbort);
       this.current = undefined;
     }
@@ -227,29 +227,25 @@ export class Agent {
     );
   }
 
-  /** Whether the turn speaks the default model's native computer tool; sizes the screenshots for it. */
-  private nativeComputer(): boolean {
-    const native = this.llm.getProvider().nativeComputer;
-    if (!native || !this.computerDisplay) return false;
-    this.computerDisplay.setLimits(native.imageLimits);
-    return true;
-  }
-
-  /** The screenshot size the model is told of; read each turn, as the screen may change. */
-  private async displaySize(): Promise<NonNullable<LlmRequest['computer']>> {
-    const { image } = await this.computerDisplay!.geometry();
-    return { displayWidth: image.width, displayHeight: image.height };
-  }
-
-  private async streamTurn(
-    tools: ToolDefinition[],
-    turn: { signal: AbortSignal; computer?: LlmRequest['computer'] },
-    emit: AgentEventListener,
-  ): Promise<LlmResponse> {
-    for await (const chunk of this.llm.stream(tools, turn)) {
-      if (chunk.type === 'text') emit({ type: 'text_delta', text: chunk.text });
-      if (chunk.type === 'end') return chunk.response;
+  /**
+   * Streams one turn. A broken or cancelled stream leaves only the text received so far in the
+   * history (never a partial call), so the history stays valid for the next request.
+   */
+  private async streamTurn(turn: ModelTurn, emit: AgentEventListener): Promise<LlmResponse> {
+    let partialText = '';
+    try {
+      for await (const chunk of this.llm.stream(turn)) {
+        if (chunk.type === 'text') {
+          partialText += chunk.text;
+          emit({ type: 'text_delta', text: chunk.text });
+        }
+        if (chunk.type === 'end') return chunk.response;
+      }
+    } catch (error) {
+      if (partialText.trim()) this.conversation.addAssistantMessage(`${partialText} [interrupted]`);
+      throw error;
     }
+    if (partialText.trim()) this.conversation.addAssistantMessage(`${partialText} [interrupted]`);
     throw new GaiError('LLM_STREAM_INTERRUPTED', 'The model stream ended without a final message.');
   }
 

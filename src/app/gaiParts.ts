@@ -151,7 +151,7 @@ export function buildGaiParts(options: GaiPartsOptions): GaiParts {
     missingKey = true;
   } else {
     try {
-      llm = new LlmManager(modeProviders(), { system: DEFAULT_SYSTEM_PROMPT, keepScreenshots: settings.keepScreenshots, ...(options.onUsage ? { onUsage: options.onUsage } : {}) });
+      llm = new LlmManager(modeProviders(), { system: DEFAULT_SYSTEM_PROMPT, ...(options.onUsage ? { onUsage: options.onUsage } : {}) });
     } catch (error) {
       // A setting the model cannot follow, e.g. gai.computerUse "native" for a model without a computer tool.
       if (!isGaiError(error, 'CONFIG')) throw error;
@@ -163,7 +163,7 @@ export function buildGaiParts(options: GaiPartsOptions): GaiParts {
   const registry = (models?: ModelAccess): ToolRegistry => {
     const tools = new ToolRegistry(logger);
     tools.register(new EchoTool());
-    for (const tool of createDesktopTools(desktop, models, { computerDisplay, ...(agentProblem ? { noModelReason: agentProblem } : {}) })) tools.register(tool);
+    for (const tool of createDesktopTools(desktop, { models, computerDisplay, ...(agentProblem ? { noModelReason: agentProblem } : {}) })) tools.register(tool);
     tools.register(new NavigateToTool(brain));
     tools.register(new GetCurrentNodeTool(brain));
     return tools;
@@ -216,7 +216,7 @@ export function buildGaiParts(options: GaiPartsOptions): GaiParts {
   // gai.mcpServers start with an agent's first request and stop with these parts; every agent shares them.
   const mcp = new McpClientHost(settings.mcpServers, logger);
   const mcpTools = (runtime: ToolRuntime) => (mcp.configured ? { toolSources: [mcp.toolSource(runtime.registry)] } : {});
-  const agent = llm ? new Agent(llm, agentRuntime, { maxIterations: settings.maxIterations, logger, computerDisplay, ...mcpTools(agentRuntime) }) : undefined;
+  const agent = llm ? new Agent(llm, agentRuntime, { maxIterations: settings.maxIterations, logger, keepScreenshots: settings.keepScreenshots, ...mcpTools(agentRuntime) }) : undefined;
   if (agent) safety.follow(agent);
 
   return {
@@ -233,7 +233,7 @@ export function buildGaiParts(options: GaiPartsOptions): GaiParts {
     createChatAgent(chatModel, requestApproval) {
       // Made here, in the agent's bundle, so the agent recognises the provider's GaiErrors.
       if (!vscodeLm) throw new Error('createChatAgent needs the vscode API (GaiPartsOptions.vscodeLm)');
-      const models = new LlmManager({ default: new VscodeLmProvider(vscodeLm, { preferred: chatModel }) }, { system: DEFAULT_SYSTEM_PROMPT, keepScreenshots: settings.keepScreenshots, ...(options.onUsage ? { onUsage: options.onUsage } : {}) });
+      const models = new LlmManager({ default: new VscodeLmProvider(vscodeLm, { preferred: chatModel }) }, { system: DEFAULT_SYSTEM_PROMPT, ...(options.onUsage ? { onUsage: options.onUsage } : {}) });
       const runtime = new ToolRuntime(registry(models), {
         policy: new ToolPolicy({ profile: settings.toolProfile }),
         logger,
@@ -243,7 +243,7 @@ export function buildGaiParts(options: GaiPartsOptions): GaiParts {
       });
       runtime.addGuard(safety);
       runtime.addGuard(appPermissions);
-      const chatAgent = new Agent(models, runtime, { maxIterations: settings.maxIterations, logger, computerDisplay, ...mcpTools(runtime) });
+      const chatAgent = new Agent(models, runtime, { maxIterations: settings.maxIterations, logger, keepScreenshots: settings.keepScreenshots, ...mcpTools(runtime) });
       return { agent: chatAgent, release: safety.follow(chatAgent) };
     },
     async warmUp() {

@@ -41,7 +41,7 @@ export interface NavigationSetup {
 export async function openNavigationBrain(setup: NavigationSetup): Promise<{ brain: NavigationBrain; warnings: string[] }> {
   const { store, warnings } = await BrainStore.open(setup.dir, { logger: setup.logger });
   const replayTools = new ToolRegistry(setup.logger);
-  for (const tool of createDesktopTools(setup.services, setup.models)) replayTools.register(tool);
+  for (const tool of createDesktopTools(setup.services, { models: setup.models })) replayTools.register(tool);
   const replayRuntime = setup.hostRuntime.derive(replayTools);
   let calls = 0;
   // Bound once the brain exists: learning records which screen each step led to.
@@ -49,7 +49,7 @@ export async function openNavigationBrain(setup: NavigationSetup): Promise<{ bra
   const learner = setup.createLlm
     ? new AgentNavigationLearner({
         createLlm: setup.createLlm,
-        tools: (llm) => createDesktopTools(setup.services, llm),
+        tools: (llm) => createDesktopTools(setup.services, { models: llm }),
         runtimeFor: (registry) => setup.hostRuntime.derive(registry),
         latestAnalysis: () => setup.services.reader.latest()?.analysis,
         settle: async (signal) => {

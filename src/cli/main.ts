@@ -122,7 +122,7 @@ export async function runCli(argv: string[], terminal: CliIo): Promise<number> {
     });
     return services;
   };
-  // The display as the `computer` tool shows it (the agent sets the model's image limits on it).
+  // The display as the `computer` tool shows it (the computer tool takes the model's image limits from the agent).
   let display: ComputerDisplay | undefined;
   const computerDisplay = (): ComputerDisplay => (display ??= new ComputerDisplay(desktop().desktop.screen));
   const modelsIfConfigured = (): ModelAccess | undefined => {
@@ -146,7 +146,7 @@ export async function runCli(argv: string[], terminal: CliIo): Promise<number> {
     const log = logger();
     const registry = new ToolRegistry(log);
     registry.register(new EchoTool());
-    for (const tool of createDesktopTools(desktop(), models, { computerDisplay: computerDisplay() })) registry.register(tool);
+    for (const tool of createDesktopTools(desktop(), { models, computerDisplay: computerDisplay() })) registry.register(tool);
     const ask = io.interactive ? terminalApproval(io.stdin, io.stderr) : undefined;
     const runtime = new ToolRuntime(registry, {
       policy: new ToolPolicy({ profile: chosen, allow: tools.allow, deny: tools.deny }),
@@ -191,13 +191,12 @@ export async function runCli(argv: string[], terminal: CliIo): Promise<number> {
     const llmConfig = resolveLlmConfig({ ...file.llm, ...withoutUndefined(settings) }, io.env);
     const llm = new LlmManager(createModeProviders(llmConfig), {
       system: DEFAULT_SYSTEM_PROMPT,
-      keepScreenshots: file.agent?.keepScreenshots,
     });
     const runtime = buildRuntime(options.profile, options.yes, llm, (host) => lazyBrain(() => openBrain(undefined, settings, host)));
     // The config's MCP servers start with the request's tool list and stop when the CLI ends.
     const servers = parseMcpServers(file.mcpServers, 'mcpServers');
     const mcp = servers.length ? (mcpHost ??= new McpClientHost(servers, logger())) : undefined;
-    return new Agent(llm, runtime, { maxIterations, verbose: globals().verbose, logger: logger(), computerDisplay: computerDisplay(), ...(mcp ? { toolSources: [mcp.toolSource(runtime.registry)] } : {}) });
+    return new Agent(llm, runtime, { maxIterations, verbose: globals().verbose, logger: logger(), keepScreenshots: file.agent?.keepScreenshots, ...(mcp ? { toolSources: [mcp.toolSource(runtime.registry)] } : {}) });
   };
 
   /** The brain in its folder; it learns with the model when one is configured, else only replays. */

@@ -6,6 +6,9 @@ export const SCREENSHOT_STUB = '[older screenshot removed to keep the conversati
 /** About 150k tokens of text: what one request carries at most, and what a session keeps. */
 export const DEFAULT_MAX_HISTORY_CHARS = 600_000;
 
+/** Screenshots stubbed at a time: the prompt cache misses once per three screenshots, not on each. */
+export const DEFAULT_SCREENSHOT_BATCH = 3;
+
 /** Stands first in the history once its oldest messages were dropped. */
 export const TRIMMED_NOTE = '[Earlier messages of this conversation were removed to keep it within its size limit.]';
 

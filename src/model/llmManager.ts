@@ -1,5 +1,4 @@
-import type { ImageBlock, LlmMode, LlmResponse, LlmStreamChunk, Message, TextBlock, TokenUsage, ToolDefinition } from './messages';
-import { Conversation } from './conversation';
+import type { LlmMode, LlmResponse, LlmStreamChunk, Message, TokenUsage, ToolDefinition } from './messages';
 import type { LlmProvider, LlmRequest } from './llmProvider';
 import type { ModelAccess } from './modelAccess';
 import { spentUsage } from './spentUsage';
@@ -12,12 +11,6 @@ export interface ModeProviders {
 
 export interface LlmManagerOptions {
   system?: string;
-  /** Screenshots kept in the history; older ones are replaced by a text stub. */
-  keepScreenshots?: number;
-  /** Older screenshots are stubbed this many at a time, so the cached prefix changes once per batch (default 3). */
-  screenshotBatch?: number;
-  /** The history's size budget in characters; the oldest turns go beyond it. */
-  maxHistoryChars?: number;
   /** Told of every model call's tokens (history turns and stateless calls alike): one place that counts them all. */
   onUsage?: (usage: TokenUsage) => void;
 }
@@ -28,10 +21,10 @@ export interface UsageTotals {
   requests: number;
 }
 
-/** Screenshots stubbed at a time: the prompt cache misses once per three screenshots, not on each. */
-export const DEFAULT_SCREENSHOT_BATCH = 3;
-
-export interface TurnOptions {
+/** One turn of a conversation the caller holds (the agent's): the history as it stands, and the tools offered. */
+export interface ModelTurn {
+  messages: readonly Message[];
+  tools: ToolDefinition[];
   signal?: AbortSignal;
   mode?: LlmMode;
   /** With a native computer tool: the screenshot size the model is told of. */
@@ -39,11 +32,11 @@ export interface TurnOptions {
 }
 
 /**
- * The models by mode (fast and vision fall back to default), the conversation history of
- * the session, and token accounting per request and per session (seed 001 LLMManager).
+ * The models by mode (fast and vision fall back to default), and token accounting per request
+ * and per session (seed 001 LLMManager). It sends requests and counts what they spend; the
+ * conversation is its caller's: the agent owns its history and hands it over each turn.
  */
 export class LlmManager implements ModelAccess {
-  readonly conversation: Conversation;
   system: string | undefined;
   private totals: UsageTotals = emptyTotals();
   private readonly onUsage: ((usage: TokenUsage) => void) | undefined;
@@ -52,7 +45,6 @@ export class LlmManager implements ModelAccess {
     private readonly providers: ModeProviders,
     options: LlmManagerOptions = {},
   ) {
-    this.conversation = new Conversation(options.keepScreenshots ?? 3, options.maxHistoryChars, options.screenshotBatch ?? DEFAULT_SCREENSHOT_BATCH);
     this.system = options.system;
     this.onUsage = options.onUsage;
   }
@@ -65,55 +57,31 @@ export class LlmManager implements ModelAccess {
     return this.providers[mode] !== undefined;
   }
 
-  /** One turn with the history; the model's reply is added to the history. */
-  async send(tools: ToolDefinition[], options: TurnOptions = {}): Promise<LlmResponse> {
-    const response = await this.getProvider(options.mode).send({
-      system: this.system,
-      messages: [...this.conversation.messages],
-      tools,
-      signal: options.signal,
-      ...(options.computer ? { computer: options.computer } : {}),
-    });
+  /** One turn of the caller's conversation, whole. */
+  async send(turn: ModelTurn): Promise<LlmResponse> {
+    const response = await this.getProvider(turn.mode).send(this.request(turn));
     this.record(response.usage);
-    this.conversation.addAssistantMessage(response.content, response.toolCalls);
     return response;
   }
 
   /**
-   * Streams one turn with the history. The complete reply is added when the stream ends; a
-   * broken or cancelled stream adds only the text received so far (never a partial call),
-   * so the history stays valid for the next request.
+   * One turn, streamed: text deltas and completed calls, then one `end` chunk. A call cancelled
+   * or broken mid-answer still counts what it had spent.
    */
-  async *stream(tools: ToolDefinition[], options: TurnOptions = {}): AsyncIterable<LlmStreamChunk> {
-    let partialText = '';
-    let completed = false;
+  async *stream(turn: ModelTurn): AsyncIterable<LlmStreamChunk> {
     try {
-      for await (const chunk of this.getProvider(options.mode).stream({
-        system: this.system,
-        messages: [...this.conversation.messages],
-        tools,
-        signal: options.signal,
-        ...(options.computer ? { computer: options.computer } : {}),
-      })) {
-        if (chunk.type === 'text') partialText += chunk.text;
-        if (chunk.type === 'end') {
-          this.record(chunk.response.usage);
-          this.conversation.addAssistantMessage(chunk.response.content, chunk.response.toolCalls);
-          completed = true;
-        }
+      for await (const chunk of this.getProvider(turn.mode).stream(this.request(turn))) {
+        if (chunk.type === 'end') this.record(chunk.response.usage);
         yield chunk;
       }
     } catch (error) {
-      // Cancelled or broken mid-answer: what the call had spent still counts.
       const spent = spentUsage(error);
       if (spent) this.record(spent);
       throw error;
-    } finally {
-      if (!completed && partialText.trim()) this.conversation.addAssistantMessage(partialText + ' [interrupted]');
     }
   }
 
-  /** A stateless call outside the history, e.g. for a screen reader tool. */
+  /** A stateless call outside any conversation, e.g. for a screen reader tool. */
   async sendWithMode(
     mode: LlmMode,
     messages: Message[],
@@ -130,24 +98,22 @@ export class LlmManager implements ModelAccess {
     return response;
   }
 
-  addUserMessage(content: string | Array<TextBlock | ImageBlock>): void {
-    this.conversation.addUserMessage(content);
-  }
-
-  addToolResult(toolUseId: string, content: string | Array<TextBlock | ImageBlock>, isError = false): void {
-    this.conversation.addToolResult(toolUseId, typeof content === 'string' ? [{ type: 'text', text: content }] : content, isError);
-  }
-
-  clearHistory(): void {
-    this.conversation.clear();
-  }
-
   get usage(): UsageTotals {
     return structuredClone(this.totals);
   }
 
   resetUsage(): void {
     this.totals = emptyTotals();
+  }
+
+  private request(turn: ModelTurn): LlmRequest {
+    return {
+      system: this.system,
+      messages: [...turn.messages],
+      tools: turn.tools,
+      signal: turn.signal,
+      ...(turn.computer ? { computer: turn.computer } : {}),
+    };
   }
 
   private record(usage: TokenUsage): void {

@@ -10,8 +10,8 @@ export interface ImageLimits {
 
 /**
  * A provider that speaks its vendor's own computer-use tool for the chosen model. The agent then
- * offers GAI's `computer` tool (see tools/desktop/computer/computerActions.ts), which the provider
- * sends as the native tool entry, and leaves out the GAI tools the native tool replaces.
+ * offers GAI's `computer` tool (its vocabulary: model/computer/computerActions.ts), which the
+ * provider sends as the native tool entry, and leaves out the GAI tools the native tool replaces.
  */
 export interface NativeComputerUse {
   /** The wire tool, for logs and tests: 'computer_toolset_20260801', 'computer_20251124', 'computer_20250124', 'computer' (OpenAI), 'computer_use_preview'. */

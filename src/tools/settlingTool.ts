@@ -2,6 +2,8 @@ import type { Static, TObject } from '@sinclair/typebox';
 import type { RiskLevel, ToolResult } from './toolTypes';
 import type { ValidationResult } from '../common/schema';
 import { ToolBase, type AnyTool, type ToolContext } from './toolBase';
+import type { NativeComputerTool } from './nativeComputer';
+import type { ScreenMark } from './screenMarks';
 
 /**
  * An action tool that returns only once the screen has settled after it acted, so whatever
@@ -15,6 +17,9 @@ export class SettlingTool extends ToolBase {
   readonly risk: RiskLevel;
   override readonly timeoutMs: number | undefined;
   override readonly ordered: boolean;
+  override readonly showsScreenAfter: boolean;
+  override readonly showsScreenRead: boolean;
+  override readonly screenshotCoordinates: boolean;
 
   constructor(
     private readonly inner: AnyTool,
@@ -29,6 +34,9 @@ export class SettlingTool extends ToolBase {
     this.risk = inner.risk;
     this.timeoutMs = inner.timeoutMs;
     this.ordered = inner.ordered;
+    this.showsScreenAfter = inner.showsScreenAfter;
+    this.showsScreenRead = inner.showsScreenRead;
+    this.screenshotCoordinates = inner.screenshotCoordinates;
   }
 
   override riskFor(input: Static<TObject>): RiskLevel {
@@ -39,8 +47,16 @@ export class SettlingTool extends ToolBase {
     return this.inner.validateInput(input);
   }
 
-  override hasLLM(): boolean {
-    return this.inner.hasLLM();
+  override typesText(input: unknown): boolean {
+    return this.inner.typesText(input);
+  }
+
+  override screenMarks(input: unknown, result: ToolResult): ScreenMark[] {
+    return this.inner.screenMarks(input, result);
+  }
+
+  override asNativeComputer(): NativeComputerTool | undefined {
+    return this.inner.asNativeComputer();
   }
 
   override publicInput(input: Static<TObject>, context: ToolContext): Promise<unknown> {

@@ -1,9 +1,10 @@
 import type { Static, TObject } from '@sinclair/typebox';
 import type { RiskLevel, ToolResult } from './toolTypes';
 import type { ToolDefinition, JsonObjectSchema } from '../model/messages';
-import type { ModelAccess } from '../model/modelAccess';
 import type { Logger } from '../common/logger';
 import { compileValidator, type InputValidator, type ValidationResult } from '../common/schema';
+import type { NativeComputerTool } from './nativeComputer';
+import type { ScreenMark } from './screenMarks';
 
 export interface ToolContext {
   /** Aborted on cancel or timeout; long-running tools must stop when it fires. */
@@ -14,6 +15,8 @@ export interface ToolContext {
 /**
  * The base of every tool (seed 000 §1). The schema is declared once with TypeBox; the base
  * validates against it fully (types, enums, ranges, unions, unknown fields) before `execute`.
+ * What hosts (the chat, VS Code's tools, the agent) need to know of a tool is declared here
+ * too, once per tool, so no host keeps a list of tool names.
  */
 export abstract class ToolBase<S extends TObject = TObject> {
   abstract readonly name: string;
@@ -28,10 +31,14 @@ export abstract class ToolBase<S extends TObject = TObject> {
    * steps as one batch plans each on the ones before having worked.
    */
   readonly ordered: boolean = false;
+  /** Hosts show the screen after a call that worked (the chat's tool card), marked with `screenMarks`. */
+  readonly showsScreenAfter: boolean = false;
+  /** Hosts show the screen the call read beside its result (an OCR reading, the candidates of an ambiguous click). */
+  readonly showsScreenRead: boolean = false;
+  /** Its input's points are pixels of the screenshots it returned: a host scales them to name a screen point. */
+  readonly screenshotCoordinates: boolean = false;
 
   private validator?: InputValidator<Static<S>>;
-
-  constructor(protected readonly llm?: ModelAccess) {}
 
   abstract execute(input: Static<S>, context: ToolContext): Promise<ToolResult>;
 
@@ -54,8 +61,25 @@ export abstract class ToolBase<S extends TObject = TObject> {
     return this.risk;
   }
 
-  hasLLM(): boolean {
-    return this.llm !== undefined;
+  /**
+   * Whether the call types the text in its input: hosts name the field it goes to, and never show
+   * a secret's text. The input is the public one (masked, maybe a bounded preview), hence unknown.
+   */
+  typesText(_input: unknown): boolean {
+    return false;
+  }
+
+  /**
+   * Where the call acted (a click's point, a drag's ends, a scroll's point) or could have (the
+   * candidates of an ambiguous click), in screen pixels: the one decoder of its result for hosts.
+   */
+  screenMarks(_input: unknown, _result: ToolResult): ScreenMark[] {
+    return [];
+  }
+
+  /** This tool as the model's native computer tool, when it can be one. */
+  asNativeComputer(): NativeComputerTool | undefined {
+    return undefined;
   }
 
   /**

@@ -137,7 +137,7 @@ export class GaiController implements vscode.Disposable {
     const data = result.data as { analysis?: unknown } | undefined;
     const analysis = typeof data?.analysis === 'string' ? screenTextForPeople(data.analysis) : data?.analysis === undefined ? '' : JSON.stringify(data.analysis, null, 2);
     const title = `Screen (${mode})`;
-    if (result.success) await this.pictures.addScreen(title, `${result.observation}\n\n${analysis}`.trim(), result, before);
+    if (result.success) await this.pictures.addScreen(title, `${result.observation}\n\n${analysis}`.trim(), before);
     else this.chat.error(`${title}: ${result.observation}`);
     return result;
   }

@@ -1,4 +1,5 @@
 import { strict as assert } from 'node:assert';
+import { Agent } from '../../src/agent/agent';
 import type { AgentEvent } from '../../src/agent/agentEvents';
 import { GaiError, isGaiError } from '../../src/common/errors';
 import { PROVIDER_KINDS, startHarness, toolResultsSent, type Harness } from '../support/agentHarness';
@@ -27,10 +28,29 @@ for (const kind of PROVIDER_KINDS) {
       if (done?.type === 'done') assert.equal(done.response.stopReason, 'cancelled');
       await h.server.settled();
       assert.equal(h.server.requests[0]?.aborted, true, 'the HTTP request was aborted');
-      assert.deepEqual(h.llm.conversation.problems(), []);
+      assert.deepEqual(h.agent.conversation.problems(), []);
+      // The agent keeps the text that arrived, marked as cut off, and no partial call.
+      const kept = h.agent.conversation.messages[1];
+      assert.equal(kept?.role, 'assistant');
+      assert.match(kept?.content[0]?.type === 'text' ? kept.content[0].text : '', /^This reply.* \[interrupted\]$/s);
       const next = await h.agent.processRequest('again');
       assert.equal(next.message, 'fresh start');
-      assert.deepEqual(h.llm.conversation.problems(), []);
+      assert.deepEqual(h.agent.conversation.problems(), []);
+    });
+
+    it('two agents on one model manager keep their own conversations; the manager counts both', async () => {
+      h = await startHarness(kind, [textReply('first'), textReply('second')]);
+      const other = new Agent(h.llm, h.runtime, { logger: h.logger });
+      await h.agent.processRequest('one');
+      await other.processRequest('two');
+      const second = h.server.requests[1]!.body.messages as unknown[];
+      assert.equal(second.filter((m) => (m as { role?: string }).role !== 'system').length, 1, 'the second agent sends only its own request');
+      assert.equal(h.agent.conversation.length, 2);
+      assert.equal(other.conversation.length, 2);
+      assert.equal(h.llm.usage.requests, 2);
+      other.startSession();
+      assert.equal(other.conversation.length, 0);
+      assert.equal(h.agent.conversation.length, 2, 'a new session of one agent leaves the other history alone');
     });
 
     it('cancels during a tool: the tool stops and its call is answered', async () => {
@@ -47,7 +67,7 @@ for (const kind of PROVIDER_KINDS) {
       assert.equal(response.stopReason, 'cancelled');
       assert.deepEqual(log.map((e) => e.phase), ['start', 'aborted']);
       assert.equal(response.toolCalls[0]?.result.code, 'CANCELLED');
-      assert.deepEqual(h.llm.conversation.problems(), []);
+      assert.deepEqual(h.agent.conversation.problems(), []);
       await h.agent.processRequest('go on');
       const answered = toolResultsSent(kind, h.server.requests[1]!.body);
       assert.equal(answered.length, 2, 'both calls of the cancelled turn are answered in the next request');
@@ -91,7 +111,7 @@ for (const kind of PROVIDER_KINDS) {
       );
       assert.ok(events.some((e) => e.type === 'error'));
       assert.equal(h.agent.running, false);
-      assert.deepEqual(h.llm.conversation.problems(), []);
+      assert.deepEqual(h.agent.conversation.problems(), []);
       assert.equal((await h.agent.processRequest('again')).message, 'recovered');
     });
 
@@ -103,7 +123,7 @@ for (const kind of PROVIDER_KINDS) {
         assert.ok(error.message.includes('127.0.0.1'), error.message);
         return true;
       });
-      assert.deepEqual(h.llm.conversation.problems(), []);
+      assert.deepEqual(h.agent.conversation.problems(), []);
     });
 
     it('leaves no trace of a request the model never answered: sent again, the model sees it once', async () => {
@@ -111,12 +131,12 @@ for (const kind of PROVIDER_KINDS) {
       h = await startHarness(kind, [textReply('first done'), { kind: 'error', status: 401, body: refused }, textReply('sent once')]);
       await h.agent.processRequest('an earlier request');
       await assert.rejects(h.agent.processRequest('press 7'));
-      assert.equal(h.llm.conversation.messages.length, 2, 'the failed request is taken back');
+      assert.equal(h.agent.conversation.messages.length, 2, 'the failed request is taken back');
       assert.equal((await h.agent.processRequest('press 7')).message, 'sent once');
       const sent = JSON.stringify(h.server.requests[2]?.body);
       assert.equal(sent.split('press 7').length - 1, 1, 'the request is in the history once');
       assert.ok(sent.includes('an earlier request'), 'the earlier turn stays');
-      assert.deepEqual(h.llm.conversation.problems(), []);
+      assert.deepEqual(h.agent.conversation.problems(), []);
     });
 
     it('refuses a second request while one runs', async () => {

@@ -26,7 +26,7 @@ for (const kind of PROVIDER_KINDS) {
       assert.equal(sent.length, 1);
       assert.equal(JSON.parse(sent[0]!.text).data.echo, 'hello');
       assert.deepEqual(toolNamesSent(kind, h.server.requests[0]!.body), ['echo']);
-      assert.deepEqual(h.llm.conversation.problems(), []);
+      assert.deepEqual(h.agent.conversation.problems(), []);
     });
 
     it('runs two action calls of one turn in the order the model gave', async () => {
@@ -75,7 +75,7 @@ for (const kind of PROVIDER_KINDS) {
       assert.equal(response.iterations, 3);
       assert.equal(response.stopReason, 'max_iterations');
       assert.match(response.message, /\[Max iterations reached\]$/);
-      assert.deepEqual(h.llm.conversation.problems(), []);
+      assert.deepEqual(h.agent.conversation.problems(), []);
     });
 
     it('retries a 429 through the SDK and succeeds', async () => {
@@ -209,7 +209,7 @@ for (const kind of PROVIDER_KINDS) {
       assert.equal(response.stopReason, 'aborted');
       assert.equal(h.server.requestCount, 3);
       assert.match(response.message, /\[Stopped: press failed 3 times/);
-      assert.deepEqual(h.llm.conversation.problems(), []);
+      assert.deepEqual(h.agent.conversation.problems(), []);
     });
   });
 }

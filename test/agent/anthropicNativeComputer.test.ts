@@ -34,10 +34,10 @@ async function start(model: string, script: Script, screen: { width: number; hei
   const fake = createFakeDesktop(screen);
   const display = new ComputerDisplay(fake.screen);
   const registry = new ToolRegistry();
-  for (const tool of createDesktopTools(makeServices(fake), undefined, { computerDisplay: display })) registry.register(tool);
+  for (const tool of createDesktopTools(makeServices(fake), { computerDisplay: display })) registry.register(tool);
   const runtime = new ToolRuntime(registry, { policy: new ToolPolicy({ profile: 'full' }), autoApprove: ['read', 'action', 'system'] });
   const provider = new AnthropicProvider({ provider: 'anthropic', model, apiKey: 'test', baseUrl: server.baseUrl, maxRetries: 0, computerUse });
-  const agent = new Agent(new LlmManager({ default: provider }, { system: 'Work the desktop.' }), runtime, { computerDisplay: display, maxIterations: 5 });
+  const agent = new Agent(new LlmManager({ default: provider }, { system: 'Work the desktop.' }), runtime, { maxIterations: 5 });
   return { server, fake, agent };
 }
 

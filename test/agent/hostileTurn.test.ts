@@ -70,7 +70,7 @@ for (const kind of PROVIDER_KINDS) {
       assert.equal(parsed[4]?.success, true);
       for (const r of sent) assert.ok(r.text.length <= MAX_RESULT_TEXT_CHARS);
       assert.ok(h.server.requests[1]!.rawBody.length < 60_000, `the next request is small: ${h.server.requests[1]!.rawBody.length}`);
-      assert.deepEqual(h.llm.conversation.problems(), []);
+      assert.deepEqual(h.agent.conversation.problems(), []);
 
       const next = await h.agent.processRequest('and now?');
       assert.equal(next.message, 'still here', 'the session goes on');
@@ -105,7 +105,7 @@ for (const kind of PROVIDER_KINDS) {
       assert.equal(sent[0]?.success, true, 'the press that ran is reported as done, not "not run"');
       assert.equal(sent[1]?.code, 'FAILED');
       assert.match(sent[1]?.error ?? '', /echo gave no result: Maximum call stack size exceeded/);
-      assert.deepEqual(h.llm.conversation.problems(), []);
+      assert.deepEqual(agent.conversation.problems(), []);
     });
   });
 }

@@ -34,13 +34,13 @@ async function start(model: string, computerUse: ComputerUseMode, steps: Respons
   const fake = createFakeDesktop({ width: 1920, height: 1080 });
   const display = new ComputerDisplay(fake.screen);
   const registry = new ToolRegistry();
-  for (const tool of createDesktopTools(makeServices(fake), undefined, { computerDisplay: display })) registry.register(tool);
+  for (const tool of createDesktopTools(makeServices(fake), { computerDisplay: display })) registry.register(tool);
   const runtime = new ToolRuntime(registry, { policy: new ToolPolicy({ profile: 'full' }), autoApprove: ['read', 'action', 'system'] });
   const provider = new OpenAiResponsesProvider(
     { provider: 'openai', model, apiKey: 'sk-scripted', baseUrl: server.baseUrl, maxRetries: 0, computerUse },
     { environment: 'linux' },
   );
-  const agent = new Agent(new LlmManager({ default: provider }, { system: 'Work the desktop.' }), runtime, { computerDisplay: display, maxIterations: 4 });
+  const agent = new Agent(new LlmManager({ default: provider }, { system: 'Work the desktop.' }), runtime, { maxIterations: 4 });
   return { server, fake, agent };
 }
 

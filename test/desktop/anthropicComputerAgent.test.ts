@@ -65,7 +65,7 @@ describe('Claude computer toolset through the agent on a real X display (Tk fixt
         return textReply('Typed.');
       });
       const provider = new AnthropicProvider({ provider: 'anthropic', model, apiKey: 'test', baseUrl: server.baseUrl, maxRetries: 0 });
-      const agent = new Agent(new LlmManager({ default: provider }, { system: 'Work the desktop.' }), rig.runtime, { computerDisplay: screen, maxIterations: 4 });
+      const agent = new Agent(new LlmManager({ default: provider }, { system: 'Work the desktop.' }), rig.runtime, { maxIterations: 4 });
       // The agent sets the model's limits on the display before the first turn; read the geometry the model sees.
       const original = screen.geometry.bind(screen);
       screen.geometry = async () => (geometry = await original());

@@ -1,15 +1,17 @@
 import { strict as assert } from 'node:assert';
-import type { TokenUsage } from '../../src/model/messages';
+import type { Message, TokenUsage } from '../../src/model/messages';
 import { LlmManager } from '../../src/model/llmManager';
 import { AnthropicProvider } from '../../src/model/providers/anthropicProvider';
 import { ScriptedMessagesServer } from '../support/scriptedMessagesServer';
 import { textReply } from '../support/scriptedSteps';
 
+const ask = (text: string): Message[] => [{ role: 'user', content: [{ type: 'text', text }] }];
+
 describe('LlmManager onUsage: every model call is counted in one place', () => {
   let server: ScriptedMessagesServer;
   afterEach(async () => server?.close());
 
-  it('reports history turns (sent and streamed) and stateless calls, each with its own tokens', async () => {
+  it('reports conversation turns (sent and streamed) and stateless calls, each with its own tokens', async () => {
     server = await ScriptedMessagesServer.start([
       textReply('one', { inputTokens: 11, outputTokens: 1 }),
       textReply('two', { inputTokens: 22, outputTokens: 2 }),
@@ -18,12 +20,15 @@ describe('LlmManager onUsage: every model call is counted in one place', () => {
     const seen: TokenUsage[] = [];
     const provider = new AnthropicProvider({ provider: 'anthropic', model: 'test-model', apiKey: 'test', baseUrl: server.baseUrl, maxRetries: 0 });
     const llm = new LlmManager({ default: provider }, { onUsage: (usage) => seen.push(usage) });
-    llm.addUserMessage('hi');
-    await llm.send([]);
-    llm.addUserMessage('again');
-    for await (const _chunk of llm.stream([])) {
+    await llm.send({ messages: ask('hi'), tools: [] });
+    for await (const _chunk of llm.stream({ messages: ask('again'), tools: [] })) {
       // drained
     }
+    // The conversation is the caller's: the manager sends what it is given and adds nothing.
+    assert.deepEqual(
+      server.requests.map((request) => (request.body.messages as unknown[]).length),
+      [1, 1],
+    );
     // A screen reader's call: outside the history, still counted.
     await llm.sendWithMode('fast', [{ role: 'user', content: [{ type: 'text', text: 'what is on screen?' }] }]);
     assert.deepEqual(
@@ -42,10 +47,9 @@ describe('LlmManager onUsage: every model call is counted in one place', () => {
     const seen: TokenUsage[] = [];
     const provider = new AnthropicProvider({ provider: 'anthropic', model: 'test-model', apiKey: 'test', baseUrl: server.baseUrl, maxRetries: 0 });
     const llm = new LlmManager({ default: provider }, { onUsage: (usage) => seen.push(usage) });
-    llm.addUserMessage('hi');
     const abort = new AbortController();
     await assert.rejects(async () => {
-      for await (const chunk of llm.stream([], { signal: abort.signal })) {
+      for await (const chunk of llm.stream({ messages: ask('hi'), tools: [], signal: abort.signal })) {
         if (chunk.type === 'text') abort.abort();
       }
     });

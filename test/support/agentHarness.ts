@@ -58,8 +58,8 @@ export async function startHarness(kind: ProviderKind, script: Script, options: 
     autoApprove: options.autoApprove ?? ['read', 'action', 'system'],
     defaultTimeoutMs: options.defaultTimeoutMs,
   });
-  const llm = new LlmManager({ default: provider }, { system: 'You are a test.', keepScreenshots: options.keepScreenshots });
-  const agent = new Agent(llm, runtime, { maxIterations: options.maxIterations, logger });
+  const llm = new LlmManager({ default: provider }, { system: 'You are a test.' });
+  const agent = new Agent(llm, runtime, { maxIterations: options.maxIterations, logger, keepScreenshots: options.keepScreenshots });
   return { server, agent, llm, runtime, logger, close: () => server.close() };
 }
 

@@ -223,8 +223,14 @@ describe('tool input schemas', () => {
       assert.deepEqual(new PointTool().validateInput({ x: 'ten' }), { ok: false, errors: ['x: expected a number, got "ten"'] });
     });
 
-    it('hasLLM() is false without model access', () => {
-      assert.equal(new PointTool().hasLLM(), false);
+    it('a tool declares nothing for hosts unless it says so: no screen pictures, no typing, no marks, not a native computer tool', () => {
+      const tool = new PointTool();
+      assert.equal(tool.showsScreenAfter, false);
+      assert.equal(tool.showsScreenRead, false);
+      assert.equal(tool.screenshotCoordinates, false);
+      assert.equal(tool.typesText({ text: 'OK' }), false);
+      assert.deepEqual(tool.screenMarks({ x: 1, y: 2 }, { success: true, durationMs: 0, observation: '', data: { point: { x: 1, y: 2 } } }), []);
+      assert.equal(tool.asNativeComputer(), undefined);
     });
   });
 });

@@ -58,6 +58,8 @@ describe('chat webview: the approval card says what will happen (real bundle, re
       { call, risk: 'action', summary: 'click {"x":1520,"y":570}' },
       {
         desktop: { images: codec, windows: { activeWindow: async () => ({ title: 'galculator', appName: 'galculator', bounds: { x: 1450, y: 430, width: 320, height: 360 } }) } },
+        // A click neither types nor takes screenshot pixels: the card asks its tool nothing more.
+        tools: { get: () => ({ typesText: () => false, screenshotCoordinates: false }) },
         // What OCR read on that key: the sentence names it.
         latestReading: () => ({ image, analysis: { fullText: '7', elements: [{ text: '7', level: 'word', confidence: 95, bbox: { x: 1508, y: 552, width: 22, height: 30 } }] }, secretRegions: [] }) as never,
       },

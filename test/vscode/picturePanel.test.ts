@@ -10,6 +10,7 @@ import { createDesktopServices } from '../../src/desktop/desktopServices';
 import type { PictureMessage, PicturePanelReady } from '../../src/shared/pictureProtocol';
 import type { ChatEntry, ScreenPicture, UsageView } from '../../src/shared/protocol';
 import { buildAfterPicture } from '../../src/vscode/chat/afterPicture';
+import { ClickTool } from '../../src/tools/desktop/clickTool';
 import { pictureHtmlFor } from '../../src/vscode/chat/pictureHtmlShell';
 import { buildScreenPicture } from '../../src/vscode/chat/screenPictures';
 import { createFakeDesktop } from '../support/fakeDesktop';
@@ -81,7 +82,7 @@ describe('pictures people can read (real bundles, real CSP)', function () {
     // The click landed: the display shows 7. The card's picture is taken the way the host takes it.
     desktop.screen.setFrame({ ...(await codec.decode(await calculatorScreen('7'))), origin: { x: 0, y: 0 } });
     const services = createDesktopServices(desktop);
-    const picture = await buildAfterPicture({ screen: desktop.screen, images: codec, reader: services.reader }, { name: 'click', input: { text: '7' } }, { success: true, durationMs: 12, observation: 'Clicked "7" at (1520, 570).', data: { point: { x: 1520, y: 570 }, text: '7' } }, undefined);
+    const picture = await buildAfterPicture({ screen: desktop.screen, images: codec, reader: services.reader }, { tool: new ClickTool(services), input: { text: '7' } }, { success: true, durationMs: 12, observation: 'Clicked "7" at (1520, 570).', data: { point: { x: 1520, y: 570 }, text: '7' } }, undefined);
     assert.ok(picture);
     afterPicture = picture;
   });

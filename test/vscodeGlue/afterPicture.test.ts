@@ -6,7 +6,11 @@ import type { ToolResult } from '../../src/tools/toolTypes';
 import { NullLogger } from '../../src/common/logger';
 import { ClickTool } from '../../src/tools/desktop/clickTool';
 import type { HostMessage, ScreenPicture } from '../../src/shared/protocol';
-import { actionPoints, AFTER_PICTURE_MAX_WIDTH, buildAfterPicture } from '../../src/vscode/chat/afterPicture';
+import { AFTER_PICTURE_MAX_WIDTH, buildAfterPicture } from '../../src/vscode/chat/afterPicture';
+import { DragTool } from '../../src/tools/desktop/dragTool';
+import { OcrTool } from '../../src/tools/desktop/ocrTool';
+import { PressKeyTool } from '../../src/tools/desktop/pressKeyTool';
+import { TypeTextTool } from '../../src/tools/desktop/typeTextTool';
 import { ChatSession, MAX_PICTURES } from '../../src/vscode/chat/chatSession';
 import { createDesktopServices } from '../../src/desktop/desktopServices';
 import { compileWindowTitles } from '../../src/desktop/reading/privateWindows';
@@ -18,8 +22,9 @@ describe('the screen after an action (tool cards)', () => {
   it('shows the screen as the action left it, downscaled to a JPEG, the click point marked, without OCR', async () => {
     const fake = createFakeDesktop({ width: 1600, height: 900 });
     const services = createDesktopServices(fake);
-    const call = { id: 'c1', name: 'click', input: { x: 400, y: 300 } };
-    const result = await new ClickTool(services).execute({ x: 400, y: 300 }, { signal: new AbortController().signal, logger: new NullLogger() });
+    const click = new ClickTool(services);
+    const call = { tool: click, input: { x: 400, y: 300 } };
+    const result = await click.execute({ x: 400, y: 300 }, { signal: new AbortController().signal, logger: new NullLogger() });
     assert.equal(result.success, true, result.observation);
     // The app reacts to the click: a dark panel appears where it clicked.
     fake.screen.paint({ x: 300, y: 200, width: 400, height: 200 }, [10, 10, 10, 255]);
@@ -50,7 +55,7 @@ describe('the screen after an action (tool cards)', () => {
     const grabs = fake.screen.grabs.length;
     const picture = await buildAfterPicture(
       { screen: fake.screen, images: fake.images, reader: services.reader },
-      { name: 'type_text', input: { text: 'x' } },
+      { tool: new TypeTextTool(services), input: { text: 'x' } },
       ok({ screenAfter: { settled: true, text: 'Saved', lines: 1 } }),
       before,
     );
@@ -62,26 +67,29 @@ describe('the screen after an action (tool cards)', () => {
 
   it('gives none for a failed (denied, cancelled) call, a tool that does not act, or a private window', async () => {
     const fake = createFakeDesktop({ window: window('Passwords — KeePassXC') });
-    const parts = { screen: fake.screen, images: fake.images, reader: createDesktopServices(fake).reader };
+    const services = createDesktopServices(fake);
+    const parts = { screen: fake.screen, images: fake.images, reader: services.reader };
     const denied: ToolResult = { success: false, durationMs: 0, observation: 'denied', code: 'DENIED' };
-    assert.equal(await buildAfterPicture(parts, { name: 'click', input: {} }, denied, undefined), undefined);
-    assert.equal(await buildAfterPicture(parts, { name: 'ocr', input: {} }, ok({}), undefined), undefined);
+    assert.equal(await buildAfterPicture(parts, { tool: new ClickTool(services), input: {} }, denied, undefined), undefined);
+    assert.equal(await buildAfterPicture(parts, { tool: new OcrTool(services), input: {} }, ok({}), undefined), undefined);
     const guarded = createDesktopServices(fake, { privateWindowTitles: compileWindowTitles(['KeePassXC'], 'gai.redact.windowTitles') });
-    const hidden = await buildAfterPicture({ ...parts, reader: guarded.reader }, { name: 'press_key', input: { keys: 'ctrl+s' } }, ok({}), undefined);
+    const pressKey = new PressKeyTool(services);
+    const hidden = await buildAfterPicture({ ...parts, reader: guarded.reader }, { tool: pressKey, input: { key: 'ctrl+s' } }, ok({}), undefined);
     assert.equal(hidden, undefined, 'a private window on top: no picture');
-    assert.ok((await buildAfterPicture(parts, { name: 'press_key', input: { keys: 'ctrl+s' } }, ok({}), undefined))?.src);
+    assert.ok((await buildAfterPicture(parts, { tool: pressKey, input: { key: 'ctrl+s' } }, ok({}), undefined))?.src);
   });
 
-  it('marks where a drag started and ended, and where a scroll went', () => {
-    assert.deepEqual(
-      actionPoints({ name: 'drag', input: {} }, ok({ path: [{ x: 1, y: 2 }, { x: 5, y: 5 }, { x: 10, y: 20 }] })).map((p) => [p.x, p.y, p.label]),
-      [
-        [1, 2, 'drag started'],
-        [10, 20, 'drag released'],
-      ],
-    );
-    assert.deepEqual(actionPoints({ name: 'scroll', input: { direction: 'down', x: 30, y: 40 } }, ok({})), [{ x: 30, y: 40, label: 'scrolled', kind: 'click' }]);
-    assert.deepEqual(actionPoints({ name: 'type_text', input: { text: 'a' } }, ok({})), []);
+  it("marks where the tool says it acted: a drag's ends", async () => {
+    const fake = createFakeDesktop({ width: 800, height: 600 });
+    const services = createDesktopServices(fake);
+    const drag = new DragTool(services);
+    const input = { from: { x: 10, y: 20 }, to: { x: 400, y: 300 } };
+    const result = await drag.execute(input);
+    const picture = await buildAfterPicture({ screen: fake.screen, images: fake.images, reader: services.reader }, { tool: drag, input }, result, undefined);
+    assert.deepEqual(picture?.points.map((p) => [p.x, p.y, p.label]), [
+      [10, 20, 'drag started'],
+      [400, 300, 'drag released'],
+    ]);
   });
 });
 

@@ -7,8 +7,24 @@ import type { HostMessage } from '../../src/shared/protocol';
 import type { ApprovalRequest } from '../../src/runtime/toolRuntime';
 import { APPROVAL_PICTURE_WIDTH, around, buildApprovalView, textAt } from '../../src/vscode/chat/approvalView';
 import { ChatSession } from '../../src/vscode/chat/chatSession';
+import { ComputerDisplay } from '../../src/tools/desktop/computer/computerDisplay';
+import { createDesktopTools } from '../../src/tools/desktop/desktopTools';
+import { ToolRegistry } from '../../src/tools/toolRegistry';
+import { Type } from '@sinclair/typebox';
+import { ToolBase } from '../../src/tools/toolBase';
+import { ToolResults } from '../../src/tools/toolResult';
+import type { ToolResult } from '../../src/tools/toolTypes';
+import { toolInput } from '../../src/common/schema';
+import { createFakeDesktop, makeServices } from '../support/fakeDesktop';
 
 const codec = new SharpImages();
+
+/** The real tools, as the runtime's registry holds them: each says what its card needs. */
+const tools = new ToolRegistry();
+{
+  const fake = createFakeDesktop({ width: 1920, height: 1080 });
+  for (const tool of createDesktopTools(makeServices(fake), { computerDisplay: new ComputerDisplay(fake.screen) })) tools.register(tool);
+}
 
 function request(name: string, input: unknown): ApprovalRequest {
   return { call: { id: `c-${name}`, name, input }, risk: 'action', summary: `${name} ${JSON.stringify(input)}` };
@@ -33,6 +49,7 @@ describe('approval view: the sentence and the screen around the point', () => {
     const image = await screen();
     const view = await buildApprovalView(request('click', { x: 1570, y: 576 }), {
       desktop: desktop({ title: 'galculator' }),
+      tools,
       latestReading: () => ({ image, analysis: { fullText: '', elements: [] }, secretRegions: [] }),
     });
     assert.equal(view.text, 'Click at (1570, 576) in *galculator*');
@@ -51,6 +68,7 @@ describe('approval view: the sentence and the screen around the point', () => {
     ];
     const view = await buildApprovalView(request('click', { x: 1520, y: 570 }), {
       desktop: desktop({ title: 'galculator' }),
+      tools,
       latestReading: () => ({ image, analysis: { fullText: '7 8 9', elements }, secretRegions: [] }) as never,
     });
     assert.equal(view.text, 'Click **7** at (1520, 570) in *galculator*');
@@ -65,14 +83,55 @@ describe('approval view: the sentence and the screen around the point', () => {
 
   it('click by text and typing have no picture; typing names the focused field; slow lookups are not waited for', async () => {
     const reading = { image: await screen(), analysis: { fullText: '', elements: [] }, secretRegions: [] };
-    const byText = await buildApprovalView(request('click', { text: '7' }), { desktop: desktop({ title: 'galculator' }), latestReading: () => reading });
+    const byText = await buildApprovalView(request('click', { text: '7' }), { desktop: desktop({ title: 'galculator' }), tools, latestReading: () => reading });
     assert.deepEqual(byText, { text: 'Click **7** in *galculator*' });
-    const typing = await buildApprovalView(request('type_text', { text: 'Hello' }), { desktop: desktop({ title: 'Firefox', focused: 'Name' }), latestReading: () => reading });
+    const typing = await buildApprovalView(request('type_text', { text: 'Hello' }), { desktop: desktop({ title: 'Firefox', focused: 'Name' }), tools, latestReading: () => reading });
     assert.deepEqual(typing, { text: 'Type `Hello` into *Name* of *Firefox*' });
     const started = performance.now();
-    const slow = await buildApprovalView(request('launch_app', { appName: 'Calculator' }), { desktop: desktop({ title: 'late', slow: true }), latestReading: () => reading });
+    const slow = await buildApprovalView(request('launch_app', { appName: 'Calculator' }), { desktop: desktop({ title: 'late', slow: true }), tools, latestReading: () => reading });
     assert.deepEqual(slow, { text: 'Launch *Calculator*' });
     assert.ok(performance.now() - started < 1_500);
+  });
+
+  it('the tool says whether it types and whether its points are screenshot pixels, whatever its name', async () => {
+    const reading = { image: await screen(), analysis: { fullText: '', elements: [] }, secretRegions: [] };
+    const computerTyping = await buildApprovalView(request('computer', { action: 'type', text: 'Hello' }), { desktop: desktop({ title: 'Firefox', focused: 'Name' }), tools, latestReading: () => reading });
+    assert.deepEqual(computerTyping, { text: 'Type `Hello` into *Name* of *Firefox*' });
+    const pressing = await buildApprovalView(request('press_key', { key: 'a' }), { desktop: desktop({ title: 'Firefox', focused: 'Name' }), tools, latestReading: () => reading });
+    assert.deepEqual(pressing, { text: 'Press **a** in *Firefox*' }, 'a tool that does not type: the focused field is not looked up');
+    // A tool GAI gains later that types: its card names the field, with no edit here.
+    const dictateSchema = toolInput({ text: Type.String() });
+    class DictateTool extends ToolBase<typeof dictateSchema> {
+      readonly name = 'dictate';
+      readonly description = 'Dictates text.';
+      readonly inputSchema = dictateSchema;
+      readonly risk = 'action' as const;
+      override typesText(): boolean {
+        return true;
+      }
+      execute(): Promise<ToolResult> {
+        return Promise.resolve(ToolResults.success('dictated'));
+      }
+    }
+    const more = new ToolRegistry();
+    more.register(new DictateTool());
+    let asked = 0;
+    const desk = desktop({ title: 'Firefox', focused: 'Name' });
+    const counting = { ...desk, accessibility: { focusedElement: () => (asked++, desk.accessibility!.focusedElement!()) } as unknown as Desktop['accessibility'] };
+    await buildApprovalView(request('dictate', { text: 'Hello' }), { desktop: counting, tools: more, latestReading: () => reading });
+    assert.equal(asked, 1, 'the focused field was looked up for a tool that declares typing');
+    // The computer tool's points are screenshot pixels: the card asks for the scale and names the screen point.
+    let scales = 0;
+    const clicking = await buildApprovalView(request('computer', { action: 'left_click', coordinate: [100, 50] }), {
+      desktop: desktop({ title: 'galculator' }),
+      tools,
+      latestReading: () => reading,
+      computerScale: () => (scales++, Promise.resolve(2)),
+    });
+    assert.equal(scales, 1);
+    assert.match(clicking.text, /^Click at \(200, 100\) \(\(100, 50\) of the screenshot\) in \*galculator\*$/);
+    await buildApprovalView(request('click', { x: 5, y: 5 }), { desktop: desktop(), tools, latestReading: () => reading, computerScale: () => (scales++, Promise.resolve(2)) });
+    assert.equal(scales, 1, 'a tool in screen pixels needs no scale');
   });
 
   it('the chat card carries the view (redacted) while it waits, and keeps only the sentence once answered', async () => {

@@ -8,6 +8,8 @@ import { NullLogger } from '../../src/common/logger';
 import { AppPermissionGuard } from '../../src/safety/appPermissions';
 import { MemoryAppPermissionStore } from '../../src/safety/appPermissionStore';
 import { createDesktopTools } from '../../src/tools/desktop/desktopTools';
+import { TypeTextTool } from '../../src/tools/desktop/typeTextTool';
+import type { DesktopServices } from '../../src/desktop/desktopServices';
 import { ToolPolicy, type ToolProfile } from '../../src/runtime/toolPolicy';
 import { ToolRegistry } from '../../src/tools/toolRegistry';
 import { ToolRuntime } from '../../src/runtime/toolRuntime';
@@ -21,7 +23,7 @@ function spec(name: string): LmToolSpec {
   return found;
 }
 
-function rig(options: { profile?: ToolProfile; appsAllow?: string[]; title?: string } = {}): { fake: FakeDesktop; runner: LmToolsRunner; lines: string[] } {
+function rig(options: { profile?: ToolProfile; appsAllow?: string[]; title?: string } = {}): { fake: FakeDesktop; runner: LmToolsRunner; lines: string[]; registry: ToolRegistry; desktop: DesktopServices } {
   const fake = createFakeDesktop({
     width: 800,
     height: 600,
@@ -42,7 +44,7 @@ function rig(options: { profile?: ToolProfile; appsAllow?: string[]; title?: str
   const safety = new SafetyMonitor({ interrupts: new UnavailableInterrupts('test'), settings: { failSafeCorner: false, pauseOnTakeover: false } });
   const parts: LmToolParts = { agentRuntime, desktop, safety };
   const lines: string[] = [];
-  return { fake, runner: new LmToolsRunner({ parts: () => Promise.resolve(parts), log: (line) => lines.push(line) }), lines };
+  return { fake, runner: new LmToolsRunner({ parts: () => Promise.resolve(parts), log: (line) => lines.push(line) }), lines, registry, desktop };
 }
 
 const signal = (): AbortSignal => new AbortController().signal;
@@ -123,6 +125,21 @@ describe('language model tools: prepareInvocation and invoke', () => {
     assert.equal(result.images?.length, 1);
     assert.match(lmResultText(result, false), /could not be attached: this editor's language model tool results carry text only/);
     assert.match(lmResultText(result, true), /The picture follows as image data\.$/);
+  });
+
+  it("a typing tool whose own secrecy check fails: the confirmation shows none of the text", async () => {
+    const { runner, registry, desktop } = rig();
+    class BrokenCheck extends TypeTextTool {
+      override publicInput(): Promise<unknown> {
+        return Promise.reject(new Error('the focused field could not be asked'));
+      }
+    }
+    registry.register(new BrokenCheck(desktop));
+    const prepared = await runner.prepare(spec('gai_type_text'), { text: 'hunter2' });
+    assert.ok(prepared.confirmation);
+    assert.ok(!prepared.confirmation.message.includes('hunter2'), prepared.confirmation.message);
+    const clicking = await runner.prepare(spec('gai_click'), { text: 'Save' });
+    assert.equal(clicking.confirmation?.message, 'Click **Save** in *gedit*', 'a tool that types nothing is shown as it is');
   });
 
   it('GAI that cannot be built: the call fails as a result that says why, and the action still asks', async () => {

@@ -3,7 +3,7 @@ import { SharpImages } from '../../src/platform/images/sharpImages';
 import type { ScreenImage } from '../../src/desktop/ports/screenPort';
 import type { HostMessage, ScreenPicture } from '../../src/shared/protocol';
 import { ChatSession, MAX_PICTURES } from '../../src/vscode/chat/chatSession';
-import { buildScreenPicture, pointsOf } from '../../src/vscode/chat/screenPictures';
+import { buildScreenPicture } from '../../src/vscode/chat/screenPictures';
 import { statusSummary } from '../../src/vscode/status/statusSummary';
 import { screenTextBlock } from '../../src/common/screenText';
 
@@ -42,24 +42,6 @@ describe('screen pictures in the chat', () => {
     assert.equal(picture.width, 400);
     assert.deepEqual(picture.boxes[0], { x: 100, y: 100, width: 40, height: 20, text: 'A' });
     assert.deepEqual(picture.points[0], { x: 200, y: 150, label: 'p', kind: 'click' });
-  });
-
-  it('reads the click point and the candidates of an ambiguous click from tool results', () => {
-    assert.deepEqual(pointsOf({ success: true, durationMs: 1, observation: '', data: { point: { x: 5, y: 6 }, text: 'OK' } }), [
-      { x: 5, y: 6, label: 'clicked "OK"', kind: 'click' },
-    ]);
-    const ambiguous = {
-      success: false,
-      code: 'FAILED' as const,
-      durationMs: 1,
-      observation: '',
-      data: { candidates: [{ foundText: 'OK', bbox: { x: 0, y: 0, width: 10, height: 10 } }, { foundText: 'OK', bbox: { x: 100, y: 0, width: 10, height: 10 } }, { foundText: 'bad' }] },
-    };
-    assert.deepEqual(pointsOf(ambiguous), [
-      { x: 5, y: 5, label: '1: OK', kind: 'candidate' },
-      { x: 105, y: 5, label: '2: OK', kind: 'candidate' },
-    ]);
-    assert.deepEqual(pointsOf({ success: true, durationMs: 1, observation: '' }), []);
   });
 
   it('keeps pictures only on the newest few screen entries, text on all', () => {

@@ -6,6 +6,7 @@ import type { Candidate } from '../../desktop/grounding/candidate';
 import { neutralizeScreenText, quoteScreenText } from '../../common/screenText';
 import { StringEnum, toolInput } from '../../common/schema';
 import { ToolBase, type ToolContext } from '../toolBase';
+import { candidateMarks, dataFields, isScreenPoint, type ScreenMark } from '../screenMarks';
 import { ToolResults } from '../toolResult';
 import { ReturnScreenSchema, withScreenAfter } from './screenState';
 
@@ -39,9 +40,18 @@ export class ClickTool extends ToolBase<typeof schema> {
     'selects a line; modifiers are held while clicking. Coordinates are screen pixels (divide coordinates read off a downscaled screenshot by its scale).';
   readonly inputSchema = schema;
   readonly risk = 'action' as const;
+  override readonly showsScreenAfter = true;
+  override readonly showsScreenRead = true;
 
   constructor(private readonly services: DesktopServices) {
     super();
+  }
+
+  /** The point it clicked (`data.point`, labelled with the text asked for), or the candidates it would not choose between. */
+  override screenMarks(_input: unknown, result: ToolResult): ScreenMark[] {
+    const { point, text, candidates } = dataFields(result.data);
+    const clicked: ScreenMark[] = isScreenPoint(point) ? [{ x: point.x, y: point.y, label: typeof text === 'string' ? `clicked "${text}"` : 'clicked', kind: 'click' }] : [];
+    return [...clicked, ...candidateMarks(candidates)];
   }
 
   protected override checkInput(input: ClickInput): string | undefined {

@@ -1,6 +1,9 @@
 import { isGaiError } from '../../common/errors';
 import { sleep } from '../../common/timing';
 import type { RiskLevel, ToolResult } from '../toolTypes';
+import type { ToolDefinition } from '../../model/messages';
+import type { LlmRequest, NativeComputerUse } from '../../model/llmProvider';
+import type { NativeComputerTool } from '../nativeComputer';
 import type { DesktopServices } from '../../desktop/desktopServices';
 import { describeCombo } from '../../desktop/input/keys';
 import type { ImageFormat } from '../../desktop/ports/imageCodec';
@@ -11,6 +14,7 @@ import { COMPUTER_TOOL_NAME, OBSERVING_ACTIONS, computerInputSchema, type Comput
 import { toImagePoint, toScreenPoint, type ComputerDisplay, type DisplayGeometry } from './computer/computerDisplay';
 import { ComputerImages } from './computer/computerImages';
 import { computerInputProblem } from './computer/computerRules';
+import { offeredBesideNativeComputer } from './computer/computerToolChoice';
 import { parseModifiers, parseXdoCombo, parseXdoKeys } from './computer/xdoKeys';
 import { TypeTextTool } from './typeTextTool';
 
@@ -38,7 +42,7 @@ export interface ComputerToolOptions {
  * The providers send it as their native computer tool. A batch of its calls runs in order
  * and stops at the first failure (`ordered`).
  */
-export class ComputerTool extends ToolBase<typeof computerInputSchema> {
+export class ComputerTool extends ToolBase<typeof computerInputSchema> implements NativeComputerTool {
   readonly name = COMPUTER_TOOL_NAME;
   readonly description =
     'Use the computer: take a screenshot, move and click the mouse, drag, scroll, type and press keys. Coordinates are ' +
@@ -48,6 +52,7 @@ export class ComputerTool extends ToolBase<typeof computerInputSchema> {
   override readonly ordered = true;
   // hold_key and wait may last up to 100 s.
   override readonly timeoutMs = 110_000;
+  override readonly screenshotCoordinates = true;
 
   private readonly images: ComputerImages;
   private readonly typer: TypeTextTool;
@@ -62,6 +67,27 @@ export class ComputerTool extends ToolBase<typeof computerInputSchema> {
     super();
     this.images = new ComputerImages(services, display, options.format ?? 'png');
     this.typer = new TypeTextTool(services);
+  }
+
+  override asNativeComputer(): NativeComputerTool {
+    return this;
+  }
+
+  adaptTo(native: NativeComputerUse): void {
+    this.display.setLimits(native.imageLimits);
+  }
+
+  async displaySize(): Promise<NonNullable<LlmRequest['computer']>> {
+    const { image } = await this.display.geometry();
+    return { displayWidth: image.width, displayHeight: image.height };
+  }
+
+  offeredWith(definitions: readonly ToolDefinition[]): ToolDefinition[] {
+    return offeredBesideNativeComputer(definitions);
+  }
+
+  override typesText(input: unknown): boolean {
+    return typeof input === 'object' && input !== null && (input as { action?: unknown }).action === 'type';
   }
 
   override riskFor(input: ComputerInput): RiskLevel {

@@ -22,9 +22,11 @@ import { WaitTool } from './waitTool';
 import { ZoomTool } from './zoomTool';
 
 export interface DesktopToolsOptions {
+  /** The models the detailed screen reader asks (the only desktop tool that asks one); without, it reads by OCR alone. */
+  models?: ModelAccess;
   /** With it, the `computer` tool (native computer use) is offered too, over this display. */
   computerDisplay?: ComputerDisplay;
-  /** Why there is no model (e.g. no API key), said by tools that need one instead of "none is configured". */
+  /** Why there are no models (e.g. no API key), said by the screen reader instead of "none is configured". */
   noModelReason?: string;
 }
 
@@ -32,9 +34,9 @@ export interface DesktopToolsOptions {
  * The vision and action tools over one desktop: the seed's, in its registration order, then
  * the finer pointer and keyboard tools, then `computer` when a display for it is given.
  */
-export function createDesktopTools(services: DesktopServices, llm?: ModelAccess, options: DesktopToolsOptions = {}): AnyTool[] {
+export function createDesktopTools(services: DesktopServices, options: DesktopToolsOptions = {}): AnyTool[] {
   return [
-    new SmartScreenReaderTool(services, llm, options.noModelReason),
+    new SmartScreenReaderTool(services, options.models, options.noModelReason),
     new ScreenCaptureTool(services),
     new OcrTool(services),
     new ElementTreeTool(services),

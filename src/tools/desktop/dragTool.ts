@@ -3,6 +3,7 @@ import type { ToolResult } from '../toolTypes';
 import type { DesktopServices } from '../../desktop/desktopServices';
 import { StringEnum, toolInput } from '../../common/schema';
 import { ToolBase } from '../toolBase';
+import { dataFields, isScreenPoint, type ScreenMark } from '../screenMarks';
 import { ToolResults } from '../toolResult';
 import { pointsOffScreen, ScreenPointSchema } from './screenPoints';
 
@@ -21,9 +22,22 @@ export class DragTool extends ToolBase<typeof schema> {
   readonly description = 'Drag with a mouse button held: from a point to another (from, to), or along a path of points. Screen pixels.';
   readonly inputSchema = schema;
   readonly risk = 'action' as const;
+  override readonly showsScreenAfter = true;
 
   constructor(private readonly services: DesktopServices) {
     super();
+  }
+
+  /** Where the drag started and where it was released (`data.path`'s ends). */
+  override screenMarks(_input: unknown, result: ToolResult): ScreenMark[] {
+    const { path } = dataFields(result.data);
+    if (!Array.isArray(path)) return [];
+    const [from, to] = [path[0], path[path.length - 1]];
+    if (!isScreenPoint(from) || !isScreenPoint(to)) return [];
+    return [
+      { x: from.x, y: from.y, label: 'drag started', kind: 'click' },
+      { x: to.x, y: to.y, label: 'drag released', kind: 'click' },
+    ];
   }
 
   protected override checkInput(input: DragInput): string | undefined {

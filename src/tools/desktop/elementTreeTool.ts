@@ -35,6 +35,7 @@ export class ElementTreeTool extends ToolBase<typeof schema> {
     'Describe the active window (or screen) as a tree: window, blocks of text, lines and optionally words, each with its box in screen pixels.';
   readonly inputSchema = schema;
   readonly risk = 'read' as const;
+  override readonly showsScreenRead = true;
 
   constructor(private readonly services: DesktopServices) {
     super();

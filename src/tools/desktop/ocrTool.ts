@@ -29,6 +29,7 @@ export class OcrTool extends ToolBase<typeof schema> {
     'and elements with text, confidence and box (screen pixels); lines by default, words on request.';
   readonly inputSchema = schema;
   readonly risk = 'read' as const;
+  override readonly showsScreenRead = true;
 
   constructor(private readonly services: DesktopServices) {
     super();

@@ -31,6 +31,7 @@ export class PressKeyTool extends ToolBase<typeof schema> {
     'A list of keys is pressed in sequence. "command" means Cmd on macOS and Ctrl on Linux and Windows.';
   readonly inputSchema = schema;
   readonly risk = 'action' as const;
+  override readonly showsScreenAfter = true;
 
   constructor(private readonly services: DesktopServices) {
     super();

@@ -4,6 +4,7 @@ import type { DesktopServices } from '../../desktop/desktopServices';
 import { locateText } from '../../desktop/grounding/textLocator';
 import { StringEnum, toolInput } from '../../common/schema';
 import { ToolBase, type ToolContext } from '../toolBase';
+import { dataFields, type ScreenMark } from '../screenMarks';
 import { ToolResults } from '../toolResult';
 import { ReturnScreenSchema, withScreenAfter } from './screenState';
 
@@ -24,9 +25,17 @@ export class ScrollTool extends ToolBase<typeof schema> {
   readonly description = 'Scroll up, down, left or right with the mouse wheel, optionally over a visible text or a point first.';
   readonly inputSchema = schema;
   readonly risk = 'action' as const;
+  override readonly showsScreenAfter = true;
+  override readonly showsScreenRead = true;
 
   constructor(private readonly services: DesktopServices) {
     super();
+  }
+
+  /** The point it scrolled at when it was given one and scrolled; over a text its result names no point. */
+  override screenMarks(input: unknown, result: ToolResult): ScreenMark[] {
+    const { x, y } = dataFields(input);
+    return result.success && typeof x === 'number' && typeof y === 'number' ? [{ x, y, label: 'scrolled', kind: 'click' }] : [];
   }
 
   protected override checkInput(input: ScrollInput): string | undefined {

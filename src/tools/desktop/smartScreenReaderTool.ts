@@ -35,13 +35,16 @@ export class SmartScreenReaderTool extends ToolBase<typeof schema> {
   readonly risk = 'read' as const;
   override readonly timeoutMs = 90_000;
 
+  override readonly showsScreenRead = true;
+
   constructor(
     private readonly services: DesktopServices,
-    llm?: ModelAccess,
-    /** Why `llm` is missing when it is (a missing key is not "no model configured"). */
+    /** The fast and vision models; the only desktop tool that asks one. Without, quick mode reads by OCR alone. */
+    private readonly models?: ModelAccess,
+    /** Why `models` is missing when it is (a missing key is not "no model configured"). */
     private readonly noModelReason?: string,
   ) {
-    super(llm);
+    super();
   }
 
   async execute(input: Static<typeof schema>, context: ToolContext): Promise<ToolResult> {
@@ -53,7 +56,7 @@ export class SmartScreenReaderTool extends ToolBase<typeof schema> {
     if (reading.withheld) return ToolResults.success(reading.withheld, { ...base, llmMode: 'none', withheld: true, analysis: reading.withheld });
     if (input.mode === 'quick') {
       const text = screenSummaryText(reading.analysis, window);
-      if (!this.llm) {
+      if (!this.models) {
         const result = ToolResults.success(`Read the screen by OCR (${this.noModelReason ? `no model: ${this.noModelReason.replace(/\.$/, '')}` : 'no model configured'}): ${window ? `${quoteScreenText(window.title)} is active` : 'no active window'}.`, {
           ...base,
           llmMode: 'none',
@@ -61,7 +64,7 @@ export class SmartScreenReaderTool extends ToolBase<typeof schema> {
         });
         return withInstructionFlags(result, screenItems(reading.analysis, window));
       }
-      const response = await this.llm.sendWithMode(
+      const response = await this.models.sendWithMode(
         'fast',
         [{ role: 'user', content: [{ type: 'text', text: `Summarize the current screen state in 2-4 sentences for an agent that operates it. ${SCREEN_IS_DATA}\n\n${text}` }] }],
         { maxTokens: 400, signal: context.signal },
@@ -72,7 +75,7 @@ export class SmartScreenReaderTool extends ToolBase<typeof schema> {
       return withInstructionFlags(result, [...screenItems(reading.analysis, window), { text: response.content, source: 'fast model summary' }]);
     }
 
-    if (!this.llm) {
+    if (!this.models) {
       const why = this.noModelReason ? `, which cannot be used: ${this.noModelReason}` : ', and none is configured.';
       return ToolResults.failure('FAILED', `Detailed screen reading needs a vision model${why}`, {
         hint: 'Use ocr or get_element_tree to read the screen without a model, or configure a model.',
@@ -104,7 +107,7 @@ export class SmartScreenReaderTool extends ToolBase<typeof schema> {
       '{"summary": "2-4 sentences", "elements": [{"label": "Save", "role": "button", "x": 120, "y": 48}]}',
       'x and y are the centre of each element in picture coordinates.',
     ].join('\n');
-    const response = await this.llm!.sendWithMode(
+    const response = await this.models!.sendWithMode(
       'vision',
       [
         {

@@ -36,11 +36,16 @@ export class TypeTextTool extends ToolBase<typeof schema> {
   readonly inputSchema = schema;
   readonly risk = 'action' as const;
   override readonly timeoutMs = 120_000;
+  override readonly showsScreenAfter = true;
   /** Inputs publicInput found secret (e.g. by the focused field), so execute does not echo them. */
   private readonly secretInputs = new WeakSet<TypeTextInput>();
 
   constructor(private readonly services: DesktopServices) {
     super();
+  }
+
+  override typesText(_input: unknown): boolean {
+    return true;
   }
 
   override async publicInput(input: TypeTextInput, context: ToolContext): Promise<unknown> {

@@ -57,6 +57,7 @@ export class ApprovalRouter {
       const parts = await this.deps.parts();
       return await buildApprovalView(request, {
         desktop: parts.desktop.desktop,
+        tools: parts.agentRuntime.registry,
         latestReading: () => parts.desktop.reader.latestSeen(),
         computerScale: async () => 1 / (await parts.computerDisplay.geometry()).scale,
       });

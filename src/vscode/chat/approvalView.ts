@@ -8,6 +8,7 @@ import { crop } from '../../desktop/reading/screenDiff';
 import type { ApprovalView } from '../../shared/protocol';
 import { describeAction, type ActionContext } from '../../tools/actionDescription';
 import type { ApprovalRequest } from '../../runtime/toolRuntime';
+import type { AnyTool } from '../../tools/toolBase';
 import { buildScreenPicture } from './screenPictures';
 
 /** Screen pixels around the point, and the picture's width: enough to recognise the place, small to keep. */
@@ -16,21 +17,27 @@ export const APPROVAL_PICTURE_WIDTH = 320;
 /** Longest wait for the window title or the focused element. */
 const LOOKUP_MS = 300;
 
+/** What the card asks of the call's tool: whether it types, whether its points are screenshot pixels. */
+export type ApprovalTool = Pick<AnyTool, 'typesText' | 'screenshotCoordinates'>;
+
 export interface ApprovalSources {
   desktop: Pick<Desktop, 'windows' | 'accessibility' | 'images'>;
+  /** The tools by name (the runtime's registry): each says what its card needs. */
+  tools: { get(name: string): ApprovalTool | undefined };
   /** The screen reader's newest reading (already protected: private windows and secrets withheld). */
   latestReading(): LatestReading | undefined;
-  /** Screen pixels per `computer` screenshot pixel, when known. */
+  /** Screen pixels per screenshot pixel of the native computer tool, when known. */
   computerScale?(): Promise<number | undefined>;
 }
 
 export async function buildApprovalView(request: ApprovalRequest, sources: ApprovalSources): Promise<ApprovalView> {
   const context: ActionContext = {};
-  const typing = request.call.name === 'type_text' || (request.call.name === 'computer' && (request.call.input as { action?: unknown } | null)?.action === 'type');
+  const tool = sources.tools.get(request.call.name);
+  const typing = tool?.typesText(request.call.input) ?? false;
   const [window, focused, scale] = await Promise.all([
     within(sources.desktop.windows.activeWindow()),
     typing ? within(sources.desktop.accessibility?.focusedElement?.() ?? Promise.resolve(undefined)) : undefined,
-    request.call.name === 'computer' && sources.computerScale ? within(sources.computerScale()) : undefined,
+    tool?.screenshotCoordinates && sources.computerScale ? within(sources.computerScale()) : undefined,
   ]);
   if (window?.title) context.windowTitle = window.title;
   if (focused?.name) context.focusedName = focused.name;

@@ -1,9 +1,10 @@
 // Turns what the agent saw (the screen reader's newest reading) into a chat picture: a
 // downscaled JPEG plus OCR boxes and click points in picture pixels, drawn by the webview.
+// The points are the tool's own (ToolBase.screenMarks): no decoding of results here.
 // No vscode import: unit-tested with the real codec.
 import type { BBox } from '../../common/geometry';
 import type { OcrAnalysis } from '../../desktop/ocr/ocrTypes';
-import type { ToolResult } from '../../tools/toolTypes';
+import type { ScreenMark } from '../../tools/screenMarks';
 import type { ImageCodec } from '../../desktop/ports/imageCodec';
 import type { ScreenImage } from '../../desktop/ports/screenPort';
 import type { ScreenPicture } from '../../shared/protocol';
@@ -12,12 +13,8 @@ import type { ScreenPicture } from '../../shared/protocol';
 export const PICTURE_MAX_WIDTH = 960;
 const MAX_BOXES = 400;
 
-export interface PicturePoint {
-  x: number;
-  y: number;
-  label: string;
-  kind: 'click' | 'candidate';
-}
+/** A point to mark, in screen pixels: what a tool's screenMarks gives. */
+export type PicturePoint = ScreenMark;
 
 export async function buildScreenPicture(
   codec: ImageCodec,
@@ -45,42 +42,10 @@ export async function buildScreenPicture(
   };
 }
 
-/** Where a tool result says it clicked, or the candidates it refused to choose between. */
-export function pointsOf(result: ToolResult): PicturePoint[] {
-  const data = result.data as { point?: unknown; candidates?: unknown; text?: unknown } | undefined;
-  if (!data || typeof data !== 'object') return [];
-  const points: PicturePoint[] = [];
-  if (isPoint(data.point)) {
-    points.push({ ...data.point, label: typeof data.text === 'string' ? `clicked "${data.text}"` : 'clicked', kind: 'click' });
-  }
-  if (Array.isArray(data.candidates)) {
-    data.candidates.forEach((candidate: unknown, index) => {
-      const box = (candidate as { bbox?: unknown; foundText?: unknown }).bbox;
-      if (!isBox(box)) return;
-      const text = (candidate as { foundText?: unknown }).foundText;
-      points.push({
-        x: box.x + box.width / 2,
-        y: box.y + box.height / 2,
-        label: `${index + 1}: ${typeof text === 'string' ? text : 'candidate'}`,
-        kind: 'candidate',
-      });
-    });
-  }
-  return points;
-}
-
 function size(box: BBox, scale: number): { width: number; height: number } {
   return { width: Math.max(1, round(box.width * scale)), height: Math.max(1, round(box.height * scale)) };
 }
 
 function round(value: number): number {
   return Math.round(value * 10) / 10;
-}
-
-function isPoint(value: unknown): value is { x: number; y: number } {
-  return typeof value === 'object' && value !== null && typeof (value as { x?: unknown }).x === 'number' && typeof (value as { y?: unknown }).y === 'number';
-}
-
-function isBox(value: unknown): value is BBox {
-  return isPoint(value) && typeof (value as { width?: unknown }).width === 'number' && typeof (value as { height?: unknown }).height === 'number';
 }

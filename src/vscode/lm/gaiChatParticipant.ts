@@ -140,7 +140,7 @@ export class GaiChatParticipant {
   /** GAI's approval for an action tool: a modal with the call in words (the Chat view has no inline confirmation in 1.105's API). */
   private async approve(parts: GaiParts, request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision> {
     if (signal.aborted) return 'deny';
-    const view = await buildApprovalView(request, { desktop: parts.desktop.desktop, latestReading: () => parts.desktop.reader.latestSeen() });
+    const view = await buildApprovalView(request, { desktop: parts.desktop.desktop, tools: parts.agentRuntime.registry, latestReading: () => parts.desktop.reader.latestSeen() });
     const choice = await vscode.window.showWarningMessage(
       `@gai wants to: ${plainText(view.text)}`,
       { modal: true, detail: `${request.summary}${request.note ? `\n${request.note}` : ''}` },

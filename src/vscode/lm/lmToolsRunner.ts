@@ -39,7 +39,7 @@ export class LmToolsRunner {
       parts = await this.options.parts();
     } catch (error) {
       // The call will fail the same way when invoked; still confirmed, in case it would not.
-      const text = describeAction({ name: spec.tool, input: maskedWithoutTool(spec.tool, input) }).text;
+      const text = describeAction({ name: spec.tool, input: maskedWithoutTool(input) }).text;
       return { invocationMessage: spec.progress, confirmation: confirmation('action', `${text}\n\nGAI could not start its tools: ${escapeMarkdown(errorMessage(error))}`) };
     }
     const tool = parts.agentRuntime.registry.get(spec.tool);
@@ -56,11 +56,12 @@ export class LmToolsRunner {
     try {
       publicInput = await tool.publicInput(validation.value, { signal: new AbortController().signal, logger: new NullLogger() });
     } catch {
-      publicInput = maskedWithoutTool(spec.tool, input);
+      // The tool's own secrecy check did not run: text it would type is not shown at all.
+      publicInput = tool.typesText(input) ? withTextHidden(input) : maskedWithoutTool(input);
     }
     const view = await buildApprovalView(
       { call: { id: 'lm-prepare', name: spec.tool, input: publicInput }, risk, summary: '' },
-      { desktop: parts.desktop.desktop, latestReading: () => parts.desktop.reader.latestSeen() },
+      { desktop: parts.desktop.desktop, tools: parts.agentRuntime.registry, latestReading: () => parts.desktop.reader.latestSeen() },
     ).catch(() => describeAction({ name: spec.tool, input: publicInput }));
     const refused = parts.agentRuntime.policy.permits(tool) ? '' : `\n\nGAI's settings will refuse it: ${parts.agentRuntime.policy.refusal(tool)}.`;
     return { invocationMessage: spec.progress, confirmation: confirmation(risk, `${view.text}${refused}`) };
@@ -101,9 +102,16 @@ function confirmation(risk: RiskLevel, message: string): { title: string; messag
   return { title: risk === 'system' ? 'Let GAI start a program?' : 'Let GAI act on the desktop?', message };
 }
 
-/** Without the tool's own masking (GAI could not be built): a secret's text is never shown. */
-function maskedWithoutTool(tool: string, input: unknown): unknown {
-  if (tool !== 'type_text' || typeof input !== 'object' || input === null) return input;
-  const record = input as Record<string, unknown>;
-  return record.secret === true ? { ...record, text: '••••• (hidden)' } : record;
+/**
+ * Without the tool's own masking (GAI could not be built, or its publicInput failed): the text of
+ * any input that says it is a secret is never shown, whichever tool it is for.
+ */
+function maskedWithoutTool(input: unknown): unknown {
+  const secret = typeof input === 'object' && input !== null && (input as Record<string, unknown>).secret === true;
+  return secret ? withTextHidden(input) : input;
+}
+
+function withTextHidden(input: unknown): unknown {
+  if (typeof input !== 'object' || input === null || !('text' in input)) return input;
+  return { ...input, text: '••••• (hidden)' };
 }

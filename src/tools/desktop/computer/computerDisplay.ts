@@ -20,8 +20,8 @@ export interface DisplayGeometry {
 /**
  * The display as the `computer` tool shows it to a model: screenshots scaled to the model's
  * image limits, and the model's coordinates (screenshot pixels) mapped back to the screen.
- * The agent sets the limits of the model in use; the provider reads the geometry to tell the
- * model the display size.
+ * The computer tool sets the limits of the model in use when the agent hands them over
+ * (NativeComputerTool.adaptTo), and reads the geometry to tell the model the display size.
  */
 export class ComputerDisplay {
   private current: ImageLimits;

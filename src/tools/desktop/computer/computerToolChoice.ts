@@ -1,10 +1,10 @@
-import type { ToolDefinition } from '../model/messages';
-import { COMPUTER_TOOL_NAME } from '../model/computer/computerActions';
+import type { ToolDefinition } from '../../../model/messages';
 
 /**
  * GAI tools whose work the native computer tool does (screenshots, pointer, keys, scrolling,
  * waiting). Offering both would give the model two ways to do one thing in two coordinate
- * systems. `click` stays: its click by text needs no screenshot.
+ * systems. `click` stays: its click by text needs no screenshot. The computer tool knows the
+ * vocabulary it covers, so this list lives with it, not with the agent.
  */
 export const REPLACED_BY_NATIVE_COMPUTER: ReadonlySet<string> = new Set([
   'screen_capture',
@@ -21,15 +21,12 @@ export const REPLACED_BY_NATIVE_COMPUTER: ReadonlySet<string> = new Set([
 ]);
 
 /**
- * The tools a turn offers: with a native computer tool, `computer` (which the provider sends in
- * its native form) and GAI's tools it does not replace, `click` by text only; without, every GAI
- * tool but `computer`.
+ * The tools a turn offers beside the native computer tool: GAI's tools it does not replace,
+ * `click` by text only; the computer tool itself stays as it is (the provider sends it in its
+ * native form).
  */
-export function offeredTools(definitions: readonly ToolDefinition[], native: boolean): ToolDefinition[] {
-  if (native && definitions.some((tool) => tool.name === COMPUTER_TOOL_NAME)) {
-    return definitions.filter((tool) => !REPLACED_BY_NATIVE_COMPUTER.has(tool.name)).map((tool) => (tool.name === 'click' ? clickByText(tool) : tool));
-  }
-  return definitions.filter((tool) => tool.name !== COMPUTER_TOOL_NAME);
+export function offeredBesideNativeComputer(definitions: readonly ToolDefinition[]): ToolDefinition[] {
+  return definitions.filter((tool) => !REPLACED_BY_NATIVE_COMPUTER.has(tool.name)).map((tool) => (tool.name === 'click' ? clickByText(tool) : tool));
 }
 
 /**
