@@ -7,6 +7,7 @@ import { createPlatformDesktop } from '../platform/platformDesktop';
 import { createPlatformInterrupts } from '../platform/platformInterrupts';
 import { warmUpDesktop } from '../desktop/warmUp';
 import { withWatchedInput } from '../desktop/input/watchedInput';
+import { InputPermissionScope, withGuardedInput } from '../desktop/input/guardedInput';
 import { SafetyMonitor, type TakeoverHandler } from '../safety/safetyMonitor';
 import { createDesktopServices, type DesktopServices } from '../desktop/desktopServices';
 import { compileWindowTitles } from '../desktop/reading/privateWindows';
@@ -115,10 +116,15 @@ export function buildGaiParts(options: GaiPartsOptions): GaiParts {
     ...(options.onSafetyNotice ? { onWarning: options.onSafetyNotice, onStopped: options.onSafetyNotice } : {}),
     logger,
   });
+  // A guarded call's input reaches only windows of apps the person allowed (judged at the input port).
+  const inputScope = new InputPermissionScope();
   const desktop = createDesktopServices(
-    withWatchedInput(
-      createPlatformDesktop({ ocrLanguage: settings.ocrLanguage, holdsSecret: (value) => options.redactor.containsKnownSecret(value), launchAllow: settings.launchAllow, onWarning: (message) => logger.warn(message), bridgeIdleMs: 0 }),
-      safety,
+    withGuardedInput(
+      withWatchedInput(
+        createPlatformDesktop({ ocrLanguage: settings.ocrLanguage, holdsSecret: (value) => options.redactor.containsKnownSecret(value), launchAllow: settings.launchAllow, onWarning: (message) => logger.warn(message), bridgeIdleMs: 0 }),
+        safety,
+      ),
+      inputScope,
     ),
     {
       screenshotMaxWidth: settings.screenshotMaxWidth,
@@ -209,6 +215,7 @@ export function buildGaiParts(options: GaiPartsOptions): GaiParts {
     deny: settings.apps.deny,
     settingNames: { allow: 'gai.apps.allow', deny: 'gai.apps.deny' },
     exemptTool: isMcpClientTool,
+    inputScope,
     logger,
   });
   agentRuntime.addGuard(appPermissions);

@@ -11,6 +11,7 @@ import { isProviderCredentialVar } from '../common/secretEnv';
 import { createDesktopServices, type DesktopServices } from '../desktop/desktopServices';
 import { createPlatformInterrupts } from '../platform/platformInterrupts';
 import { withWatchedInput } from '../desktop/input/watchedInput';
+import { InputPermissionScope, withGuardedInput } from '../desktop/input/guardedInput';
 import { SafetyMonitor } from '../safety/safetyMonitor';
 import { safetySettingsFrom } from '../safety/safetySettings';
 import { terminalTakeover } from './terminalTakeover';
@@ -107,6 +108,8 @@ export async function runCli(argv: string[], terminal: CliIo): Promise<number> {
   };
 
   let services: DesktopServices | undefined;
+  // A guarded call's input reaches only windows of apps the person allowed (judged at the input port).
+  const inputScope = new InputPermissionScope();
   let mcpHost: McpClientHost | undefined;
   // Built on first use; nothing touches the display until a desktop tool runs.
   const desktop = (): DesktopServices => {
@@ -115,7 +118,7 @@ export async function runCli(argv: string[], terminal: CliIo): Promise<number> {
     // Perception goes to the warm daemon when one runs (or --warm starts one); input stays here.
     const mode = globals().cold ? 'cold' : globals().warm ? 'warm' : 'auto';
     const link = new PerceptionLink(() => connectWarm({ env: io.env, mode, ocrLanguage: settings.ocrLanguage ?? 'eng', logger: logger() }), logger());
-    services ??= createDesktopServices(withWatchedInput(warmPerception(createPlatformDesktop({ ocrLanguage: settings.ocrLanguage, holdsSecret: (value) => redactor.containsKnownSecret(value), launchAllow: config().launch?.allow, onWarning: (message) => logger().warn(message) }), link), safety()), {
+    services ??= createDesktopServices(withGuardedInput(withWatchedInput(warmPerception(createPlatformDesktop({ ocrLanguage: settings.ocrLanguage, holdsSecret: (value) => redactor.containsKnownSecret(value), launchAllow: config().launch?.allow, onWarning: (message) => logger().warn(message) }), link), safety()), inputScope), {
       screenshotMaxWidth: settings.screenshotMaxWidth,
       redactor,
       privateWindowTitles: compileWindowTitles(config().redact?.windowTitles ?? [], 'redact.windowTitles'),
@@ -173,6 +176,7 @@ export async function runCli(argv: string[], terminal: CliIo): Promise<number> {
         deny: apps.deny,
         settingNames: { allow: 'apps.allow in the config file', deny: 'apps.deny in the config file' },
         exemptTool: isMcpClientTool,
+        inputScope,
         logger: log,
       }),
     );

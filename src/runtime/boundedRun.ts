@@ -4,11 +4,14 @@ import type { Logger } from '../common/logger';
 import type { AnyTool } from '../tools/toolBase';
 import { invokeTool } from '../tools/toolRegistry';
 import { ToolResults } from '../tools/toolResult';
+import type { ActionTarget } from '../tools/actionTarget';
 
 export interface BoundedRunOptions {
   signal: AbortSignal;
   timeoutMs: number;
   logger: Logger;
+  /** Where the runtime located the action (passed on in the tool's context). */
+  target?: ActionTarget;
 }
 
 /** Runs a validated input; settles with TIMEOUT or CANCELLED as soon as either bound is hit. */
@@ -34,7 +37,7 @@ export async function runToolBounded(tool: AnyTool, input: unknown, options: Bou
     }, timeoutMs);
   });
   try {
-    return await Promise.race([invokeTool(tool, input, { signal: controller.signal, logger: options.logger }), timedOut, cancelled]);
+    return await Promise.race([invokeTool(tool, input, { signal: controller.signal, logger: options.logger, ...(options.target ? { target: options.target } : {}) }), timedOut, cancelled]);
   } finally {
     clearTimeout(timer);
     signal.removeEventListener('abort', onAbort);

@@ -12,6 +12,7 @@ import { ToolResults } from '../tools/toolResult';
 import { previewCall, summarizeCall } from '../tools/callPreview';
 import { runTurn } from './turnRunner';
 import { withConfirmation } from './safetyCheckApproval';
+import { isTargetingTool, whereItLands, type ActionTarget, type Located } from '../tools/actionTarget';
 
 export interface ApprovalRequest {
   /** The public call: secrets masked, size bounded. */
@@ -22,6 +23,8 @@ export interface ApprovalRequest {
   /** Why it asks when the usual rules would not (e.g. a step of an imported path). */
   note?: string;
   kind?: ApprovalKind;
+  /** Where the action lands (the window under its point, or the focused one for keys), when the tool located it first. */
+  target?: ActionTarget;
 }
 
 /** `always`: approve, and do not ask again for this tool until approvals are reset. */
@@ -35,7 +38,9 @@ export type ApprovalHandler = (request: ApprovalRequest, signal: AbortSignal) =>
  */
 export interface ActionGuard {
   readonly name: string;
-  beforeAction(call: ToolCall, tool: AnyTool, signal: AbortSignal): Promise<ToolResult | undefined>;
+  beforeAction(call: ToolCall, tool: AnyTool, signal: AbortSignal, target?: ActionTarget): Promise<ToolResult | undefined>;
+  /** Runs the tool inside the guard's scope (the app permission follows the call down to the input port). */
+  around?(call: ToolCall, tool: AnyTool, run: () => Promise<ToolResult>): Promise<ToolResult>;
   /** After the tool ran, whatever the result. */
   afterAction?(call: ToolCall, tool: AnyTool, result: ToolResult): void | Promise<void>;
 }
@@ -281,17 +286,23 @@ export class ToolRuntime {
     if (signal.aborted) return ToolResults.cancelled(tool.name);
 
     const risk = prepared.risk ?? tool.risk;
-    const denied = await this.approve(tool, risk, publicCall, signal, hooks, withConfirmation(publicCall, options));
-    if (denied) return denied;
+    // Where it lands first: the approval and the guards judge that place, not the active window.
+    const located = risk === 'read' ? undefined : await this.locate(tool, prepared.value, signal);
+    if (located && 'failure' in located) return located.failure;
+    const target = located?.target;
+    const approval = await this.approve(tool, risk, publicCall, signal, hooks, withConfirmation(publicCall, options), target);
+    if (approval.denied) return approval.denied;
     const guards = risk === 'read' ? [] : [...this.shared.guards];
     for (const guard of guards) {
-      const stopped = await guard.beforeAction(publicCall, tool, signal);
+      const stopped = await guard.beforeAction(publicCall, tool, signal, target);
       if (stopped) return stopped;
     }
     if (signal.aborted) return ToolResults.cancelled(tool.name);
 
     const started = performance.now();
-    const result = await this.runWithTimeout(tool, prepared.value, signal);
+    // After a person's answer the screen may have moved on: the tool looks again (the input port still judges where it lands).
+    const run = (): Promise<ToolResult> => this.runWithTimeout(tool, prepared.value, signal, approval.asked ? undefined : target);
+    const result = await guards.reduceRight<() => Promise<ToolResult>>((inner, guard) => (guard.around ? () => guard.around!(publicCall, tool, inner) : inner), run)();
     const timed = { ...result, durationMs: performance.now() - started };
     for (const guard of guards) {
       try {
@@ -310,6 +321,18 @@ export class ToolRuntime {
     return this.registry.getAll().filter((tool) => this.policy.permits(tool));
   }
 
+  /** The tool's target (TargetingTool), located without acting; a lookup that fails leaves the guards to judge the active window. */
+  private async locate(tool: AnyTool, input: unknown, signal: AbortSignal): Promise<Located | undefined> {
+    if (!isTargetingTool(tool)) return undefined;
+    try {
+      return await tool.locateTarget(input, { signal, logger: this.logger });
+    } catch (error) {
+      this.logger.warn(`${tool.name}: could not locate its target before acting (${errorMessage(error)})`);
+      return undefined;
+    }
+  }
+
+  /** `denied`: the call does not run; `asked`: a person was asked (time passed). */
   private async approve(
     tool: AnyTool,
     risk: RiskLevel,
@@ -317,34 +340,42 @@ export class ToolRuntime {
     signal: AbortSignal,
     hooks: ExecutionHooks,
     options: ExecuteOptions,
-  ): Promise<ToolResult | undefined> {
+    target: ActionTarget | undefined,
+  ): Promise<{ denied?: ToolResult; asked: boolean }> {
     const mode = options.approval ?? 'default';
-    if (mode === 'skip') return undefined;
-    if (mode === 'default' && (this.autoApprove.has(risk) || this.shared.alwaysAllowed.has(tool.name) || this.shared.settingAllowed.has(tool.name))) return undefined;
-    const request: ApprovalRequest = { call, risk, summary: summarizeCall(call), ...(options.approvalNote ? { note: options.approvalNote } : {}), ...(options.approvalKind ? { kind: options.approvalKind } : {}) };
+    if (mode === 'skip') return { asked: false };
+    if (mode === 'default' && (this.autoApprove.has(risk) || this.shared.alwaysAllowed.has(tool.name) || this.shared.settingAllowed.has(tool.name))) return { asked: false };
+    const request: ApprovalRequest = {
+      call,
+      risk,
+      summary: [summarizeCall(call), target ? whereItLands(target) : ''].filter(Boolean).join(' '),
+      ...(options.approvalNote ? { note: options.approvalNote } : {}),
+      ...(options.approvalKind ? { kind: options.approvalKind } : {}),
+      ...(target ? { target } : {}),
+    };
     if (!this.requestApproval) {
       const why = options.approvalNote ?? `approvals are needed for ${risk} tools`;
-      return ToolResults.denied(tool.name, request.summary, `no one could approve it: ${why}`);
+      return { denied: ToolResults.denied(tool.name, request.summary, `no one could approve it: ${why}`), asked: false };
     }
     hooks.onApprovalRequested?.(request);
     let decision: ApprovalDecision;
     try {
       decision = await raceAbort(this.requestApproval(request, signal), signal);
     } catch {
-      return ToolResults.cancelled(tool.name, 'the request was cancelled while waiting for approval');
+      return { denied: ToolResults.cancelled(tool.name, 'the request was cancelled while waiting for approval'), asked: true };
     }
     // A stop while the question was open answers it too (the host denies what is pending): that is a cancel, not the person's "no".
-    if (signal.aborted) return ToolResults.cancelled(tool.name, 'stopped while waiting for approval');
+    if (signal.aborted) return { denied: ToolResults.cancelled(tool.name, 'stopped while waiting for approval'), asked: true };
     hooks.onApprovalResolved?.(call, decision);
-    if (decision === 'deny') return ToolResults.denied(tool.name, request.summary);
+    if (decision === 'deny') return { denied: ToolResults.denied(tool.name, request.summary), asked: true };
     // "Always" on a step that must ask every time approves that step, and grants nothing more.
     if (decision === 'always' && mode !== 'required') this.shared.alwaysAllowed.add(tool.name);
-    return undefined;
+    return { asked: true };
   }
 
-  private runWithTimeout(tool: AnyTool, input: unknown, signal: AbortSignal): Promise<ToolResult> {
+  private runWithTimeout(tool: AnyTool, input: unknown, signal: AbortSignal, target?: ActionTarget): Promise<ToolResult> {
     const timeoutMs = this.shared.timeouts[tool.name] ?? tool.timeoutMs ?? this.shared.defaultTimeoutMs;
-    return runToolBounded(tool, input, { signal, timeoutMs, logger: this.logger });
+    return runToolBounded(tool, input, { signal, timeoutMs, logger: this.logger, ...(target ? { target } : {}) });
   }
 }
 

@@ -9,10 +9,14 @@ import type { AppPermissionStore } from './appPermissionStore';
 import type { AnyTool } from '../tools/toolBase';
 import { ToolResults } from '../tools/toolResult';
 import type { ActionGuard } from '../runtime/toolRuntime';
+import type { ActionTarget } from '../tools/actionTarget';
+import type { InputPermission, InputPermissionScope, InputWay } from '../desktop/input/guardedInput';
 
 // Per-application permission for the agent's actions: before a click, a key or a scroll, the
-// application of the active window must be allowed. The first action in an app asks the
-// person; terminals and password managers are denied unless the settings name them.
+// application of the window the action reaches must be allowed (under the point for the
+// pointer, the focused window for keys), and the input port refuses input reaching any other.
+// The first action in an app asks the person; terminals and password managers are denied
+// unless the settings name them.
 
 /** The person's answer to "Allow GAI to act in <app>?"; undefined: dismissed (denied this time). */
 export type AppChoice = 'once' | 'conversation' | 'always' | 'never';
@@ -22,7 +26,7 @@ export interface AppPermissionRequest {
   app: string;
   /** What an answer is kept under (appKey of the window's app name; `@desktop`, `@unnamed` for no app). */
   key: string;
-  /** The active window's title, made safe to show. */
+  /** The title of the window the action reaches, made safe to show. */
   title: string;
   /** The public call (secrets masked) that wants to act there. */
   call: ToolCall;
@@ -54,6 +58,8 @@ export interface AppPermissionOptions {
   exempt?: readonly string[];
   /** Tools of other kinds that act in no window at all (an MCP server's tools). */
   exemptTool?: (tool: AnyTool) => boolean;
+  /** Shared with the desktop's GuardedInput: input the guarded call sends is judged where it lands. */
+  inputScope?: InputPermissionScope;
   logger?: Logger;
 }
 
@@ -71,6 +77,8 @@ export class AppPermissionGuard implements ActionGuard {
   private readonly conversation = new Set<string>();
   /** One question per app at a time: calls for the same app wait for the same answer. */
   private readonly pending = new Map<string, Promise<AppPromptAnswer>>();
+  /** The apps each running call was allowed in (by beforeAction), for the input port's check. */
+  private readonly granted = new WeakMap<ToolCall, Set<string>>();
 
   constructor(private readonly options: AppPermissionOptions) {
     this.allow = new AppPatterns(options.allow);
@@ -84,23 +92,75 @@ export class AppPermissionGuard implements ActionGuard {
     this.conversation.clear();
   }
 
-  async beforeAction(call: ToolCall, tool: AnyTool, signal: AbortSignal): Promise<ToolResult | undefined> {
-    if (this.exempt.has(tool.name) || this.options.exemptTool?.(tool)) return undefined;
-    let window: WindowInfo | undefined;
-    try {
-      window = await this.options.windows.activeWindow();
-    } catch (error) {
-      return refusal(tool.name, `could not tell which application is active (${errorMessage(error)}), so GAI does not act`);
+  /**
+   * Judges every window the action reaches: the window under each point of a located target and,
+   * for keys, the focused window; without a target (a tool that cannot say), the active window.
+   */
+  async beforeAction(call: ToolCall, tool: AnyTool, signal: AbortSignal, target?: ActionTarget): Promise<ToolResult | undefined> {
+    if (this.isExempt(tool)) return undefined;
+    let windows: Array<WindowInfo | undefined>;
+    let way: InputWay = 'keys';
+    if (target && (target.points.length > 0 || target.keys)) {
+      windows = [...target.windows, ...(target.keys ? [target.keys.focused] : [])];
+      if (target.points.length > 0) way = 'pointer';
+    } else {
+      try {
+        windows = [await this.options.windows.activeWindow()];
+      } catch (error) {
+        return refusal(tool.name, `could not tell which application is active (${errorMessage(error)}), so GAI does not act`);
+      }
     }
-    const { key, label } = identify(window);
-    const verdict = await this.decide(key, label, window, call, signal);
-    if (signal.aborted) return ToolResults.cancelled(tool.name, 'the request was cancelled while asking about the application');
-    if (verdict.allowed) return undefined;
-    this.logger.info(`app permissions: ${tool.name} denied in ${label}: ${verdict.why}`);
-    return refusal(tool.name, `GAI may not act in ${label}: ${verdict.why}`, verdict.hint);
+    const allowed = new Set<string>();
+    for (const [index, window] of windows.entries()) {
+      const { key, label } = identify(window, target && index < target.points.length ? 'pointer' : way);
+      if (allowed.has(key)) continue;
+      const verdict = await this.decide(key, label, window, call, signal, true);
+      if (signal.aborted) return ToolResults.cancelled(tool.name, 'the request was cancelled while asking about the application');
+      if (!verdict.allowed) {
+        this.logger.info(`app permissions: ${tool.name} denied in ${label}: ${verdict.why}`);
+        return refusal(tool.name, `GAI may not act in ${label}: ${verdict.why}`, verdict.hint);
+      }
+      allowed.add(key);
+    }
+    this.granted.set(call, allowed);
+    return undefined;
   }
 
-  private async decide(key: string, label: string, window: WindowInfo | undefined, call: ToolCall, signal: AbortSignal): Promise<Verdict> {
+  /**
+   * Runs the tool with its input judged at the input port: input reaching a window this call was
+   * not allowed in (the window under the point changed, or the tool could not say where it acts)
+   * is refused unless that app is allowed without asking, and the call answers DENIED naming it.
+   */
+  async around(call: ToolCall, tool: AnyTool, run: () => Promise<ToolResult>): Promise<ToolResult> {
+    const scope = this.options.inputScope;
+    if (!scope || this.isExempt(tool)) return run();
+    const allowed = this.granted.get(call) ?? new Set<string>();
+    let refused: { label: string; why: string; hint?: string } | undefined;
+    const permission: InputPermission = {
+      refusal: async (window, way) => {
+        const { key, label } = identify(window, way);
+        if (allowed.has(key)) return undefined;
+        const verdict = await this.decide(key, label, window, call, new AbortController().signal, false);
+        if (verdict.allowed) {
+          allowed.add(key);
+          return undefined;
+        }
+        refused ??= { label, why: verdict.why, ...(verdict.hint ? { hint: verdict.hint } : {}) };
+        return `GAI may not act in ${label}: ${verdict.why}`;
+      },
+    };
+    const result = await scope.run(permission, run);
+    if (!refused) return result;
+    this.logger.info(`app permissions: ${tool.name}'s input to ${refused.label} refused: ${refused.why}`);
+    return refusal(tool.name, `GAI may not act in ${refused.label}: ${refused.why}`, refused.hint);
+  }
+
+  private isExempt(tool: AnyTool): boolean {
+    return this.exempt.has(tool.name) || this.options.exemptTool?.(tool) === true;
+  }
+
+  /** `mayAsk` false: at the input port, where no one is asked (an app not decided before is refused). */
+  private async decide(key: string, label: string, window: WindowInfo | undefined, call: ToolCall, signal: AbortSignal, mayAsk: boolean): Promise<Verdict> {
     const { allow: allowSetting, deny: denySetting } = this.options.settingNames;
     if (this.deny.matches(key)) return { allowed: false, why: `it is in ${denySetting}` };
     if (this.allow.namesExactly(key)) return { allowed: true };
@@ -121,6 +181,9 @@ export class AppPermissionGuard implements ActionGuard {
     }
     if (stored === 'never') return { allowed: false, why: `the person chose "never" for it (kept in ${this.options.store.where}); ${allowSetting} overrides that` };
     if (stored === 'always' || this.conversation.has(key)) return { allowed: true };
+    if (!mayAsk && !this.options.grantOnceWithoutPrompt) {
+      return { allowed: false, why: 'the input would have reached it, and the action was not allowed there (the window under the point changed, or the tool could not say where it acts)' };
+    }
     if (!this.options.prompt) {
       if (this.options.grantOnceWithoutPrompt) return { allowed: true };
       return { allowed: false, why: `no one could be asked whether GAI may act there; add it to ${allowSetting}` };
@@ -171,8 +234,8 @@ export class AppPermissionGuard implements ActionGuard {
 }
 
 /** The app key and a label for messages: the window's app name, or what stands in for it. */
-function identify(window: WindowInfo | undefined): { key: string; label: string } {
-  if (!window) return { key: '@desktop', label: 'the desktop (no window is active)' };
+function identify(window: WindowInfo | undefined, way: InputWay = 'keys'): { key: string; label: string } {
+  if (!window) return { key: '@desktop', label: way === 'pointer' ? 'the desktop (no window under the point)' : 'the desktop (no window is active)' };
   const name = displayName(window.appName);
   if (name === '') return { key: '@unnamed', label: `an application with no name (window "${displayName(window.title, 60)}")` };
   return { key: appKey(window.appName).slice(0, 200), label: name };

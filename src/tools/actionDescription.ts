@@ -4,8 +4,10 @@
 import { escapeInvisible } from '../common/invisibleText';
 
 export interface ActionContext {
-  /** Title of the active window (the screen reader's latest reading), when known. */
+  /** Title of the window the action reaches (else the active window's), when known. */
   windowTitle?: string;
+  /** The application of that window, when known: named first, it is what the person allows. */
+  appName?: string;
   /** Accessible name of the focused element, when the accessibility tree says. */
   focusedName?: string;
   /** The text the latest reading saw at the call's point (a click at x,y on a "7" key). */
@@ -31,7 +33,7 @@ const COMPUTER_CLICKS: Record<string, string> = {
 
 export function describeAction(call: { name: string; input: unknown }, context: ActionContext = {}): ActionDescription {
   const input = (typeof call.input === 'object' && call.input !== null ? call.input : {}) as Record<string, unknown>;
-  const inWindow = context.windowTitle ? ` in *${escapeMarkdown(context.windowTitle)}*` : '';
+  const inWindow = windowPhrase(context);
   switch (call.name) {
     case 'click':
       return describeClick(input, inWindow, context.targetText);
@@ -80,7 +82,7 @@ function describeClick(input: Record<string, unknown>, inWindow: string, targetT
 
 function describeTyping(text: unknown, secret: boolean, context: ActionContext): string {
   const into = context.focusedName ? ` into *${escapeMarkdown(context.focusedName)}*` : '';
-  const of = context.windowTitle ? `${into ? ' of' : ' in'} *${escapeMarkdown(context.windowTitle)}*` : '';
+  const of = windowPhrase(context).replace(/^ in/, into ? ' of' : ' in');
   // The runtime hands secrets over masked ("••••• (12 characters)"): say so instead of quoting the mask.
   const what = secret || (isString(text) && text.startsWith('••••• (')) ? `a secret${isString(text) ? ` ${escapeMarkdown(text.replace(/^•+ /, ''))}` : ''}` : codeSpan(isString(text) ? text : '');
   return `Type ${what}${into}${of}`;
@@ -129,6 +131,13 @@ function describeComputer(input: Record<string, unknown>, inWindow: string, cont
     default:
       return { text: `Computer: **${escapeMarkdown(action)}**` };
   }
+}
+
+/** ` in *galculator* window *Calculator*`: the app first (what the person allows), then the window. */
+function windowPhrase(context: ActionContext): string {
+  const { appName, windowTitle } = context;
+  if (appName) return ` in *${escapeMarkdown(appName)}*${windowTitle && windowTitle !== appName ? ` window *${escapeMarkdown(windowTitle)}*` : ''}`;
+  return windowTitle ? ` in *${escapeMarkdown(windowTitle)}*` : '';
 }
 
 function keysOf(key: unknown, modifiers: unknown): string {

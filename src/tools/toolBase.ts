@@ -5,11 +5,14 @@ import type { Logger } from '../common/logger';
 import { compileValidator, type InputValidator, type ValidationResult } from '../common/schema';
 import type { NativeComputerTool } from './nativeComputer';
 import type { ScreenMark } from './screenMarks';
+import type { ActionTarget } from './actionTarget';
 
 export interface ToolContext {
   /** Aborted on cancel or timeout; long-running tools must stop when it fires. */
   signal: AbortSignal;
   logger: Logger;
+  /** Where the runtime located the action before approving it (TargetingTool): act there. */
+  target?: ActionTarget;
 }
 
 /**

@@ -9,6 +9,7 @@ import { ToolBase, type ToolContext } from '../toolBase';
 import { candidateMarks, dataFields, isScreenPoint, type ScreenMark } from '../screenMarks';
 import { ToolResults } from '../toolResult';
 import { ReturnScreenSchema, withScreenAfter } from './screenState';
+import { pointerTarget, type ActionTarget, type Located, type TargetingTool } from '../actionTarget';
 
 const schema = toolInput({
   x: Type.Optional(Type.Number({ minimum: 0, description: 'X in screen pixels (with y)' })),
@@ -31,7 +32,7 @@ const schema = toolInput({
 type ClickInput = Static<typeof schema>;
 
 /** Clicks a point, or a label found in the accessibility tree or by OCR (seed 000 §3.1); never a guess. */
-export class ClickTool extends ToolBase<typeof schema> {
+export class ClickTool extends ToolBase<typeof schema> implements TargetingTool {
   readonly name = 'click';
   readonly description =
     'Click at screen coordinates (x, y) or on visible text (text). Text matching ignores case; an exact word or phrase ' +
@@ -43,6 +44,9 @@ export class ClickTool extends ToolBase<typeof schema> {
   override readonly showsScreenAfter = true;
   override readonly showsScreenRead = true;
 
+  /** What locateTarget found for a target, so the click lands where it was approved. */
+  private readonly found = new WeakMap<ActionTarget, Extract<TargetResult, { status: 'found' }>>();
+
   constructor(private readonly services: DesktopServices) {
     super();
   }
@@ -52,6 +56,25 @@ export class ClickTool extends ToolBase<typeof schema> {
     const { point, text, candidates } = dataFields(result.data);
     const clicked: ScreenMark[] = isScreenPoint(point) ? [{ x: point.x, y: point.y, label: typeof text === 'string' ? `clicked "${text}"` : 'clicked', kind: 'click' }] : [];
     return [...clicked, ...candidateMarks(candidates)];
+  }
+
+  /** The point it will click (the label located now), and the window there. */
+  async locateTarget(input: ClickInput, context: ToolContext): Promise<Located> {
+    if (input.text === undefined) {
+      const off = await this.offScreen(input.x!, input.y!);
+      return off ? { failure: off } : pointerTarget(this.services.desktop.windows, [{ x: input.x!, y: input.y! }]);
+    }
+    const located = await this.services.locator.locate(input.text, { occurrence: input.occurrence, near: input.near, signal: context.signal });
+    if (located.status !== 'found') return { failure: notClicked(input.text, located) };
+    const target = await pointerTarget(this.services.desktop.windows, [located.point]);
+    if ('target' in target) this.found.set(target.target, located);
+    return target;
+  }
+
+  private async offScreen(x: number, y: number): Promise<ToolResult | undefined> {
+    const { width, height } = await this.services.desktop.screen.size();
+    if (x < width && y < height) return undefined;
+    return ToolResults.failure('INVALID_INPUT', `Invalid input for tool click: ${x >= width ? `x: ${x}` : `y: ${y}`} is outside the ${width}x${height} screen`);
   }
 
   protected override checkInput(input: ClickInput): string | undefined {
@@ -75,16 +98,15 @@ export class ClickTool extends ToolBase<typeof schema> {
     const extra = { ...(count === 3 ? { clicks: 3 } : {}), ...(modifiers.length ? { modifiers } : {}) };
     let result: ToolResult;
     if (input.text === undefined) {
-      const { width, height } = await this.services.desktop.screen.size();
       const x = input.x!;
       const y = input.y!;
-      if (x >= width || y >= height) {
-        return ToolResults.failure('INVALID_INPUT', `Invalid input for tool click: ${x >= width ? `x: ${x}` : `y: ${y}`} is outside the ${width}x${height} screen`);
-      }
+      const off = await this.offScreen(x, y);
+      if (off) return off;
       await this.services.desktop.input.click({ x, y }, button, count, modifiers);
       result = ToolResults.success(`${what} at (${x}, ${y})${held}.`, { mode: 'coordinates', point: { x, y }, button, doubleClick: double, ...extra });
     } else {
-      const located = await this.services.locator.locate(input.text, { occurrence: input.occurrence, near: input.near, signal: context.signal });
+      const approved = context.target && this.found.get(context.target);
+      const located = approved ?? (await this.services.locator.locate(input.text, { occurrence: input.occurrence, near: input.near, signal: context.signal }));
       if (located.status !== 'found') return notClicked(input.text, located);
       // The screen after is read as what changed since a full reading: take that reading now
       // (the locator may have read one window or none), or the whole screen is read afresh after.

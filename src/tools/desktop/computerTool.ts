@@ -17,6 +17,7 @@ import { computerInputProblem } from './computer/computerRules';
 import { offeredBesideNativeComputer } from './computer/computerToolChoice';
 import { parseModifiers, parseXdoCombo, parseXdoKeys } from './computer/xdoKeys';
 import { TypeTextTool } from './typeTextTool';
+import { keysTarget, pointerTarget, type Located, type TargetingTool } from '../actionTarget';
 
 const CLICKS: Record<string, { button: MouseButton; count: ClickCount; what: string }> = {
   left_click: { button: 'left', count: 1, what: 'Clicked (left)' },
@@ -42,7 +43,7 @@ export interface ComputerToolOptions {
  * The providers send it as their native computer tool. A batch of its calls runs in order
  * and stops at the first failure (`ordered`).
  */
-export class ComputerTool extends ToolBase<typeof computerInputSchema> implements NativeComputerTool {
+export class ComputerTool extends ToolBase<typeof computerInputSchema> implements NativeComputerTool, TargetingTool {
   readonly name = COMPUTER_TOOL_NAME;
   readonly description =
     'Use the computer: take a screenshot, move and click the mouse, drag, scroll, type and press keys. Coordinates are ' +
@@ -103,6 +104,25 @@ export class ComputerTool extends ToolBase<typeof computerInputSchema> implement
     if (input.action !== 'type' || input.text === undefined) return input;
     const shown = (await this.typer.publicInput(this.typing(input), context)) as { text: string; secret?: boolean };
     return shown.secret ? { ...input, text: shown.text } : input;
+  }
+
+  /** Where the action lands: the screen points of the pointer actions (or the pointer), the focused window for keys. */
+  async locateTarget(input: ComputerInput): Promise<Located | undefined> {
+    const { windows, input: port } = this.services.desktop;
+    if (input.action === 'type' || input.action === 'key' || input.action === 'hold_key') return keysTarget(windows);
+    if (OBSERVING_ACTIONS.has(input.action)) return undefined;
+    try {
+      const geometry = await this.display.geometry();
+      const at = (field: 'coordinate' | 'start_coordinate'): Point | undefined => (input[field] === undefined ? undefined : toScreenPoint(input[field], geometry, field));
+      if (input.action === 'left_click_drag') {
+        const path = input.path ? input.path.map((p, i) => toScreenPoint(p, geometry, `path[${i}]`)) : [at('start_coordinate') ?? (await port.position()), at('coordinate')!];
+        return await pointerTarget(windows, path);
+      }
+      return await pointerTarget(windows, [at('coordinate') ?? (await port.position())]);
+    } catch (error) {
+      if (isGaiError(error, 'INVALID_INPUT')) return { failure: ToolResults.invalidInput(this.name, [error.message]) };
+      throw error;
+    }
   }
 
   async execute(input: ComputerInput, context: ToolContext): Promise<ToolResult> {

@@ -6,6 +6,7 @@ import { ToolBase } from '../toolBase';
 import { dataFields, isScreenPoint, type ScreenMark } from '../screenMarks';
 import { ToolResults } from '../toolResult';
 import { pointsOffScreen, ScreenPointSchema } from './screenPoints';
+import { pointerTarget, type Located, type TargetingTool } from '../actionTarget';
 
 const schema = toolInput({
   from: Type.Optional(ScreenPointSchema),
@@ -17,7 +18,7 @@ const schema = toolInput({
 type DragInput = Static<typeof schema>;
 
 /** Presses at one point, moves, releases at another: sliders, selections, moving things. */
-export class DragTool extends ToolBase<typeof schema> {
+export class DragTool extends ToolBase<typeof schema> implements TargetingTool {
   readonly name = 'drag';
   readonly description = 'Drag with a mouse button held: from a point to another (from, to), or along a path of points. Screen pixels.';
   readonly inputSchema = schema;
@@ -49,9 +50,20 @@ export class DragTool extends ToolBase<typeof schema> {
     return undefined;
   }
 
+  /** Every point of the drag: it presses in one window and may drop into another. */
+  async locateTarget(input: DragInput): Promise<Located> {
+    const off = await this.offScreen(input);
+    return off ? { failure: off } : pointerTarget(this.services.desktop.windows, input.path ?? [input.from!, input.to!]);
+  }
+
+  private async offScreen(input: DragInput): Promise<ToolResult | undefined> {
+    const path = input.path ?? [input.from!, input.to!];
+    return pointsOffScreen(this.name, path.map((p, i) => [input.path ? `path[${i}]` : i === 0 ? 'from' : 'to', p]), await this.services.desktop.screen.size());
+  }
+
   async execute(input: DragInput): Promise<ToolResult> {
     const path = input.path ?? [input.from!, input.to!];
-    const off = pointsOffScreen(this.name, path.map((p, i) => [input.path ? `path[${i}]` : i === 0 ? 'from' : 'to', p]), await this.services.desktop.screen.size());
+    const off = await this.offScreen(input);
     if (off) return off;
     const button = input.button ?? 'left';
     await this.services.desktop.input.dragAlong(path, button);

@@ -5,6 +5,7 @@ import { describeCombo, resolveCombo } from '../../desktop/input/keys';
 import { toolInput } from '../../common/schema';
 import { ToolBase, type ToolContext } from '../toolBase';
 import { ToolResults } from '../toolResult';
+import { keysTarget, type Located, type TargetingTool } from '../actionTarget';
 
 const MAX_SECONDS = 30;
 
@@ -14,7 +15,7 @@ const schema = toolInput({
 });
 
 /** Holds keys down for a while (a game, a key that repeats, a modifier held); always released. */
-export class HoldKeyTool extends ToolBase<typeof schema> {
+export class HoldKeyTool extends ToolBase<typeof schema> implements TargetingTool {
   readonly name = 'hold_key';
   readonly description = `Hold a key or combination down for some seconds (at most ${MAX_SECONDS}), then release it.`;
   readonly inputSchema = schema;
@@ -23,6 +24,11 @@ export class HoldKeyTool extends ToolBase<typeof schema> {
 
   constructor(private readonly services: DesktopServices) {
     super();
+  }
+
+  /** Keys go to the focused window: that is where it acts. */
+  locateTarget(): Promise<Located> {
+    return keysTarget(this.services.desktop.windows);
   }
 
   protected override checkInput(input: Static<typeof schema>): string | undefined {

@@ -5,11 +5,12 @@ import { toolInput } from '../../common/schema';
 import { ToolBase } from '../toolBase';
 import { ToolResults } from '../toolResult';
 import { pointsOffScreen, ScreenPointSchema } from './screenPoints';
+import { pointerTarget, type Located, type TargetingTool } from '../actionTarget';
 
 const schema = toolInput({ to: ScreenPointSchema });
 
 /** Moves the pointer without clicking: hover to open a tooltip or a menu that opens on hover. */
-export class MouseMoveTool extends ToolBase<typeof schema> {
+export class MouseMoveTool extends ToolBase<typeof schema> implements TargetingTool {
   readonly name = 'mouse_move';
   readonly description = 'Move the mouse pointer to a point (screen pixels) without clicking, e.g. to hover over something.';
   readonly inputSchema = schema;
@@ -17,6 +18,12 @@ export class MouseMoveTool extends ToolBase<typeof schema> {
 
   constructor(private readonly services: DesktopServices) {
     super();
+  }
+
+  /** Hovering acts too (menus open, tooltips show): the window under the point is judged. */
+  async locateTarget(input: Static<typeof schema>): Promise<Located> {
+    const off = pointsOffScreen(this.name, [['to', input.to]], await this.services.desktop.screen.size());
+    return off ? { failure: off } : pointerTarget(this.services.desktop.windows, [input.to]);
   }
 
   async execute(input: Static<typeof schema>): Promise<ToolResult> {

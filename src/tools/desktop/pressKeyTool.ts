@@ -6,6 +6,7 @@ import type { KeyCombo } from '../../desktop/ports/inputPort';
 import { StringEnum, toolInput } from '../../common/schema';
 import { ToolBase, type ToolContext } from '../toolBase';
 import { ToolResults } from '../toolResult';
+import { keysTarget, type Located, type TargetingTool } from '../actionTarget';
 import { ReturnScreenSchema, withScreenAfter } from './screenState';
 
 const schema = toolInput({
@@ -24,7 +25,7 @@ const schema = toolInput({
 type PressKeyInput = Static<typeof schema>;
 
 /** Presses keys and shortcuts (seed 000 §3.3). */
-export class PressKeyTool extends ToolBase<typeof schema> {
+export class PressKeyTool extends ToolBase<typeof schema> implements TargetingTool {
   readonly name = 'press_key';
   readonly description =
     'Press a key or shortcut, e.g. key "enter", key "ctrl+s", or key "t" with modifiers ["command","shift"]. ' +
@@ -35,6 +36,11 @@ export class PressKeyTool extends ToolBase<typeof schema> {
 
   constructor(private readonly services: DesktopServices) {
     super();
+  }
+
+  /** Keys go to the focused window: that is where it acts. */
+  locateTarget(): Promise<Located> {
+    return keysTarget(this.services.desktop.windows);
   }
 
   protected override checkInput(input: PressKeyInput): string | undefined {

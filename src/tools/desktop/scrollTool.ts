@@ -7,6 +7,8 @@ import { ToolBase, type ToolContext } from '../toolBase';
 import { dataFields, type ScreenMark } from '../screenMarks';
 import { ToolResults } from '../toolResult';
 import { ReturnScreenSchema, withScreenAfter } from './screenState';
+import { pointerTarget, type ActionTarget, type Located, type TargetingTool } from '../actionTarget';
+import type { Point } from '../../desktop/ports/inputPort';
 
 const schema = toolInput({
   direction: StringEnum(['up', 'down', 'left', 'right'] as const, { description: 'Scroll direction' }),
@@ -20,13 +22,16 @@ const schema = toolInput({
 type ScrollInput = Static<typeof schema>;
 
 /** Scrolls with the mouse wheel, where the mouse is or over a text or point (seed 004). */
-export class ScrollTool extends ToolBase<typeof schema> {
+export class ScrollTool extends ToolBase<typeof schema> implements TargetingTool {
   readonly name = 'scroll';
   readonly description = 'Scroll up, down, left or right with the mouse wheel, optionally over a visible text or a point first.';
   readonly inputSchema = schema;
   readonly risk = 'action' as const;
   override readonly showsScreenAfter = true;
   override readonly showsScreenRead = true;
+
+  /** Where locateTarget found the text, so the wheel turns where it was approved. */
+  private readonly found = new WeakMap<ActionTarget, { point: Point; text: string }>();
 
   constructor(private readonly services: DesktopServices) {
     super();
@@ -36,6 +41,28 @@ export class ScrollTool extends ToolBase<typeof schema> {
   override screenMarks(input: unknown, result: ToolResult): ScreenMark[] {
     const { x, y } = dataFields(input);
     return result.success && typeof x === 'number' && typeof y === 'number' ? [{ x, y, label: 'scrolled', kind: 'click' }] : [];
+  }
+
+  /** The wheel turns what is under the pointer: the text's place, the point, or where the pointer is. */
+  async locateTarget(input: ScrollInput, context: ToolContext): Promise<Located> {
+    const { desktop } = this.services;
+    if (input.text !== undefined) {
+      const spot = await this.findText(input.text, context.signal);
+      if (!spot) return { failure: ToolResults.notFound(`Text "${input.text}" not found on screen; nothing was scrolled.`) };
+      const target = await pointerTarget(desktop.windows, [spot.point]);
+      if ('target' in target) this.found.set(target.target, spot);
+      return target;
+    }
+    const point = input.x !== undefined && input.y !== undefined ? { x: input.x, y: input.y } : await desktop.input.position();
+    return pointerTarget(desktop.windows, [point]);
+  }
+
+  private async findText(text: string, signal: AbortSignal): Promise<{ point: Point; text: string } | undefined> {
+    const reading = await this.services.reader.read({ signal });
+    const located = locateText(reading.analysis, text);
+    if (located.status === 'not_found') return undefined;
+    const match = located.status === 'found' ? located.match : located.candidates[0]!;
+    return { point: match.point, text: match.text };
   }
 
   protected override checkInput(input: ScrollInput): string | undefined {
@@ -48,10 +75,8 @@ export class ScrollTool extends ToolBase<typeof schema> {
     const amount = input.amount ?? 3;
     let where = '';
     if (input.text !== undefined) {
-      const reading = await this.services.reader.read({ signal: context.signal });
-      const located = locateText(reading.analysis, input.text);
-      if (located.status === 'not_found') return ToolResults.notFound(`Text "${input.text}" not found on screen; nothing was scrolled.`);
-      const target = located.status === 'found' ? located.match : located.candidates[0]!;
+      const target = (context.target && this.found.get(context.target)) ?? (await this.findText(input.text, context.signal));
+      if (!target) return ToolResults.notFound(`Text "${input.text}" not found on screen; nothing was scrolled.`);
       await this.services.desktop.input.move(target.point);
       where = ` over "${target.text}" at (${target.point.x}, ${target.point.y})`;
     } else if (input.x !== undefined && input.y !== undefined) {

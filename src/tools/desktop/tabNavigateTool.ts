@@ -5,6 +5,7 @@ import type { DesktopServices } from '../../desktop/desktopServices';
 import { toolInput } from '../../common/schema';
 import { ToolBase, type ToolContext } from '../toolBase';
 import { ToolResults } from '../toolResult';
+import { keysTarget, type Located, type TargetingTool } from '../actionTarget';
 import { ReturnScreenSchema, withScreenAfter } from './screenState';
 
 const schema = toolInput({
@@ -14,7 +15,7 @@ const schema = toolInput({
 });
 
 /** Moves the keyboard focus with Tab / Shift+Tab (seed 000 §3.4). */
-export class TabNavigateTool extends ToolBase<typeof schema> {
+export class TabNavigateTool extends ToolBase<typeof schema> implements TargetingTool {
   readonly name = 'tab_navigate';
   readonly description = 'Move the keyboard focus between controls with Tab (or Shift+Tab when reverse is true).';
   readonly inputSchema = schema;
@@ -22,6 +23,11 @@ export class TabNavigateTool extends ToolBase<typeof schema> {
 
   constructor(private readonly services: DesktopServices) {
     super();
+  }
+
+  /** Keys go to the focused window: that is where it acts. */
+  locateTarget(): Promise<Located> {
+    return keysTarget(this.services.desktop.windows);
   }
 
   async execute(input: Static<typeof schema>, context: ToolContext): Promise<ToolResult> {

@@ -8,6 +8,7 @@ import type { DesktopServices } from '../../desktop/desktopServices';
 import { toolInput } from '../../common/schema';
 import { ToolBase, type ToolContext } from '../toolBase';
 import { ToolResults } from '../toolResult';
+import { keysTarget, type Located, type TargetingTool } from '../actionTarget';
 import { ReturnScreenSchema, withScreenAfter } from './screenState';
 
 const schema = toolInput({
@@ -30,7 +31,7 @@ const FOCUS_QUERY_MS = 2_000;
  * A secret (the model says so, the text looks like a key or matches the person's patterns, or
  * the focus is in a password field) is shown only as "••••• (N characters)".
  */
-export class TypeTextTool extends ToolBase<typeof schema> {
+export class TypeTextTool extends ToolBase<typeof schema> implements TargetingTool {
   readonly name = 'type_text';
   readonly description = 'Type text into the focused field, exactly as given (symbols, accents), optionally pressing Enter after it. Set secret: true for passwords and keys.';
   readonly inputSchema = schema;
@@ -46,6 +47,11 @@ export class TypeTextTool extends ToolBase<typeof schema> {
 
   override typesText(_input: unknown): boolean {
     return true;
+  }
+
+  /** Keys go to the focused window: that is where it acts. */
+  locateTarget(): Promise<Located> {
+    return keysTarget(this.services.desktop.windows);
   }
 
   override async publicInput(input: TypeTextInput, context: ToolContext): Promise<unknown> {

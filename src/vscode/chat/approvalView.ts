@@ -7,6 +7,7 @@ import type { LatestReading } from '../../desktop/reading/screenReader';
 import { crop } from '../../desktop/reading/screenDiff';
 import type { ApprovalView } from '../../shared/protocol';
 import { describeAction, type ActionContext } from '../../tools/actionDescription';
+import { targetWindow } from '../../tools/actionTarget';
 import type { ApprovalRequest } from '../../runtime/toolRuntime';
 import type { AnyTool } from '../../tools/toolBase';
 import { buildScreenPicture } from './screenPictures';
@@ -34,16 +35,19 @@ export async function buildApprovalView(request: ApprovalRequest, sources: Appro
   const context: ActionContext = {};
   const tool = sources.tools.get(request.call.name);
   const typing = tool?.typesText(request.call.input) ?? false;
+  // The window the action reaches when the runtime located it (under the point, or focused for keys).
+  const located = request.target ? targetWindow(request.target) : undefined;
   const [window, focused, scale] = await Promise.all([
-    within(sources.desktop.windows.activeWindow()),
+    located ? located.window : within(sources.desktop.windows.activeWindow()),
     typing ? within(sources.desktop.accessibility?.focusedElement?.() ?? Promise.resolve(undefined)) : undefined,
     tool?.screenshotCoordinates && sources.computerScale ? within(sources.computerScale()) : undefined,
   ]);
   if (window?.title) context.windowTitle = window.title;
+  if (located?.window?.appName) context.appName = located.window.appName;
   if (focused?.name) context.focusedName = focused.name;
   if (scale) context.computerScale = scale;
   const first = describeAction(request.call, context);
-  const point = first.point;
+  const point = first.point ?? request.target?.points[0];
   const reading = point ? sources.latestReading() : undefined;
   if (!point || !reading) return { text: first.text };
   const target = textAt(point, reading.analysis.elements);
