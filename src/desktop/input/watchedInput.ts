@@ -1,5 +1,6 @@
 import type { Desktop } from '../ports/desktop';
 import type { ClickCount, InputPort, KeyCombo, Modifier, MouseButton, Point, ScrollDirection } from '../ports/inputPort';
+import type { ScreenPort } from '../ports/screenPort';
 
 /**
  * What the input decorator reports to and asks of whoever watches the person's input (the
@@ -29,9 +30,11 @@ export class InputRefusedError extends Error {
  * person stopped GAI, calls are refused and a running type_text stops between characters.
  */
 export class WatchedInput implements InputPort {
+  /** `screen`: points off it are refused (nut-js wraps one far off around: 99999 lands at 0, a corner). */
   constructor(
     private readonly inner: InputPort,
     private readonly gate: OwnInputGate,
+    private readonly screen?: ScreenPort,
   ) {}
 
   move(to: Point): Promise<void> {
@@ -107,6 +110,7 @@ export class WatchedInput implements InputPort {
   /** `points`: where this input aims, so a click GAI aims into a corner is not the fail-safe. */
   private async send(points: Point[], action: () => Promise<void>): Promise<void> {
     this.refuseIfStopped();
+    await this.refuseOffScreen(points);
     await this.gate.beginOwnInput(points);
     try {
       this.refuseIfStopped(); // the person may have stopped GAI while the watcher answered
@@ -114,6 +118,13 @@ export class WatchedInput implements InputPort {
     } finally {
       await this.gate.endOwnInput();
     }
+  }
+
+  private async refuseOffScreen(points: Point[]): Promise<void> {
+    if (!this.screen || points.length === 0) return;
+    const { width, height } = await this.screen.size();
+    const off = points.find((p) => !(p.x >= 0 && p.y >= 0 && p.x < width && p.y < height));
+    if (off) throw new InputRefusedError(`(${off.x}, ${off.y}) is off the ${width}x${height} screen`);
   }
 
   private refuseIfStopped(): void {
@@ -124,5 +135,5 @@ export class WatchedInput implements InputPort {
 
 /** The desktop with its input watched through `gate` (what the composition roots build). */
 export function withWatchedInput(desktop: Desktop, gate: OwnInputGate): Desktop {
-  return { ...desktop, input: new WatchedInput(desktop.input, gate) };
+  return { ...desktop, input: new WatchedInput(desktop.input, gate, desktop.screen) };
 }

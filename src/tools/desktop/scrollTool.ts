@@ -9,6 +9,7 @@ import { ToolResults } from '../toolResult';
 import { ReturnScreenSchema, withScreenAfter } from './screenState';
 import { pointerTarget, type ActionTarget, type Located, type TargetingTool } from '../actionTarget';
 import type { Point } from '../../desktop/ports/inputPort';
+import { pointsOffScreen } from './screenPoints';
 
 const schema = toolInput({
   direction: StringEnum(['up', 'down', 'left', 'right'] as const, { description: 'Scroll direction' }),
@@ -53,8 +54,16 @@ export class ScrollTool extends ToolBase<typeof schema> implements TargetingTool
       if ('target' in target) this.found.set(target.target, spot);
       return target;
     }
+    if (input.x !== undefined && input.y !== undefined) {
+      const off = await this.offScreen(input.x, input.y);
+      if (off) return { failure: off };
+    }
     const point = input.x !== undefined && input.y !== undefined ? { x: input.x, y: input.y } : await desktop.input.position();
     return pointerTarget(desktop.windows, [point]);
+  }
+
+  private async offScreen(x: number, y: number): Promise<ToolResult | undefined> {
+    return pointsOffScreen(this.name, [['x, y', { x, y }]], await this.services.desktop.screen.size());
   }
 
   private async findText(text: string, signal: AbortSignal): Promise<{ point: Point; text: string } | undefined> {
@@ -80,6 +89,8 @@ export class ScrollTool extends ToolBase<typeof schema> implements TargetingTool
       await this.services.desktop.input.move(target.point);
       where = ` over "${target.text}" at (${target.point.x}, ${target.point.y})`;
     } else if (input.x !== undefined && input.y !== undefined) {
+      const off = await this.offScreen(input.x, input.y);
+      if (off) return off;
       await this.services.desktop.input.move({ x: input.x, y: input.y });
       where = ` at (${input.x}, ${input.y})`;
     }

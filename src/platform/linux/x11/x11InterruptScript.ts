@@ -129,7 +129,9 @@ def main():
             warnings.append('cannot watch input events (%s); only the pointer position is checked' % e)
     xi_opcode = d.display.get_extension_major(xinput.extname) if raw else -1
 
-    state = {'sending': False, 'keys': 0, 'buttons': 0, 'motions': 0, 'targets': [], 'stopped': False}
+    # sending: how many of GAI's inputs are under way (tools may send at the same time); targets:
+    # where they aim; own: where GAI's last input aimed, GAI's until the pointer is seen elsewhere.
+    state = {'sending': 0, 'keys': 0, 'buttons': 0, 'motions': 0, 'targets': [], 'own': [], 'away': False, 'stopped': False}
     modifier_codes = set(k for row in d.get_modifier_mapping() for k in row if k)
 
     def pointer():
@@ -141,14 +143,26 @@ def main():
     def in_corner(x, y):
         return (x <= CORNER_PX - 1 or x >= width - CORNER_PX) and (y <= CORNER_PX - 1 or y >= height - CORNER_PX)
 
+    def on_screen(point):
+        # The X server keeps the pointer on the screen: a point beyond the edge lands on it.
+        return (min(max(int(point[0]), 0), width - 1), min(max(int(point[1]), 0), height - 1))
+
+    def near(x, y, points):
+        return any(abs(x - tx) <= CORNER_PX and abs(y - ty) <= CORNER_PX for tx, ty in points)
+
     def check_corner():
         if not config.get('corner') or state['stopped']:
             return
         x, y = pointer()
-        if not in_corner(x, y) or (x, y) == tuple(state['left']):
+        if not state['sending'] and (x, y) != tuple(state['left']) and not near(x, y, state['own']):
+            # The person moved the pointer: where GAI left it or aimed last is theirs again.
+            state['own'] = []
+            state['away'] = True
+        if not in_corner(x, y) or ((x, y) == tuple(state['left']) and not state['away']):
             return
-        # GAI's own move to a point in a corner is not the person's signal.
-        if state['sending'] and any(abs(x - tx) <= CORNER_PX and abs(y - ty) <= CORNER_PX for tx, ty in state['targets']):
+        # Only pointer positions GAI did not produce count: a point GAI aims at (or aimed at last,
+        # its move arriving late) is not the person's signal, even in a corner.
+        if (state['sending'] and near(x, y, state['targets'])) or near(x, y, state['own']):
             return
         state['stopped'] = True
         send({'type': 'stop', 'reason': 'corner', 'pointer': [x, y], 'seenAt': time.monotonic() * 1000})
@@ -178,11 +192,12 @@ def main():
         x, y = pointer()
         lx, ly = state['left']
         return {'keys': state['keys'], 'buttons': state['buttons'], 'motions': state['motions'],
-                'pointer': [x, y], 'left': [lx, ly], 'moved': (x, y) != (lx, ly)}
+                'pointer': [x, y], 'left': [lx, ly], 'moved': (x, y) != (lx, ly) and not near(x, y, state['own'])}
 
     def forget():
         state['keys'] = state['buttons'] = state['motions'] = 0
         state['left'] = pointer()
+        state['away'] = False
 
     send({'type': 'ready', 'hotkey': hotkey, 'input': raw, 'corner': bool(config.get('corner')),
           'screen': [width, height], 'warnings': warnings})
@@ -210,14 +225,19 @@ def main():
             if name == 'begin':
                 drain()
                 seen = person()  # what the person did since GAI's last input, up to this moment
-                state['sending'] = True
-                state['targets'] = [tuple(p) for p in command.get('points', [])]
+                if not state['sending']:
+                    state['targets'] = []
+                state['sending'] += 1
+                state['targets'] += [on_screen(p) for p in command.get('points', [])]
                 send({'type': 'ack', 'id': command['id'], 'person': seen})
             elif name == 'end':
                 drain()
-                state['sending'] = False
-                state['targets'] = []
-                forget()
+                state['sending'] = max(0, state['sending'] - 1)
+                if not state['sending']:
+                    if state['targets']:
+                        state['own'] = state['targets']
+                    state['targets'] = []
+                    forget()
                 send({'type': 'ack', 'id': command['id'], 'left': list(state['left'])})
             elif name == 'check':
                 drain()
