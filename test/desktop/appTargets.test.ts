@@ -101,7 +101,7 @@ describe('app permission where the action lands (runtime as gai mcp builds it, g
     services = createDesktopServices(withGuardedInput(createPlatformDesktop({ env: display.env }), scope));
     computer = new ComputerDisplay(services.desktop.screen);
     registry = new ToolRegistry();
-    for (const tool of createDesktopTools(services, undefined, { computerDisplay: computer })) registry.register(tool);
+    for (const tool of createDesktopTools(services, { computerDisplay: computer })) registry.register(tool);
     registry.register(new BlindClickTool(services));
     apps = await startTwoApps(display);
   });
@@ -197,7 +197,7 @@ describe('app permission where the action lands (runtime as gai mcp builds it, g
     assert.equal(approvals.length, 1);
     assert.match(approvals[0]!.summary, /^click \{.*\} in GaiFixture \(window "GAI Fixture"\)$/);
     assert.equal(approvals[0]!.target?.windows[0]?.appName, 'GaiFixture');
-    const view = await buildApprovalView(approvals[0]!, { desktop: services.desktop, latestReading: () => undefined });
+    const view = await buildApprovalView(approvals[0]!, { desktop: services.desktop, tools: registry, latestReading: () => undefined });
     assert.match(view.text, /^Click at \(\d+, \d+\) in \*GaiFixture\* window \*GAI Fixture\*$/);
     assert.equal(asked.length, 1, 'the person was asked about the fixture');
     assert.equal(asked[0]?.app, 'GaiFixture');

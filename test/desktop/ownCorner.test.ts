@@ -53,7 +53,7 @@ describe("fail-safe corner: GAI's own pointer is not the person's (X11 watcher)"
     services = createDesktopServices(withWatchedInput(createPlatformDesktop({ env: display.env }), monitor));
     computer = new ComputerDisplay(services.desktop.screen);
     const registry = new ToolRegistry();
-    for (const tool of createDesktopTools(services, undefined, { computerDisplay: computer })) registry.register(tool);
+    for (const tool of createDesktopTools(services, { computerDisplay: computer })) registry.register(tool);
     runtime = new ToolRuntime(registry, { autoApprove: ['read', 'action', 'system'], guards: [monitor] });
   });
   after(async () => {
