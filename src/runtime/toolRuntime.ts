@@ -12,7 +12,8 @@ import { ToolResults } from '../tools/toolResult';
 import { previewCall, summarizeCall } from '../tools/callPreview';
 import { runTurn } from './turnRunner';
 import { withConfirmation } from './safetyCheckApproval';
-import { isTargetingTool, whereItLands, type ActionTarget, type Located } from '../tools/actionTarget';
+import { whereItLands, type ActionTarget } from '../tools/actionTarget';
+import { locateTarget, runInsideGuards } from './targetedRun';
 
 export interface ApprovalRequest {
   /** The public call: secrets masked, size bounded. */
@@ -287,7 +288,7 @@ export class ToolRuntime {
 
     const risk = prepared.risk ?? tool.risk;
     // Where it lands first: the approval and the guards judge that place, not the active window.
-    const located = risk === 'read' ? undefined : await this.locate(tool, prepared.value, signal);
+    const located = risk === 'read' ? undefined : await locateTarget(tool, prepared.value, signal, this.logger);
     if (located && 'failure' in located) return located.failure;
     const target = located?.target;
     const approval = await this.approve(tool, risk, publicCall, signal, hooks, withConfirmation(publicCall, options), target);
@@ -302,7 +303,7 @@ export class ToolRuntime {
     const started = performance.now();
     // After a person's answer the screen may have moved on: the tool looks again (the input port still judges where it lands).
     const run = (): Promise<ToolResult> => this.runWithTimeout(tool, prepared.value, signal, approval.asked ? undefined : target);
-    const result = await guards.reduceRight<() => Promise<ToolResult>>((inner, guard) => (guard.around ? () => guard.around!(publicCall, tool, inner) : inner), run)();
+    const result = await runInsideGuards(guards, publicCall, tool, run);
     const timed = { ...result, durationMs: performance.now() - started };
     for (const guard of guards) {
       try {
@@ -321,17 +322,6 @@ export class ToolRuntime {
     return this.registry.getAll().filter((tool) => this.policy.permits(tool));
   }
 
-  /** The tool's target (TargetingTool), located without acting; a lookup that fails leaves the guards to judge the active window. */
-  private async locate(tool: AnyTool, input: unknown, signal: AbortSignal): Promise<Located | undefined> {
-    if (!isTargetingTool(tool)) return undefined;
-    try {
-      return await tool.locateTarget(input, { signal, logger: this.logger });
-    } catch (error) {
-      this.logger.warn(`${tool.name}: could not locate its target before acting (${errorMessage(error)})`);
-      return undefined;
-    }
-  }
-
   /** `denied`: the call does not run; `asked`: a person was asked (time passed). */
   private async approve(
     tool: AnyTool,
@@ -345,14 +335,8 @@ export class ToolRuntime {
     const mode = options.approval ?? 'default';
     if (mode === 'skip') return { asked: false };
     if (mode === 'default' && (this.autoApprove.has(risk) || this.shared.alwaysAllowed.has(tool.name) || this.shared.settingAllowed.has(tool.name))) return { asked: false };
-    const request: ApprovalRequest = {
-      call,
-      risk,
-      summary: [summarizeCall(call), target ? whereItLands(target) : ''].filter(Boolean).join(' '),
-      ...(options.approvalNote ? { note: options.approvalNote } : {}),
-      ...(options.approvalKind ? { kind: options.approvalKind } : {}),
-      ...(target ? { target } : {}),
-    };
+    const summary = [summarizeCall(call), target ? whereItLands(target) : ''].filter(Boolean).join(' ');
+    const request: ApprovalRequest = { call, risk, summary, ...(options.approvalNote ? { note: options.approvalNote } : {}), ...(options.approvalKind ? { kind: options.approvalKind } : {}), ...(target ? { target } : {}) };
     if (!this.requestApproval) {
       const why = options.approvalNote ?? `approvals are needed for ${risk} tools`;
       return { denied: ToolResults.denied(tool.name, request.summary, `no one could approve it: ${why}`), asked: false };
