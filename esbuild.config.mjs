@@ -14,11 +14,11 @@ const production = process.argv.includes('--production');
 const outRoot = resolve(root, process.argv.find((arg) => arg.startsWith('--out-dir='))?.slice('--out-dir='.length) ?? '.');
 
 /**
- * An import of the agent's source (src/app/gaiParts.ts), from wherever in the extension, stays a
+ * An import of the agent's source (src/vscode/gaiParts.ts), from wherever in the extension, stays a
  * require of the sibling bundle. Matched by the file it resolves to, so moving the importer
  * cannot silently inline the agent (it did once: the extension bundle grew from 0.6 to 3.9 MB).
  */
-const LAZY_AGENT = { source: 'src/app/gaiParts.ts', path: './agentFactory.js' };
+const LAZY_AGENT = { source: 'src/vscode/gaiParts.ts', path: './agentFactory.js' };
 /** What the extension's activation bundle must never contain (they belong in the lazy bundle). */
 const ACTIVATION_FORBIDDEN = [/node_modules\/@anthropic-ai\//, /node_modules\/openai\//, /node_modules\/@modelcontextprotocol\//, /^src\/model\/providers\//];
 
@@ -29,7 +29,7 @@ const ENTRIES = [
   // The extension is two bundles: what activation loads (small), and the agent, LLM SDKs and
   // desktop tools, required on first use. One file would make VS Code parse ~2 MB at start-up.
   { name: 'extension', in: 'src/extension.ts', out: 'dist/extension.js', platform: 'node', format: 'cjs', optional: true, lazy: LAZY_AGENT },
-  { name: 'extension-agent', in: 'src/app/gaiParts.ts', out: 'dist/agentFactory.js', platform: 'node', format: 'cjs', optional: true },
+  { name: 'extension-agent', in: 'src/vscode/gaiParts.ts', out: 'dist/agentFactory.js', platform: 'node', format: 'cjs', optional: true },
   // `gai mcp` without the CLI file: the .vsix ships no dist/cli.js, and the MCP server definition
   // provider runs `node dist/mcpServer.js` with the same flags.
   { name: 'mcp-server', in: 'src/cli/mcpServerMain.ts', out: 'dist/mcpServer.js', platform: 'node', format: 'cjs', optional: true },

@@ -58,6 +58,7 @@ async function scene(label: string, services: DesktopServices, runtime: ToolRunt
       dir,
       services,
       hostRuntime: runtime,
+      tools: (models) => createDesktopTools(services, { models }),
       createLlm: () => new LlmManager(createModeProviders(resolveLlmConfig({ provider: 'anthropic', baseUrl: server.baseUrl, apiKey: 'bench' }, {})), { system: NAVIGATION_PROMPT }),
       logger: new NullLogger(),
     });

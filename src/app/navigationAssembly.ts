@@ -1,30 +1,32 @@
-// Builds a NavigationBrain from the parts a host already has (the CLI and the extension build
-// it the same way): the store in a folder, the desktop, the host's runtime (whose rules every
-// replayed and learned step obeys) and, when a model is configured, a learner that runs its own
-// agent loop.
+// The navigation brain, built from what the stack already has: the store in a folder, the
+// desktop, the host's runtime (whose rules every replayed and learned step obeys, through
+// ToolRuntime.derive) and, when a model is configured, a learner whose agent is made here.
+import { Agent } from '../agent/agent';
+import type { Logger } from '../common/logger';
 import type { DesktopServices } from '../desktop/desktopServices';
 import { waitForSettle } from '../desktop/reading/settle';
 import type { LlmManager } from '../model/llmManager';
 import type { ModelAccess } from '../model/modelAccess';
-import type { Logger } from '../common/logger';
-import { createDesktopTools } from '../tools/desktop/desktopTools';
-import { ToolRegistry } from '../tools/toolRegistry';
-import type { ToolRuntime } from '../runtime/toolRuntime';
-import { BrainStore } from '../navigation/store/brainStore';
+import { AgentNavigationLearner, type LearningAgentFactory } from '../navigation/learning/navigationLearner';
 import { NavigationBrain } from '../navigation/navigationBrain';
-import { AgentNavigationLearner } from '../navigation/learning/navigationLearner';
 import type { SecretPrompt } from '../navigation/routes/pathReplayer';
+import { BrainStore } from '../navigation/store/brainStore';
+import type { ToolRuntime } from '../runtime/toolRuntime';
+import type { AnyTool } from '../tools/toolBase';
+import { ToolRegistry } from '../tools/toolRegistry';
 
 export interface NavigationSetup {
   /** Where brain.json lives. */
   dir: string;
   services: DesktopServices;
+  /** The desktop tools over `services`, using these models (none: OCR only). */
+  tools: (models?: ModelAccess) => AnyTool[];
   /**
    * The runtime of the host that offers navigate_to: its profile, deny list, approval gate and
    * guards apply to every replayed and learned step (through ToolRuntime.derive).
    */
   hostRuntime: ToolRuntime;
-  /** The models the desktop tools may use (the detailed screen reader); none: OCR only. */
+  /** The models the replayed steps' tools may use (the detailed screen reader); none: OCR only. */
   models?: ModelAccess;
   /** A fresh LLM manager (own conversation, the navigation prompt) per learning run; none: replay only. */
   createLlm?: () => LlmManager;
@@ -41,23 +43,17 @@ export interface NavigationSetup {
 export async function openNavigationBrain(setup: NavigationSetup): Promise<{ brain: NavigationBrain; warnings: string[] }> {
   const { store, warnings } = await BrainStore.open(setup.dir, { logger: setup.logger });
   const replayTools = new ToolRegistry(setup.logger);
-  for (const tool of createDesktopTools(setup.services, { models: setup.models })) replayTools.register(tool);
+  for (const tool of setup.tools(setup.models)) replayTools.register(tool);
   const replayRuntime = setup.hostRuntime.derive(replayTools);
   let calls = 0;
-  // Bound once the brain exists: learning records which screen each step led to.
-  const opened: { brain?: NavigationBrain } = {};
-  const learner = setup.createLlm
+  const createLlm = setup.createLlm;
+  const learner = createLlm
     ? new AgentNavigationLearner({
-        createLlm: setup.createLlm,
-        tools: (llm) => createDesktopTools(setup.services, { models: llm }),
-        runtimeFor: (registry) => setup.hostRuntime.derive(registry),
+        createAgent: learningAgents(setup, createLlm),
         latestAnalysis: () => setup.services.reader.latest()?.analysis,
         settle: async (signal) => {
           await waitForSettle(setup.services.desktop.screen, { timeoutMs: 1_500, signal });
         },
-        reachedNode: async (signal) => (await opened.brain?.identifyCurrentNode(signal))?.node.key,
-        logger: setup.logger,
-        ...(setup.maxLearningIterations ? { maxIterations: setup.maxLearningIterations } : {}),
       })
     : undefined;
   const brain = new NavigationBrain({
@@ -70,8 +66,17 @@ export async function openNavigationBrain(setup: NavigationSetup): Promise<{ bra
     ...(setup.promptSecret ? { promptSecret: setup.promptSecret } : {}),
     ...(setup.consequentialLabels ? { consequentialLabels: setup.consequentialLabels } : {}),
   });
-  opened.brain = brain;
   return { brain, warnings };
+}
+
+/** Each learning run: its own conversation, the tools the learner offers, the host's rules. */
+function learningAgents(setup: NavigationSetup, createLlm: () => LlmManager): LearningAgentFactory {
+  return (offer) => {
+    const llm = createLlm();
+    const registry = new ToolRegistry(setup.logger);
+    for (const tool of offer(setup.tools(llm))) registry.register(tool);
+    return new Agent(llm, setup.hostRuntime.derive(registry), { maxIterations: setup.maxLearningIterations ?? 15, logger: setup.logger });
+  };
 }
 
 /** A provider that opens the brain once, on first use, and retries after a failed open. */

@@ -2,18 +2,17 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { ToolResult } from '../tools/toolTypes';
-import { createPlatformDesktop } from '../platform/platformDesktop';
-import { createDesktopServices, type DesktopServices } from '../desktop/desktopServices';
+import type { GaiStack } from '../app/gaiStack';
+import type { DesktopServices } from '../desktop/desktopServices';
 import type { Annotation } from '../desktop/ports/imageCodec';
-import { createDesktopTools } from '../tools/desktop/desktopTools';
-import { ToolRegistry } from '../tools/toolRegistry';
-import { ToolRuntime } from '../runtime/toolRuntime';
 import { demoAppScript, desktopEntry, waitForEvent, type AppEvent } from './demoApp';
 
 export interface DemoOptions {
   /** Where the annotated screenshot goes. */
   outDir: string;
   write: (line: string) => void;
+  /** GAI's assembly on the desktop of `env` (launched apps find the demo app's desktop entry there). */
+  open: (env: NodeJS.ProcessEnv) => GaiStack;
 }
 
 export interface DemoOutcome {
@@ -35,10 +34,10 @@ export async function runDesktopDemo(options: DemoOptions): Promise<DemoOutcome>
   mkdirSync(join(work, 'data', 'applications'), { recursive: true });
   writeFileSync(join(work, 'data', 'applications', 'gai-demo.desktop'), desktopEntry('GAI Demo', ['python3', demoAppScript(), '--log', log, '--title', 'GAI Demo']));
 
-  const services = createDesktopServices(createPlatformDesktop({ env }));
-  const registry = new ToolRegistry();
-  for (const tool of createDesktopTools(services)) registry.register(tool);
-  const runtime = new ToolRuntime(registry, { autoApprove: ['read', 'action', 'system'] });
+  const stack = options.open(env);
+  // A script's actions: approved up front by running the demo, under the same guards as an agent's.
+  const { runtime } = stack.runtime({ kind: 'agent', profile: 'full', approvedUpFront: true, navigation: 'none' });
+  const services = stack.desktop;
   const clicks: Annotation['points'] = [];
   const outcome: DemoOutcome = { passed: 0, failed: 0 };
   const check = (ok: boolean, what: string): void => {
@@ -87,7 +86,7 @@ export async function runDesktopDemo(options: DemoOptions): Promise<DemoOutcome>
     outcome.screenshot = await annotatedScreenshot(services, clicks, options.outDir);
     say(`\nAnnotated screenshot (OCR boxes in blue, clicks in red): ${outcome.screenshot}`);
   } finally {
-    await services.desktop.ocr.dispose();
+    await stack.dispose();
     // The demo app goes with the demo (on a real desktop it would otherwise stay open).
     const ready = (await waitForEvent(log, (e) => e.event === 'ready', 0)) as { pid?: number } | undefined;
     if (ready?.pid) killQuietly(ready.pid);

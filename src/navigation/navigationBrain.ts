@@ -307,7 +307,9 @@ export class NavigationBrain {
     const context = failure
       ? `A way learned earlier failed at ${failure.reason}. The screen is where that way stopped; continue from here.`
       : undefined;
-    const learned = await this.deps.learner.learn({ target, signal, onEvent, ...(context ? { context } : {}) });
+    // Each learned step records the screen it led to, as this brain knows it.
+    const reachedNode = async (stepSignal: AbortSignal): Promise<string> => (await this.identifyCurrentNode(stepSignal)).node.key;
+    const learned = await this.deps.learner.learn({ target, signal, onEvent, reachedNode, ...(context ? { context } : {}) });
     const steps = stepsSoFar + learned.actions.length;
     const arrival = await this.identifyCurrentNode(signal);
     const base = { steps, modelCalls: learned.modelCalls, ...(replayFailure ? { replayFailure } : {}) };

@@ -158,6 +158,11 @@ export class ToolRuntime {
     return new ToolRuntime(registry, {}, this.shared);
   }
 
+  /** The guards every action passes, in the order they run (shared with derived runtimes). */
+  get guards(): readonly ActionGuard[] {
+    return [...this.shared.guards];
+  }
+
   /** Adds a guard to this runtime and every runtime derived from it; returns its removal. */
   addGuard(guard: ActionGuard): () => void {
     this.shared.guards.push(guard);

@@ -12,7 +12,7 @@ import type { HostMessage } from '../shared/protocol';
 import type { ApiKeyStore } from './setup/apiKeyStore';
 import type { AppPermissionStore } from '../safety/appPermissionStore';
 import { modalAppPrompt } from './chat/appPermissionPrompt';
-import type { GaiParts } from '../app/gaiParts';
+import type { GaiParts } from './gaiParts';
 import { ChatSession } from './chat/chatSession';
 import type { OutputChannelLogger } from './outputLogger';
 import { ChatPictures } from './chat/chatPictures';
@@ -273,7 +273,7 @@ export class GaiController implements vscode.Disposable {
     await this.beforeNewConversation?.();
     const parts = await this.parts?.catch(() => undefined);
     parts?.agent?.startSession();
-    parts?.appPermissions.reset();
+    parts?.resetAppGrants();
     this.chat.clear();
     this.postGrants();
   }
@@ -350,7 +350,7 @@ export class GaiController implements vscode.Disposable {
     this.redactor.addSecret(apiKey);
     this.redactor.setPatterns(compileRedactPatterns(settings.redact.patterns, 'gai.redact.patterns'));
     // Loaded here, not at activation: the LLM SDKs and the desktop adapters.
-    const { buildGaiParts } = await import('../app/gaiParts');
+    const { buildGaiParts } = await import('./gaiParts');
     const parts = buildGaiParts({ settings, apiKey, env: process.env, logger: this.logger, requestApproval: this.requestApproval, brainDir: this.brainDir, redactor: this.redactor, promptSecret: passwordPrompt, appPermissionStore: this.appPermissionStore, appPrompt: modalAppPrompt, onTakeover: takeoverPrompt((line) => this.chat.notice(line)), onSafetyNotice: (message) => this.chat.notice(message), onUsage: (usage) => this.chat.countUsage(usage), vscodeLm: vscode });
     this.logger.info(`agent and tools built in ${Math.round(performance.now() - started)} ms (provider ${settings.provider}, profile ${settings.toolProfile})`);
     return parts;

@@ -5,6 +5,7 @@ import { strict as assert } from 'node:assert';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createDesktopTools } from '../../src/tools/desktop/desktopTools';
 import { openNavigationBrain } from '../../src/app/navigationAssembly';
 import { NullLogger } from '../../src/common/logger';
 import { resolveLlmConfig } from '../../src/model/llmConfig';
@@ -46,6 +47,7 @@ describe('navigation with refused steps (navigate_to, real SDK over HTTP)', func
     const { brain } = await openNavigationBrain({
       dir: join(dir, 'brain'),
       services: app.services,
+      tools: (models) => createDesktopTools(app.services, { models }),
       hostRuntime: host,
       createLlm: () => new LlmManager(createModeProviders(resolveLlmConfig({ provider: 'anthropic', baseUrl: server.baseUrl, apiKey: 'test' }, {})), { system: NAVIGATION_PROMPT }),
       logger: new NullLogger(),

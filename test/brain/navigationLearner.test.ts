@@ -1,6 +1,7 @@
 // The learner acts only as the host allows: approving navigate_to once grants no launch the
 // deny list forbids, and no click the person was not asked about.
 import { strict as assert } from 'node:assert';
+import { Agent } from '../../src/agent/agent';
 import { AgentNavigationLearner, NAVIGATION_PROMPT } from '../../src/navigation/learning/navigationLearner';
 import { resolveLlmConfig } from '../../src/model/llmConfig';
 import { LlmManager } from '../../src/model/llmManager';
@@ -26,12 +27,14 @@ describe('navigation learner under the host rules (real SDK over HTTP)', functio
   function learnerUnder(options: ToolRuntimeOptions, tools: ProbeTool[]): AgentNavigationLearner {
     const host = new ToolRuntime(new ToolRegistry(), options);
     return new AgentNavigationLearner({
-      createLlm: () => new LlmManager(createModeProviders(resolveLlmConfig({ provider: 'anthropic', baseUrl: server.baseUrl, apiKey: 'test' }, {})), { system: NAVIGATION_PROMPT }),
-      tools: () => tools,
-      runtimeFor: (registry) => host.derive(registry),
+      createAgent: (offer) => {
+        const llm = new LlmManager(createModeProviders(resolveLlmConfig({ provider: 'anthropic', baseUrl: server.baseUrl, apiKey: 'test' }, {})), { system: NAVIGATION_PROMPT });
+        const registry = new ToolRegistry();
+        for (const tool of offer(tools)) registry.register(tool);
+        return new Agent(llm, host.derive(registry), { maxIterations: 15, logger: new NullLogger() });
+      },
       latestAnalysis: () => undefined,
       settle: async () => {},
-      logger: new NullLogger(),
     });
   }
 

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { NavigationBrain } from '../../src/navigation/navigationBrain';
 import { NAVIGATION_PROMPT } from '../../src/navigation/learning/navigationLearner';
+import { createDesktopTools } from '../../src/tools/desktop/desktopTools';
 import { openNavigationBrain } from '../../src/app/navigationAssembly';
 import { observeScreen } from '../../src/navigation/recognition/screenObserver';
 import { matchState } from '../../src/navigation/recognition/stateIdentifier';
@@ -55,6 +56,7 @@ describe('brain labels on a real X display', function () {
       dir,
       services: rig.services,
       hostRuntime: rig.runtime,
+      tools: (models) => createDesktopTools(rig.services, { models }),
       createLlm: () => new LlmManager(createModeProviders(resolveLlmConfig({ provider: 'anthropic', baseUrl: server.baseUrl, apiKey: 'test' }, {})), { system: NAVIGATION_PROMPT }),
       logger: { debug() {}, info() {}, warn() {}, error() {} },
     });

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { DEFAULT_BRAIN_LIMITS } from '../../src/navigation/store/brainLimits';
 import type { NavigationBrain } from '../../src/navigation/navigationBrain';
 import { NAVIGATION_PROMPT } from '../../src/navigation/learning/navigationLearner';
+import { createDesktopTools } from '../../src/tools/desktop/desktopTools';
 import { openNavigationBrain } from '../../src/app/navigationAssembly';
 import { resolveLlmConfig } from '../../src/model/llmConfig';
 import { LlmManager } from '../../src/model/llmManager';
@@ -52,6 +53,7 @@ describe('navigation brain on a real X display', function () {
       dir,
       services: rig.services,
       hostRuntime: rig.runtime,
+      tools: (models) => createDesktopTools(rig.services, { models }),
       createLlm: () => new LlmManager(createModeProviders(resolveLlmConfig({ provider: 'anthropic', baseUrl: server.baseUrl, apiKey: 'test' }, {})), { system: NAVIGATION_PROMPT }),
       logger: { debug() {}, info() {}, warn() {}, error() {} },
     });
@@ -214,7 +216,7 @@ describe('navigation brain on a real X display', function () {
   });
 
   it('without a model, an unknown target fails clearly and nothing is stored', async () => {
-    const { brain } = await openNavigationBrain({ dir, services: rig.services, hostRuntime: rig.runtime, logger: { debug() {}, info() {}, warn() {}, error() {} } });
+    const { brain } = await openNavigationBrain({ dir, services: rig.services, tools: (models) => createDesktopTools(rig.services, { models }), hostRuntime: rig.runtime, logger: { debug() {}, info() {}, warn() {}, error() {} } });
     const report = await brain.navigateTo('Display');
     assert.equal(report.success, false);
     assert.match(report.message, /no model is configured/);

@@ -1,11 +1,13 @@
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline/promises';
 import type { Command } from 'commander';
+import type { GaiStack } from '../../app/gaiStack';
 import { runDesktopDemo } from '../../demo/desktopDemo';
 import { VirtualDisplay } from '../../platform/linux/x11/virtualDisplay';
 import { EXIT, out, type CliIo } from '../../common/cliIo';
 
-export function registerDemoCommand(program: Command, io: CliIo, setExit: (code: number) => void): void {
+/** `open`: GAI's assembly on the desktop of the given environment. */
+export function registerDemoCommand(program: Command, io: CliIo, setExit: (code: number) => void, open: (env: NodeJS.ProcessEnv) => GaiStack): void {
   program
     .command('demo')
     .description('show GAI at work on a private virtual display (no API key needed)')
@@ -17,7 +19,7 @@ export function registerDemoCommand(program: Command, io: CliIo, setExit: (code:
       // Touching the person's real desktop (mouse, keyboard) needs their explicit yes.
       const onCurrent = Boolean(current && (o.here || (!o.private && io.interactive && (await confirm(io, current)))));
       if (onCurrent) {
-        const outcome = await runDesktopDemo({ outDir: o.out, write: (line) => out(io, `${line}\n`) });
+        const outcome = await runDesktopDemo({ outDir: o.out, write: (line) => out(io, `${line}\n`), open });
         setExit(outcome.failed === 0 ? EXIT.ok : EXIT.failed);
         return;
       }

@@ -1,17 +1,12 @@
 // Learning a path: the agent loop with the action and vision tools plus finish_navigation, in a
 // conversation of its own. The actions that actually ran and succeeded are recorded as the path.
-import { Agent } from '../../agent/agent';
 import type { AgentEvent } from '../../agent/agentEvents';
 import { errorMessage } from '../../common/errors';
 import type { OcrAnalysis } from '../../desktop/ocr/ocrTypes';
 import type { ToolCall } from '../../model/messages';
-import type { LlmManager } from '../../model/llmManager';
-import type { Logger } from '../../common/logger';
 import { FinishNavigationTool, type NavigationFinish } from '../tools/finishNavigationTool';
 import { SettlingTool } from '../../tools/settlingTool';
 import type { AnyTool } from '../../tools/toolBase';
-import { ToolRegistry } from '../../tools/toolRegistry';
-import type { ToolRuntime } from '../../runtime/toolRuntime';
 import type { PathAction } from '../store/brainTypes';
 import { actionFromToolCall } from '../routes/pathActions';
 import { textAtPoint } from '../recognition/screenObserver';
@@ -33,6 +28,8 @@ export interface LearnRequest {
   /** What happened before (e.g. which replayed step failed), told to the model. */
   context?: string;
   onEvent?: (event: AgentEvent) => void;
+  /** The node the screen is after a step settled, recorded as the step's `reaches`. */
+  reachedNode?: (signal: AbortSignal) => Promise<string | undefined>;
 }
 
 export interface LearnOutcome {
@@ -53,32 +50,32 @@ export interface NavigationLearner {
   learn(request: LearnRequest): Promise<LearnOutcome>;
 }
 
+/** The agent of one learning run, as the learner uses it. */
+export interface LearningAgent {
+  streamRequest(prompt: string, options: { signal: AbortSignal }): AsyncIterable<AgentEvent>;
+  cancel(): void;
+}
+
+/**
+ * Makes the agent of one learning run: a model conversation of its own with NAVIGATION_PROMPT,
+ * and the tools `offer` picks from the desktop tools (given the run's model), under the host's
+ * rules (ToolRuntime.derive: its profile, deny list, approval gate and guards hold for every
+ * step, so approving navigate_to once never grants what the person would not have allowed).
+ */
+export type LearningAgentFactory = (offer: (tools: readonly AnyTool[]) => AnyTool[]) => LearningAgent;
+
 export interface AgentLearnerOptions {
-  /** A fresh LLM manager (own conversation) per learning run, with NAVIGATION_PROMPT as system prompt. */
-  createLlm: () => LlmManager;
-  /** The desktop tools; only LEARNING_TOOLS of them are offered. */
-  tools: (llm: LlmManager) => AnyTool[];
+  createAgent: LearningAgentFactory;
   /** The newest OCR reading, to name what a click by coordinates hit. */
   latestAnalysis: () => OcrAnalysis | undefined;
   /** Waits until the screen stops changing: action tools return only after it. */
   settle: (signal: AbortSignal) => Promise<void>;
-  /**
-   * The host's rules over the learning tools (ToolRuntime.derive): its profile, deny list,
-   * approval gate and guards hold for every step, so approving navigate_to once never grants
-   * clicks, typing or launches the person would not have allowed directly.
-   */
-  runtimeFor: (registry: ToolRegistry) => ToolRuntime;
-  /** The node the screen is after a step settled, recorded as the step's `reaches`. */
-  reachedNode?: (signal: AbortSignal) => Promise<string | undefined>;
-  logger: Logger;
-  maxIterations?: number;
 }
 
 export class AgentNavigationLearner implements NavigationLearner {
   constructor(private readonly options: AgentLearnerOptions) {}
 
-  private reachedFacts(): ((signal: AbortSignal) => Promise<Record<string, unknown> | undefined>) | undefined {
-    const reachedNode = this.options.reachedNode;
+  private reachedFacts(reachedNode: LearnRequest['reachedNode']): ((signal: AbortSignal) => Promise<Record<string, unknown> | undefined>) | undefined {
     if (!reachedNode) return undefined;
     return async (signal) => {
       const key = await reachedNode(signal).catch(() => undefined);
@@ -86,18 +83,19 @@ export class AgentNavigationLearner implements NavigationLearner {
     };
   }
 
+  /** Seeing and acting (LEARNING_TOOLS), each action settled before it returns, and finish_navigation. */
+  private offer(request: LearnRequest, finish: FinishNavigationTool): (tools: readonly AnyTool[]) => AnyTool[] {
+    const reached = this.reachedFacts(request.reachedNode);
+    return (tools) => [
+      ...tools.filter((tool) => LEARNING_TOOLS.includes(tool.name)).map((tool) => (tool.risk === 'read' ? tool : new SettlingTool(tool, this.options.settle, reached))),
+      finish,
+    ];
+  }
+
   async learn(request: LearnRequest): Promise<LearnOutcome> {
     const started = performance.now();
-    const llm = this.options.createLlm();
     let finish: NavigationFinish | undefined;
-    const registry = new ToolRegistry(this.options.logger);
-    for (const tool of this.options.tools(llm)) {
-      if (!LEARNING_TOOLS.includes(tool.name)) continue;
-      registry.register(tool.risk === 'read' ? tool : new SettlingTool(tool, this.options.settle, this.reachedFacts()));
-    }
-    registry.register(new FinishNavigationTool((outcome) => (finish = outcome)));
-    const runtime = this.options.runtimeFor(registry);
-    const agent = new Agent(llm, runtime, { maxIterations: this.options.maxIterations ?? 15, logger: this.options.logger });
+    const agent = this.options.createAgent(this.offer(request, new FinishNavigationTool((outcome) => (finish = outcome))));
 
     const actions: PathAction[] = [];
     const denied: string[] = [];

@@ -8,7 +8,7 @@ import type { SecretRedactor } from '../../common/redact';
 import type { ScreenPicture } from '../../shared/protocol';
 import type { ApprovalDecision, ApprovalRequest } from '../../runtime/toolRuntime';
 import type { AgentActivity } from './agentActivity';
-import type { GaiParts } from '../../app/gaiParts';
+import type { GaiParts } from '../gaiParts';
 import { buildApprovalView } from './approvalView';
 import type { ChatSession } from './chatSession';
 import type { OutputChannelLogger } from '../outputLogger';

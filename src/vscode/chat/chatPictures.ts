@@ -7,7 +7,7 @@ import type { ToolResult } from '../../tools/toolTypes';
 import type { AnyTool } from '../../tools/toolBase';
 import type { ScreenMark } from '../../tools/screenMarks';
 import type { LatestReading } from '../../desktop/reading/screenReader';
-import type { GaiParts } from '../../app/gaiParts';
+import type { GaiParts } from '../gaiParts';
 import { buildAfterPicture } from './afterPicture';
 import type { ChatSession } from './chatSession';
 import type { OutputChannelLogger } from '../outputLogger';

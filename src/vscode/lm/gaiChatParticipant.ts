@@ -7,7 +7,7 @@ import type { ImageBlock } from '../../model/messages';
 import type { ToolResult } from '../../tools/toolTypes';
 import type { Logger } from '../../common/logger';
 import type { ApprovalDecision, ApprovalRequest } from '../../runtime/toolRuntime';
-import type { GaiParts } from '../../app/gaiParts';
+import type { GaiParts } from '../gaiParts';
 import { buildApprovalView } from '../chat/approvalView';
 import { wordError } from '../setup/errorWording';
 import { plainText, progressText } from './participantWords';

@@ -8,7 +8,7 @@ import type { RiskLevel, ToolResult } from '../../tools/toolTypes';
 import { NullLogger } from '../../common/logger';
 import { describeAction, escapeMarkdown } from '../../tools/actionDescription';
 import { ToolResults, toolResultContent } from '../../tools/toolResult';
-import type { GaiParts } from '../../app/gaiParts';
+import type { GaiParts } from '../gaiParts';
 import { buildApprovalView } from '../chat/approvalView';
 import type { LmToolSpec } from './lmToolsCatalog';
 

@@ -100,7 +100,7 @@ export class SetupCommands implements vscode.Disposable {
       const needsKey = provider === 'anthropic' || (provider === 'openai' && settings.baseUrl === undefined) || provider === 'google';
       if (needsKey && !config.default.apiKey) return { name, ok: false, detail: `No API key for ${provider}: Set API Key, or set ${apiKeyEnvVar(provider)}.` };
       // The agent's bundle (dist/agentFactory.js) holds the SDKs; loaded on use, as for a request.
-      const { askOneToken } = await import('../../app/gaiParts');
+      const { askOneToken } = await import('../gaiParts');
       const started = performance.now();
       await askOneToken(config.default, vscode);
       return { name, ok: true, detail: `${config.default.model} answered in ${Math.round(performance.now() - started)} ms` };
