@@ -18,6 +18,8 @@ import { MemoryAppPermissionStore } from '../../src/safety/appPermissionStore';
 import { CliStack } from '../../src/cli/cliStack';
 import type { ConfigFile } from '../../src/cli/cliConfig';
 import { buildGaiParts, type GaiParts } from '../../src/vscode/gaiParts';
+import { specOfLmTool } from '../../src/vscode/lm/lmToolsCatalog';
+import { LmToolsRunner } from '../../src/vscode/lm/lmToolsRunner';
 import { parseSettings } from '../../src/vscode/settings';
 import { createFakeDesktop, ocrWords, window, type FakeDesktop } from '../support/fakeDesktop';
 import { ScriptedMessagesServer } from '../support/scriptedMessagesServer';
@@ -171,6 +173,13 @@ describe('one assembly for every front: the same guards, an app the person denie
       assert.equal(response.toolCalls[0]?.result.code, 'DENIED');
       assert.match(JSON.stringify(server.requests[1]?.body), /GAI may not act in gedit: it is in gai\.apps\.deny/);
       assert.equal(fake.input.calls.length, 0);
+    });
+
+    it('a language model tool VS Code confirmed (no GAI prompt) is still refused in gedit', async () => {
+      const spec = specOfLmTool('gai_click');
+      assert.ok(spec);
+      const runner = new LmToolsRunner({ parts: () => Promise.resolve(parts), log: () => {} });
+      assertRefusedInGedit(await runner.run(spec, CLICK, signal()), 'gai.apps.deny', fake, 'gai_click');
     });
 
     it('the @gai chat agent on a VS Code chat model: its click in gedit is DENIED too', async () => {
