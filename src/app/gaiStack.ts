@@ -28,7 +28,7 @@ export class GaiStack {
   private readonly agents: AgentAssembly;
 
   constructor(
-    readonly settings: StackSettings,
+    private readonly settings: StackSettings,
     private readonly front: StackFront,
   ) {
     this.desktopParts = new DesktopAssembly(settings, front);
