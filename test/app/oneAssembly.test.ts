@@ -91,6 +91,19 @@ describe('one assembly for every front: the same guards, an app the person denie
       assertRefusedInGedit((await mcp![1].executeWithRecovery({ id: 'c2', name: 'click', input: CLICK }, signal())).result, 'apps.deny in the config file', fake, 'gai mcp');
     });
 
+    it('gai mcp asks about an app nobody decided through its client, and a dismissed question refuses', async () => {
+      fake.windows.active = window('mousepad');
+      const asked: string[] = [];
+      const { runtime } = cli.mcpRuntime('full', async (request) => {
+        asked.push(request.app);
+        return undefined;
+      });
+      const { result } = await runtime.executeWithRecovery({ id: 'c3', name: 'click', input: CLICK }, signal());
+      assert.deepEqual(asked, ['mousepad']);
+      assert.equal(result.code, 'DENIED');
+      assert.equal(fake.input.calls.length, 0);
+    });
+
     it('gai ask: the agent runs on a guarded runtime; the model\'s click in gedit comes back DENIED to the model', async () => {
       const agent = cli.agent({}, { yes: true, profile: 'full' });
       assert.deepEqual(agent.runtime.guards.map((g) => g.name), GUARDS);
