@@ -112,7 +112,7 @@ export class CliStack {
   }
 
   /** `gai tool`, `gai tools` and the runtime `gai ask`'s agent acts through: approvals on the terminal (or --yes). */
-  runtime(rules: CliRules, models?: ModelAccess, learning: ModelSource = this.models(), navigation: 'own' | 'none' = 'own'): StackRuntime {
+  runtime(rules: CliRules, parts: { models?: ModelAccess; learning?: ModelSource; navigation?: 'own' | 'none' } = {}): StackRuntime {
     const ask = this.options.io.interactive ? terminalApproval(this.options.io.stdin, this.options.io.stderr) : undefined;
     // Without a person at a terminal and without --yes, actions are denied; --yes never confirms
     // the steps of an imported path for the person.
@@ -122,9 +122,9 @@ export class CliStack {
       profile: this.profile(rules.profile),
       ...(approval ? { approval } : {}),
       approvedUpFront: rules.yes === true,
-      ...(models ? { models } : {}),
-      navigation,
-      learning,
+      ...(parts.models ? { models: parts.models } : {}),
+      navigation: parts.navigation ?? 'own',
+      learning: parts.learning ?? this.models(),
     });
   }
 
@@ -147,13 +147,13 @@ export class CliStack {
   agent(settings: LlmSettings, rules: CliRules & { maxIterations?: number }): Agent {
     const source = this.models(settings);
     const models = this.stack.agentModels(source);
-    const { runtime } = this.runtime(rules, models, source);
+    const { runtime } = this.runtime(rules, { models, learning: source });
     return this.stack.agent(models, runtime, { ...(rules.maxIterations ? { maxIterations: rules.maxIterations } : {}), ...(this.options.verbose ? { verbose: true } : {}) }).agent;
   }
 
   /** `gai navigate`: the brain in its folder, its steps under `rules`; it learns with the flags' model when there is one. */
   openBrain(brainDir: string | undefined, settings: LlmSettings, rules: CliRules): Promise<NavigationBrain> {
-    const { runtime } = this.runtime(rules, undefined, undefined, 'none');
+    const { runtime } = this.runtime(rules, { navigation: 'none' });
     return this.stack.openBrain(runtime, { ...(brainDir ? { dir: brainDir } : {}), learning: this.models(settings) });
   }
 

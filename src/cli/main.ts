@@ -72,7 +72,7 @@ export async function runCli(argv: string[], terminal: CliIo): Promise<number> {
   };
 
   registerToolsCommand(program, io, (profile) => gai().runtime({ profile }).runtime, setExit);
-  registerToolCommand(program, io, (profile, yes) => gai().runtime({ profile, yes }, gai().configuredModels()).runtime, setExit);
+  registerToolCommand(program, io, (profile, yes) => gai().runtime({ profile, yes }, { models: gai().configuredModels() }).runtime, setExit);
   registerAskCommand(program, io, (settings, options) => gai().agent(settings, { profile: options.profile, yes: options.yes, maxIterations: parseCount('--max-iterations', options.maxIterations) }), setExit);
   // `gai click`, `type`, ... are the person's own actions, like the extension's commands: no app guard.
   registerDesktopCommands(program, io, () => gai().personRuntime().runtime, setExit);
