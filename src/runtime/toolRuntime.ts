@@ -129,6 +129,8 @@ export class ToolRuntime {
     return this.shared.policy;
   }
 
+  get guards(): readonly ActionGuard[] { return [...this.shared.guards]; } // in the order they run
+
   get requestApproval(): ApprovalHandler | undefined {
     return this.shared.requestApproval;
   }
@@ -156,11 +158,6 @@ export class ToolRuntime {
    */
   derive(registry: ToolRegistry): ToolRuntime {
     return new ToolRuntime(registry, {}, this.shared);
-  }
-
-  /** The guards every action passes, in the order they run (shared with derived runtimes). */
-  get guards(): readonly ActionGuard[] {
-    return [...this.shared.guards];
   }
 
   /** Adds a guard to this runtime and every runtime derived from it; returns its removal. */
