@@ -24,6 +24,11 @@ import { parseSettings } from '../../src/vscode/settings';
 import { createFakeDesktop, ocrWords, window, type FakeDesktop } from '../support/fakeDesktop';
 import { ScriptedMessagesServer } from '../support/scriptedMessagesServer';
 import { textReply, toolReply } from '../support/scriptedSteps';
+import { Type } from '@sinclair/typebox';
+import type { DesktopServices } from '../../src/desktop/desktopServices';
+import { ToolBase } from '../../src/tools/toolBase';
+import { ToolResults } from '../../src/tools/toolResult';
+import type { ToolResult } from '../../src/tools/toolTypes';
 import { FakeChatModel, fakeHost, TextPart, ToolCallPart } from '../vscodeGlue/lmFakes';
 
 const GUARDS = ['safety', 'app-permissions'];
@@ -39,6 +44,25 @@ function quietIo(env: Record<string, string | undefined>): CliIo {
 }
 
 const signal = (): AbortSignal => new AbortController().signal;
+
+/** A tool whose keys land elsewhere than where it started: the focus moves to gedit before it types. */
+class FocusMovesTool extends ToolBase<ReturnType<typeof Type.Object>> {
+  readonly name = 'focus_moves';
+  readonly description = 'Presses Enter after the focus moved.';
+  readonly inputSchema = Type.Object({});
+  readonly risk = 'action' as const;
+  constructor(
+    private readonly services: DesktopServices,
+    private readonly fake: FakeDesktop,
+  ) {
+    super();
+  }
+  async execute(): Promise<ToolResult> {
+    this.fake.windows.active = window('gedit');
+    await this.services.desktop.input.pressKey({ modifiers: [], key: 'enter' });
+    return ToolResults.success('pressed');
+  }
+}
 
 function assertRefusedInGedit(result: { success: boolean; code?: string; observation: string }, setting: string, fake: FakeDesktop, way: string): void {
   assert.equal(result.success, false, `${way}: the click was refused`);
@@ -67,7 +91,7 @@ describe('one assembly for every front: the same guards, an app the person denie
       fake = geditDesktop();
       const file: ConfigFile = {
         llm: { provider: 'anthropic', baseUrl: server.baseUrl, apiKey: 'test', model: 'scripted', computerUse: 'gai-tools' },
-        apps: { deny: ['gedit'] },
+        apps: { allow: ['mousepad'], deny: ['gedit'] },
         // No stop hotkey or takeover watch: a unit test starts no helper on any display.
         safety: { stopHotkey: 'off', failSafeCorner: false, pauseOnTakeover: false },
       };
@@ -92,16 +116,26 @@ describe('one assembly for every front: the same guards, an app the person denie
     });
 
     it('gai mcp asks about an app nobody decided through its client, and a dismissed question refuses', async () => {
-      fake.windows.active = window('mousepad');
+      fake.windows.active = window('galculator');
       const asked: string[] = [];
       const { runtime } = cli.mcpRuntime('full', async (request) => {
         asked.push(request.app);
         return undefined;
       });
       const { result } = await runtime.executeWithRecovery({ id: 'c3', name: 'click', input: CLICK }, signal());
-      assert.deepEqual(asked, ['mousepad']);
+      assert.deepEqual(asked, ['galculator']);
       assert.equal(result.code, 'DENIED');
       assert.equal(fake.input.calls.length, 0);
+    });
+
+    it('input that reaches another app in the middle of a call is refused at the assembled input port', async () => {
+      fake.windows.active = window('mousepad');
+      const { runtime } = cli.runtime({ profile: 'full', yes: true });
+      runtime.registry.register(new FocusMovesTool(cli.stack.desktop, fake));
+      const { result } = await runtime.executeWithRecovery({ id: 'c4', name: 'focus_moves', input: {} }, signal());
+      assert.equal(result.code, 'DENIED', result.observation);
+      assert.match(result.observation, /GAI may not act in gedit/);
+      assert.equal(fake.input.calls.length, 0, 'the key never reached the desktop');
     });
 
     it('gai ask: the agent runs on a guarded runtime; the model\'s click in gedit comes back DENIED to the model', async () => {
