@@ -5,7 +5,7 @@
 // guarded input port), through the built `gai mcp` with a real MCP SDK client, and through the
 // agent of the built `gai ask`.
 import { strict as assert } from 'node:assert';
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -30,6 +30,8 @@ import { textReply, toolReply } from '../support/scriptedSteps';
 import { BUILT_MCP_SERVER, connectStdio } from '../support/mcpServerProcess';
 import { suiteDisplay } from './support/fixture';
 import { galculatorInstalled, startTwoApps, type TwoApps } from './support/twoApps';
+import { placeWindow } from './support/realApps/appWindow';
+import type { WindowInfo } from '../../src/desktop/ports/windowPort';
 
 const display = suiteDisplay();
 const CLI = resolve(__dirname, '../../dist/cli.js');
@@ -204,6 +206,39 @@ describe('app permission where the action lands (runtime as gai mcp builds it, g
     assert.equal(asked[0]?.title, 'GAI Fixture');
     await settle();
     assert.equal(apps.clicks(), 0, 'dismissed: nothing clicked');
+  });
+
+  it("a point on galculator's open menu is galculator's, though the fixture's window lies above galculator's there", async () => {
+    // galculator over the fixture, its Edit menu open, then the fixture raised above galculator:
+    // the menu (an override-redirect window) stays on top of both, so a click there reaches the menu.
+    await placeWindow(apps.calculatorWindow, { x: 200, y: 150, width: 320, height: 400 }, display.env);
+    try {
+      await apps.activateCalculator();
+      const opened = await run(runtime(), 'click', { text: 'Edit' });
+      assert.equal(opened.success, true, JSON.stringify(opened));
+      const windows = services.desktop.windows;
+      let menu: WindowInfo | undefined;
+      for (const deadline = Date.now() + 3_000; !menu && Date.now() < deadline; await new Promise((r) => setTimeout(r, 100))) {
+        menu = (await windows.listPopups!()).find((w) => w.appName.toLowerCase() === 'galculator');
+      }
+      assert.ok(menu, 'the open menu is listed as a galculator popup');
+      execFileSync('xdotool', ['windowraise', apps.fixtureWindow], { env: display.env });
+      const point = { x: menu.bounds.x + 40, y: menu.bounds.y + Math.round(menu.bounds.height * 0.3) };
+      // Without the menu, the point would be judged by the fixture, now the topmost managed window there.
+      let beneath: WindowInfo | undefined;
+      for (const deadline = Date.now() + 3_000; beneath?.appName !== 'GaiFixture' && Date.now() < deadline; await new Promise((r) => setTimeout(r, 100))) {
+        beneath = (await windows.listWindows!()).find((w) => point.x >= w.bounds.x && point.y >= w.bounds.y && point.x < w.bounds.x + w.bounds.width && point.y < w.bounds.y + w.bounds.height);
+      }
+      assert.equal(beneath?.appName, 'GaiFixture', 'the fixture lies above galculator under the menu');
+      const result = await run(runtime(), 'click', point);
+      assert.equal(result.success, true, JSON.stringify(result));
+      await settle();
+      assert.equal(apps.clicks(), 0, 'the click reached the menu, not the fixture');
+    } finally {
+      execFileSync('xdotool', ['key', 'Escape'], { env: display.env });
+      await placeWindow(apps.calculatorWindow, apps.calculator, display.env);
+      await apps.activateCalculator();
+    }
   });
 });
 

@@ -35,12 +35,20 @@ export class InputPermissionScope {
   }
 }
 
-/** The topmost window holding each point (client area), or undefined there; one lookup for all. */
+/**
+ * The topmost window holding each point (client area), or undefined there; one lookup for all.
+ * An open menu is above every managed window, so it answers first, as its owner's: a menu of an
+ * allowed app that hangs over another app's window is that allowed app's.
+ */
 export async function windowsAtPoints(windows: WindowPort, points: readonly Point[]): Promise<Array<WindowInfo | undefined>> {
   if (points.length === 0) return [];
   if (windows.listWindows) {
-    const listed = (await windows.listWindows()).filter((w) => w.bounds.width > 0 && w.bounds.height > 0);
-    return points.map((p) => listed.find((w) => holds(w, p)));
+    const [popups, listed] = await Promise.all([
+      windows.listPopups ? windows.listPopups().catch(() => []) : Promise.resolve([]),
+      windows.listWindows(),
+    ]);
+    const stack = [...popups, ...listed].filter((w) => w.bounds.width > 0 && w.bounds.height > 0);
+    return points.map((p) => stack.find((w) => holds(w, p)));
   }
   // Without a stacking list only the active window is known: a point elsewhere is judged by it.
   const active = await windows.activeWindow();

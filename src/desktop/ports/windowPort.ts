@@ -27,4 +27,10 @@ export interface WindowPort {
    * bounds in screen pixels. Optional: callers fall back to activeWindow().
    */
   listWindows?(): Promise<WindowInfo[]>;
+  /**
+   * Unmanaged windows drawn above every managed one (X11 override-redirect: open menus,
+   * dropdowns, tooltips), topmost first, each named by the app that owns it. Optional: without
+   * it a point on a menu is judged by the managed window beneath.
+   */
+  listPopups?(): Promise<WindowInfo[]>;
 }

@@ -138,11 +138,13 @@ function remoteOcr(local: OcrEngine, link: PerceptionLink): OcrEngine {
 }
 
 function remoteWindows(local: WindowPort, link: PerceptionLink): WindowPort {
-  const { activeWindowId, listWindows } = local;
+  const { activeWindowId, listWindows, listPopups } = local;
   return {
     activeWindow: () => link.run(async (c) => (await c.request('windows.active')).result as WindowInfo | undefined, () => local.activeWindow()),
     ...(activeWindowId ? { activeWindowId: () => link.run(async (c) => (await c.request('windows.activeId')).result as string | undefined, () => activeWindowId.call(local)) } : {}),
     ...(listWindows ? { listWindows: () => link.run(async (c) => (await c.request('windows.list')).result as WindowInfo[], () => listWindows.call(local)) } : {}),
+    // Asked only before input, which stays in this process: no need to go through the daemon.
+    ...(listPopups ? { listPopups: () => listPopups.call(local) } : {}),
   };
 }
 

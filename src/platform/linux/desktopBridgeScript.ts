@@ -8,7 +8,7 @@ import { BRIDGE_X11_SCRIPT } from './x11/bridgeX11Script';
 // Protocol, one JSON object a line. Node → helper on stdin: {"id":N,"cmd":...,...}.
 // Helper → Node on stdout: {"type":"hello",...} once, then {"id":N,"ok":true,...} or
 // {"id":N,"ok":false,"error":"..."} for each request, in any order.
-// Window questions (active, activeId, windows) are answered on the thread that reads stdin;
+// Window questions (active, activeId, windows, popups) are answered on the thread that reads stdin;
 // accessibility questions (probe, elements, focused, digest) on the GLib main loop, which also
 // receives the AT-SPI events that keep the tree cache honest. It exits when its stdin closes:
 // it never outlives the Node process.
@@ -26,7 +26,7 @@ def send(obj):
 `;
 
 const MAIN = String.raw`
-X11_COMMANDS = {'active', 'activeId', 'windows'}
+X11_COMMANDS = {'active', 'activeId', 'windows', 'popups'}
 PENDING = queue.Queue()
 BUSY = [False]
 

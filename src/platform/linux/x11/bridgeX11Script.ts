@@ -119,6 +119,38 @@ class X11Windows:
                 out.append(info)
         return out
 
+    def popups(self):
+        """Viewable override-redirect windows (menus, dropdowns, tooltips), topmost first, each named
+        by its own WM_CLASS or process, or by the window it is transient for when the same process
+        owns both (a claimed owner alone is not trusted: any client can set WM_TRANSIENT_FOR)."""
+        from Xlib import X, error
+        d = self.display()
+        root = d.screen().root
+        out = []
+        for w in reversed(root.query_tree().children):  # XQueryTree lists bottom to top
+            try:
+                attrs = w.get_attributes()
+                if not attrs.override_redirect or attrs.map_state != X.IsViewable:
+                    continue
+                geometry = w.get_geometry()
+                if geometry.width <= 1 or geometry.height <= 1:
+                    continue  # toolkits keep 1x1 helper windows mapped off-screen
+                owner = w.get_wm_transient_for()
+            except (error.BadWindow, error.BadDrawable, error.BadMatch):
+                continue
+            info = self.info(w.id)
+            if info is None:
+                continue
+            if owner is not None and info.get('pid'):
+                owned = self.info(owner.id)
+                if owned is not None and owned['appName'] and owned.get('pid') == info['pid']:
+                    info['appName'] = owned['appName']
+            if info['type'] == 'normal':
+                info['type'] = 'popup'
+            if info['appName']:
+                out.append(info)
+        return out
+
 X11 = X11Windows()
 
 def answer_x11(req):
@@ -132,6 +164,8 @@ def answer_x11(req):
             return {'window': X11.info(wid) if wid else None}
         if cmd == 'windows':
             return {'windows': X11.windows()}
+        if cmd == 'popups':
+            return {'windows': X11.popups()}
     except ImportError as e:
         raise RuntimeError('python3 cannot import Xlib (install the Debian package python3-xlib): %s' % e)
     except Exception as e:

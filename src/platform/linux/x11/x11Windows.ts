@@ -69,6 +69,12 @@ export class X11Windows implements WindowPort {
     return active ? [active] : [];
   }
 
+  async listPopups(): Promise<WindowInfo[]> {
+    const answer = await this.viaBridge('popups');
+    // Without the helper none are known: a point is judged by the managed window under it.
+    return answer ? (answer.windows as BridgeWindow[]).map(toWindowInfo) : [];
+  }
+
   /** Ends the helper when this adapter started it. */
   async dispose(): Promise<void> {
     if (this.ownsBridge) await this.bridge.dispose();
