@@ -1,5 +1,5 @@
 import type { ToolCall } from '../model/messages';
-import type { ExecuteOptions } from './toolRuntime';
+import type { ExecuteOptions } from './runtimeTypes';
 
 /**
  * A call the vendor flagged asks every time, with the vendor's codes and messages, as a kind of

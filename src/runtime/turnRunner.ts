@@ -3,7 +3,7 @@ import type { ToolCall } from '../model/messages';
 import { errorMessage } from '../common/errors';
 import { previewCall, summarizeCall } from '../tools/callPreview';
 import { ToolResults } from '../tools/toolResult';
-import type { ExecutionHooks, TurnOutcome } from './toolRuntime';
+import type { ExecutionHooks, TurnOutcome } from './runtimeTypes';
 
 /** What the turn needs of the runtime: running one call (with its retries), and how to schedule it. */
 export interface TurnCalls {

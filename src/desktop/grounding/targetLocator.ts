@@ -1,10 +1,10 @@
 import { centreOf, clipBox, containsPoint, sameBox, type BBox } from '../../common/geometry';
 import { findAccessibleMatches } from './accessibleLocator';
-import type { DesktopServices } from '../desktopServices';
+import type { Desktop } from '../ports/desktop';
 import type { AccessibilityPort, AccessibleElement } from '../ports/accessibilityPort';
 import type { WindowInfo } from '../ports/windowPort';
-import type { WindowReading } from '../reading/screenReader';
-import { isSecretRole } from '../reading/screenPrivacy';
+import type { ScreenReader, WindowReading } from '../reading/screenReader';
+import { isSecretRole, type ScreenPrivacy } from '../reading/screenPrivacy';
 import { compactCandidates } from './compactMatch';
 import { byStrength, DEFAULT_RULES, describeCandidate, isShortQuery, judgeOcr, pick, type Judged, type TargetRuleOptions } from './targetRules';
 import { isBlank, preferOnTop, type TreeMatch } from './targetTree';
@@ -89,8 +89,8 @@ export class TargetLocator {
   private readonly blankTolerance: number;
 
   constructor(
-    /** The desktop services (the locator uses their desktop, reader and privacy). */
-    private readonly services: Pick<DesktopServices, 'desktop' | 'reader' | 'privacy'>,
+    /** The desktop services' parts it uses (named here, not imported: desktopServices builds the locator). */
+    private readonly services: { desktop: Desktop; reader: ScreenReader; privacy: ScreenPrivacy },
     private readonly options: TargetLocatorOptions = {},
   ) {
     this.blankTolerance = options.blankTolerance ?? 10;

@@ -1,0 +1,60 @@
+// The types toolRuntime.ts shares with the helpers it calls (turnRunner, safetyCheckApproval),
+// apart so that those helpers need not import the runtime that imports them.
+import type { RiskLevel, ToolResult } from '../tools/toolTypes';
+import type { ToolCall } from '../model/messages';
+import type { RecoveryDecision } from './replanner';
+import type { ActionTarget } from '../tools/actionTarget';
+
+export interface ApprovalRequest {
+  /** The public call: secrets masked, size bounded. */
+  call: ToolCall;
+  risk: RiskLevel;
+  /** e.g. `click {"text":"Save"}`, for a prompt or a card. */
+  summary: string;
+  /** Why it asks when the usual rules would not (e.g. a step of an imported path). */
+  note?: string;
+  kind?: ApprovalKind;
+  /** Where the action lands (the window under its point, or the focused one for keys), when the tool located it first. */
+  target?: ActionTarget;
+}
+
+/** `always`: approve, and do not ask again for this tool until approvals are reset. */
+export type ApprovalDecision = 'approve' | 'deny' | 'always';
+export type ApprovalHandler = (request: ApprovalRequest, signal: AbortSignal) => Promise<ApprovalDecision>;
+
+export interface ExecuteOptions {
+  /**
+   * `skip`: no prompt (a replayed step of a path the person approved and trusts); `required`:
+   * ask even when the risk is auto-approved or always allowed (a consequential step). Policy,
+   * validation and guards apply in every case.
+   */
+  approval?: 'default' | 'skip' | 'required';
+  /** Shown with the approval request: why it asks. */
+  approvalNote?: string;
+  /** What kind of step it is, so a host can treat it apart (`--yes` never confirms an untrusted path). */
+  approvalKind?: ApprovalKind;
+}
+
+/** `safety-check`: the model's vendor flagged the call (ToolCall.confirm); only the person may confirm it. */
+export type ApprovalKind = 'consequential' | 'untrusted-path' | 'safety-check';
+
+/**
+ * What the runtime tells its caller while a turn runs (the agent turns these into events).
+ * Every callback gets the public call: secrets masked, input bounded in size.
+ */
+export interface ExecutionHooks {
+  onToolStarted?(call: ToolCall, risk: RiskLevel): void;
+  onApprovalRequested?(request: ApprovalRequest): void;
+  onApprovalResolved?(call: ToolCall, decision: ApprovalDecision): void;
+  onToolFinished?(call: ToolCall, result: ToolResult): void;
+  onRecovery?(call: ToolCall, decision: RecoveryDecision): void;
+}
+
+export interface TurnOutcome {
+  /** One result per call, in the order of the calls. */
+  results: ToolResult[];
+  /** The calls as they may be shown and stored (secrets masked, input bounded), same order. */
+  publicCalls: ToolCall[];
+  /** Set when the replanner decided to stop the request. */
+  abort?: string;
+}
