@@ -67,16 +67,18 @@ function folderGraph(modules) {
     '',
   ];
   const placed = new Set();
+  // A folder with sub-folders in the graph stands for its own files: `src/desktop/*.ts`.
+  const label = (folder) => ([...uses.keys()].some((other) => other.startsWith(`${folder}/`)) ? `${folder}/*.ts` : folder);
   const area = (title, paths, what, parts = []) => {
-    lines.push(`${title.padEnd(22)}${paths.join(', ')}`, `    ${what}`);
+    lines.push(`${title.padEnd(22)}${paths.join(', ')}`, ...fold('    ', what.split(' ')));
     const folders = [...uses.keys()].filter((folder) => paths.some((path) => isUnder(folder, path)) && !placed.has(folder));
     folders.sort((a, b) => partIndex(a, parts) - partIndex(b, parts) || a.localeCompare(b));
     for (const folder of folders) {
       placed.add(folder);
       const { folders: to, packages } = uses.get(folder);
-      const names = [...to].sort().map((path) => path.slice('src/'.length));
+      const names = [...to].sort().map((path) => label(path).slice('src/'.length));
       if (packages.size > 0) names.push(...[...packages].sort().map((name, index) => (index === 0 ? `npm: ${name}` : name)));
-      lines.push(...wrap(`      ${folder.padEnd(28)} → `, names.length > 0 ? names : ['(nothing)']));
+      lines.push(...fold(`      ${label(folder).padEnd(28)} → `, commas(names.length > 0 ? names : ['(nothing)'])));
     }
     lines.push('');
   };
@@ -100,17 +102,20 @@ function packageOf(specifier) {
   return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
 }
 
-/** `head a, b, c` folded at WIDTH, continuation lines under the first name. */
-function wrap(head, names) {
+function commas(names) {
+  return names.map((name, index) => (index < names.length - 1 ? `${name},` : name));
+}
+
+/** `head` and the words folded at WIDTH, continuation lines under the first word. */
+function fold(head, words) {
   const lines = [];
   let line = head;
-  for (const [index, name] of names.entries()) {
-    const piece = `${name}${index < names.length - 1 ? ',' : ''}`;
-    if (line.length + piece.length > WIDTH && line.trim().length > head.trim().length) {
+  for (const word of words) {
+    if (line.length + word.length > WIDTH && line.length > head.length) {
       lines.push(line.trimEnd());
       line = ' '.repeat(head.length);
     }
-    line += `${piece} `;
+    line += `${word} `;
   }
   lines.push(line.trimEnd());
   return lines;
