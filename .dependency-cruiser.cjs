@@ -80,6 +80,13 @@ module.exports = {
       to: {},
     },
     {
+      name: 'in-a-layer-imported',
+      severity: 'error',
+      comment: 'Every folder of src/ sits in a layer: add a new one to the ordered list in test/architecture/layers.json.',
+      from: {},
+      to: { path: '^src/', pathNot: patterns(everyPlace) },
+    },
+    {
       name: 'webview-only-shared',
       severity: 'error',
       comment: `The webview runs in a browser: it imports only ${[...webview.paths, ...webview.mayImport].join(', ')} and ${webview.packages.join(', ')}.`,
