@@ -9,6 +9,8 @@ export interface Layer {
   paths: readonly string[];
   /** One line for a newcomer (README, npm run deps). */
   what: string;
+  /** Why the parts are cut where they are. */
+  note?: string;
   /** Bottom to top inside the layer; `*` is whatever no other part names. */
   parts?: readonly (readonly string[])[];
   /** A way in for a person (CLI, VS Code, MCP server, demo): the only importers of src/app. */
