@@ -1,6 +1,7 @@
-// The types toolRuntime.ts shares with the helpers it calls (turnRunner, safetyCheckApproval),
+// The types toolRuntime.ts shares with the helpers it calls (turnRunner, safetyCheckApproval, targetedRun),
 // apart so that those helpers need not import the runtime that imports them.
 import type { RiskLevel, ToolResult } from '../tools/toolTypes';
+import type { AnyTool } from '../tools/toolBase';
 import type { ToolCall } from '../model/messages';
 import type { RecoveryDecision } from './replanner';
 import type { ActionTarget } from '../tools/actionTarget';
@@ -21,6 +22,20 @@ export interface ApprovalRequest {
 /** `always`: approve, and do not ask again for this tool until approvals are reset. */
 export type ApprovalDecision = 'approve' | 'deny' | 'always';
 export type ApprovalHandler = (request: ApprovalRequest, signal: AbortSignal) => Promise<ApprovalDecision>;
+
+/**
+ * A check that runs right before every action or system tool (after policy, validation and
+ * approval): a stop by the person, an application the person has not allowed. Returning a
+ * failure result stops that call; a guard may also wait (paused until the person resumes).
+ */
+export interface ActionGuard {
+  readonly name: string;
+  beforeAction(call: ToolCall, tool: AnyTool, signal: AbortSignal, target?: ActionTarget): Promise<ToolResult | undefined>;
+  /** Runs the tool inside the guard's scope (the app permission follows the call down to the input port). */
+  around?(call: ToolCall, tool: AnyTool, run: () => Promise<ToolResult>): Promise<ToolResult>;
+  /** After the tool ran, whatever the result. */
+  afterAction?(call: ToolCall, tool: AnyTool, result: ToolResult): void | Promise<void>;
+}
 
 export interface ExecuteOptions {
   /**

@@ -6,7 +6,7 @@ import type { ToolCall } from '../model/messages';
 import { isTargetingTool, type Located } from '../tools/actionTarget';
 import type { AnyTool } from '../tools/toolBase';
 import type { ToolResult } from '../tools/toolTypes';
-import type { ActionGuard } from './toolRuntime';
+import type { ActionGuard } from './runtimeTypes';
 
 /** The tool's target, located without acting; a lookup that fails leaves the guards to judge the active window. */
 export async function locateTarget(tool: AnyTool, input: unknown, signal: AbortSignal, logger: Logger): Promise<Located | undefined> {

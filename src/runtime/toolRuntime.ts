@@ -14,24 +14,10 @@ import { runTurn } from './turnRunner';
 import { withConfirmation } from './safetyCheckApproval';
 import { whereItLands, type ActionTarget } from '../tools/actionTarget';
 import { locateTarget, runInsideGuards } from './targetedRun';
-import type { ApprovalDecision, ApprovalHandler, ApprovalRequest, ExecuteOptions, ExecutionHooks, TurnOutcome } from './runtimeTypes';
+import type { ActionGuard, ApprovalDecision, ApprovalHandler, ApprovalRequest, ExecuteOptions, ExecutionHooks, TurnOutcome } from './runtimeTypes';
 
 // Callers import these from here, beside the class they configure.
-export type { ApprovalDecision, ApprovalHandler, ApprovalKind, ApprovalRequest, ExecuteOptions, ExecutionHooks, TurnOutcome } from './runtimeTypes';
-
-/**
- * A check that runs right before every action or system tool (after policy, validation and
- * approval): a stop by the person, an application the person has not allowed. Returning a
- * failure result stops that call; a guard may also wait (paused until the person resumes).
- */
-export interface ActionGuard {
-  readonly name: string;
-  beforeAction(call: ToolCall, tool: AnyTool, signal: AbortSignal, target?: ActionTarget): Promise<ToolResult | undefined>;
-  /** Runs the tool inside the guard's scope (the app permission follows the call down to the input port). */
-  around?(call: ToolCall, tool: AnyTool, run: () => Promise<ToolResult>): Promise<ToolResult>;
-  /** After the tool ran, whatever the result. */
-  afterAction?(call: ToolCall, tool: AnyTool, result: ToolResult): void | Promise<void>;
-}
+export type { ActionGuard, ApprovalDecision, ApprovalHandler, ApprovalKind, ApprovalRequest, ExecuteOptions, ExecutionHooks, TurnOutcome } from './runtimeTypes';
 
 export interface ToolRuntimeOptions {
   policy?: ToolPolicy;

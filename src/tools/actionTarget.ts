@@ -4,16 +4,10 @@ import type { Point } from '../desktop/ports/inputPort';
 import type { WindowInfo, WindowPort } from '../desktop/ports/windowPort';
 import { windowsAtPoints } from '../desktop/input/guardedInput';
 import type { AnyTool, ToolContext } from './toolBase';
-import type { ToolResult } from './toolTypes';
+import type { ActionTarget, ToolResult } from './toolTypes';
 
-export interface ActionTarget {
-  /** Screen points the pointer input lands on, in order (a drag: every point of it). */
-  points: Point[];
-  /** The window under each point, same order; undefined: no window there (the desktop). */
-  windows: Array<WindowInfo | undefined>;
-  /** Set when the action sends keys or text: the window that has the focus (undefined: none). */
-  keys?: { focused: WindowInfo | undefined };
-}
+// Declared with the tool types so that toolBase (which carries it in a call's context) need not import this file.
+export type { ActionTarget } from './toolTypes';
 
 /** A located target, or the result to answer with when there is nothing to act on (NOT_FOUND, …). */
 export type Located = { target: ActionTarget } | { failure: ToolResult };

@@ -1,11 +1,10 @@
 import type { Static, TObject } from '@sinclair/typebox';
-import type { RiskLevel, ToolResult } from './toolTypes';
+import type { ActionTarget, RiskLevel, ToolResult } from './toolTypes';
 import type { ToolDefinition, JsonObjectSchema } from '../model/messages';
 import type { Logger } from '../common/logger';
 import { compileValidator, type InputValidator, type ValidationResult } from '../common/schema';
 import type { NativeComputerTool } from './nativeComputer';
 import type { ScreenMark } from './screenMarks';
-import type { ActionTarget } from './actionTarget';
 
 export interface ToolContext {
   /** Aborted on cancel or timeout; long-running tools must stop when it fires. */

@@ -1,5 +1,7 @@
 // What a tool is allowed to change and what a call gives back (seed 002's result shape).
 import type { ImageBlock } from '../model/messages';
+import type { Point } from '../desktop/ports/inputPort';
+import type { WindowInfo } from '../desktop/ports/windowPort';
 
 /**
  * How much a tool may change: `read` only observes, `action` acts on the desktop through
@@ -34,4 +36,14 @@ export interface ToolResult<T = unknown> {
   hint?: string;
   /** Ids of the call's `confirm` checks the person confirmed before it ran. */
   confirmed?: string[];
+}
+
+/** Where an action will land, found before anyone approves it (tools/actionTarget.ts locates it). */
+export interface ActionTarget {
+  /** Screen points the pointer input lands on, in order (a drag: every point of it). */
+  points: Point[];
+  /** The window under each point, same order; undefined: no window there (the desktop). */
+  windows: Array<WindowInfo | undefined>;
+  /** Set when the action sends keys or text: the window that has the focus (undefined: none). */
+  keys?: { focused: WindowInfo | undefined };
 }
