@@ -1,13 +1,6 @@
 import { createInterface } from 'node:readline/promises';
-import { dirname, join } from 'node:path';
 import { summarizeCall } from '../tools/callPreview';
 import type { AppChoice, AppPermissionPrompt } from '../safety/appPermissions';
-import { defaultConfigPath } from './cliConfig';
-
-/** Where the CLI keeps "always"/"never" answers: next to the default config file. */
-export function appPermissionsFile(env: Record<string, string | undefined>): string {
-  return join(dirname(defaultConfigPath(env)), 'app-permissions.json');
-}
 
 const CHOICES: Record<string, AppChoice> = {
   o: 'once',

@@ -1,6 +1,4 @@
 import { readFileSync } from 'node:fs';
-import { homedir } from 'node:os';
-import { join } from 'node:path';
 import { Type, type Static } from '@sinclair/typebox';
 import { safetySettingsFrom } from '../safety/safetySettings';
 import { GaiError, errorMessage } from '../common/errors';
@@ -129,10 +127,6 @@ const ConfigFileSchema = Type.Object(
 export type ConfigFile = Static<typeof ConfigFileSchema>;
 
 const validator = compileValidator(ConfigFileSchema);
-
-export function defaultConfigPath(env: Record<string, string | undefined>): string {
-  return join(env.XDG_CONFIG_HOME || join(homedir(), '.config'), 'gai', 'config.json');
-}
 
 /** Reads and validates a config file; a missing default file is an empty config. */
 export function loadConfigFile(path: string, required: boolean): ConfigFile {

@@ -20,7 +20,8 @@ import { DEFAULT_TOOL_PROFILE, isToolProfile, TOOL_PROFILES, type ToolProfile } 
 import type { AppPermissionPrompt } from '../safety/appPermissions';
 import { JsonFileAppPermissionStore } from '../safety/appPermissionStore';
 import { safetySettingsFrom } from '../safety/safetySettings';
-import { appPermissionsFile, terminalAppPrompt } from './appPermissionPrompt';
+import { terminalAppPrompt } from './appPermissionPrompt';
+import { appPermissionsFile } from '../app/gaiFiles';
 import { ensureBrainDir, resolveBrainDir } from './brainDir';
 import type { ConfigFile } from './cliConfig';
 import { terminalSecretPrompt } from './secretPrompt';

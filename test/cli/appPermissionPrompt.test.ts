@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { PassThrough } from 'node:stream';
-import { appPermissionsFile, terminalAppPrompt } from '../../src/cli/appPermissionPrompt';
+import { terminalAppPrompt } from '../../src/cli/appPermissionPrompt';
+import { appPermissionsFile } from '../../src/app/gaiFiles';
 
 async function ask(answer: string): Promise<{ choice: unknown; shown: string }> {
   const input = new PassThrough();

@@ -2,7 +2,7 @@
 import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { appPermissionsFile } from '../../src/cli/appPermissionPrompt';
+import { appPermissionsFile } from '../../src/app/gaiFiles';
 import { JsonFileAppPermissionStore } from '../../src/safety/appPermissionStore';
 import { runCliCaptured, tempDir } from '../support/cliHarness';
 

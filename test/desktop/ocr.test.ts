@@ -314,7 +314,7 @@ describe('TesseractJsOcr start-up and shutdown', function () {
 
   it('gives up on a worker that does not start in time, without keeping the process alive', async function () {
     const run = await runNode(
-      `const { TesseractJsOcr } = require('./src/desktop/adapters/tesseractJsOcr.ts');
+      `const { TesseractJsOcr } = require('./src/platform/ocr/tesseractJsOcr.ts');
        const image = { width: 40, height: 20, data: Buffer.alloc(3200, 255), origin: { x: 0, y: 0 } };
        new TesseractJsOcr({ startTimeoutMs: 1 }).recognize(image).then(() => console.log('started?!'), (e) => console.log('ERR ' + e.message));`,
       20000,
@@ -325,7 +325,7 @@ describe('TesseractJsOcr start-up and shutdown', function () {
 
   it('lets the process exit after dispose(), and with idle workers never disposed', async function () {
     const run = await runNode(
-      `const { TesseractJsOcr } = require('./src/desktop/adapters/tesseractJsOcr.ts');
+      `const { TesseractJsOcr } = require('./src/platform/ocr/tesseractJsOcr.ts');
        const [ocr, kept] = [new TesseractJsOcr(), new TesseractJsOcr({ workers: 2 })];
        const image = { width: 40, height: 20, data: Buffer.alloc(3200, 255), origin: { x: 0, y: 0 } };
        const both = kept.warmUp().then(() => Promise.all([kept.recognize(image), kept.recognize(image, { layout: 'word' })]));

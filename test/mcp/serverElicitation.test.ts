@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { ElicitRequestSchema, type CallToolResult, type ElicitRequest, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
-import { appPermissionsFile } from '../../src/cli/appPermissionPrompt';
+import { appPermissionsFile } from '../../src/app/gaiFiles';
 import { NullLogger } from '../../src/common/logger';
 import { GaiMcpServer } from '../../src/mcp/server/server';
 import { ElicitationAppPrompt } from '../../src/mcp/server/serverAppPrompt';

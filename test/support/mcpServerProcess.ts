@@ -46,7 +46,7 @@ export interface HttpServer {
   stop(): Promise<void>;
 }
 
-/** `gai mcp --http 0 --token-file FILE ...`: waits for its "listening on" line. */
+/** `gai mcp --http 0 --token-file FILE ...`: waits for its "listening on" line and the token line after it. */
 export async function startHttp(entry: string, args: string[], env: NodeJS.ProcessEnv, tokenFile: string): Promise<HttpServer> {
   const child = spawn(process.execPath, [...nodeArgs(entry), '--http', '0', '--token-file', tokenFile, ...args], { env, cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
@@ -55,7 +55,8 @@ export async function startHttp(entry: string, args: string[], env: NodeJS.Proce
     child.stderr.on('data', (chunk: Buffer) => {
       stderr += chunk.toString('utf8');
       const match = /listening on (http:\/\/\S+)/.exec(stderr);
-      if (match?.[1]) {
+      // Two writes: the token line can arrive in a later chunk than the address.
+      if (match?.[1] && /bearer token( written to)?:? \S/.test(stderr)) {
         clearTimeout(timer);
         done(new URL(match[1]));
       }

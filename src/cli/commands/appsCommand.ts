@@ -3,7 +3,7 @@ import { GaiError, isGaiError } from '../../common/errors';
 import { err, EXIT, out, type CliIo } from '../../common/cliIo';
 import { appKey, defaultDenialCategory } from '../../safety/appNames';
 import { JsonFileAppPermissionStore, type StoredAppDecision } from '../../safety/appPermissionStore';
-import { appPermissionsFile } from '../appPermissionPrompt';
+import { appPermissionsFile } from '../../app/gaiFiles';
 
 // `gai apps allow|deny|list|forget`: the person's "always" and "never" answers to "Allow GAI to
 // act in <app>?", in the same file the terminal prompt and `gai mcp`'s question keep them, so an
