@@ -35,6 +35,8 @@ export interface RequestTimings {
 export class GaiController implements vscode.Disposable {
   readonly chat: ChatSession;
   private parts?: Promise<GaiParts>;
+  /** The same parts once built, for what must answer at once (which tools only read). */
+  private built?: GaiParts;
   /** The parts being (or already) warmed: once per build. */
   private warmed?: Promise<GaiParts>;
   private stale = false;
@@ -77,7 +79,7 @@ export class GaiController implements vscode.Disposable {
       conversationGrants: () => this.auditParts?.agentRuntime.conversationGrants() ?? [],
       alwaysAllow: () => this.settingOr((s) => s.alwaysAllowTools, []),
       autoApprove: () => this.settingOr((s) => s.autoApprove, ['read']),
-    });
+    }, (name) => this.built?.commandRuntime.registry.get(name)?.risk === 'read');
     this.pictures = new ChatPictures(this.chat, () => this.getParts(), logger);
     this.approvals = new ApprovalRouter({
       chat: this.chat,
@@ -110,10 +112,13 @@ export class GaiController implements vscode.Disposable {
 
   /** The agent, runtime and desktop, built on first use. */
   getParts(): Promise<GaiParts> {
-    this.parts ??= this.build().catch((error: unknown) => {
-      this.parts = undefined;
-      throw error;
-    });
+    this.parts ??= this.build().then(
+      (parts) => (this.built = parts),
+      (error: unknown) => {
+        this.parts = undefined;
+        throw error;
+      },
+    );
     return this.parts;
   }
 
@@ -301,6 +306,7 @@ export class GaiController implements vscode.Disposable {
     this.stop();
     void this.parts?.then((parts) => parts.dispose()).catch(() => {});
     this.parts = undefined;
+    this.built = undefined;
     for (const disposable of this.disposables) disposable.dispose();
   }
 
@@ -337,6 +343,7 @@ export class GaiController implements vscode.Disposable {
     this.stale = false;
     const old = this.parts;
     this.parts = undefined;
+    this.built = undefined;
     if (old) {
       this.logger.info(`rebuilding the agent on next use (${why})`);
       void old.then((parts) => parts.dispose()).catch(() => {});

@@ -10,9 +10,6 @@ import type { ApprovalDecision, ApprovalRequest } from '../../runtime/toolRuntim
 import { AuditTrail, type StandingRules } from '../auditTrail';
 import type { LastAction } from '../status/statusSummary';
 
-/** Tools that only look: never "the last action" on the status bar. */
-const READ_TOOLS = new Set(['ocr', 'smart_screen_reader', 'screen_capture', 'get_element_tree', 'cursor_position', 'zoom', 'wait', 'spotlight']);
-
 export class AgentActivity implements vscode.Disposable {
   /** One line per tool call in the output channel (issue 12's audit trail). */
   readonly audit: AuditTrail;
@@ -23,7 +20,13 @@ export class AgentActivity implements vscode.Disposable {
   /** The newest answer to a replayed step's approval, taken by that step's audit line. */
   private lastAnswer?: { decision: ApprovalDecision; by: 'chat' | 'modal' };
 
-  constructor(write: (line: string) => void, redact: (text: string) => string, rules: StandingRules) {
+  /** `isReadTool`: whether a tool only looks (its declared risk), so it is never "the last action". */
+  constructor(
+    write: (line: string) => void,
+    redact: (text: string) => string,
+    rules: StandingRules,
+    private readonly isReadTool: (name: string) => boolean,
+  ) {
     this.audit = new AuditTrail(write, redact, rules);
   }
 
@@ -69,7 +72,7 @@ export class AgentActivity implements vscode.Disposable {
 
   /** Remembers an action that worked (reads do not change the screen, so they are not "the last action"). */
   private noteAction(tool: string, result: Pick<ToolResult, 'success' | 'observation'>): void {
-    if (!result.success || READ_TOOLS.has(tool)) return;
+    if (!result.success || this.isReadTool(tool)) return;
     this.lastAction = { tool, observation: result.observation, at: Date.now() };
     this.acted.fire(this.lastAction);
   }

@@ -55,6 +55,12 @@ describe('GAI status bar and audit trail', () => {
   });
 
   it('the status item shows the last action without any model call; Summarize Screen makes one', async () => {
+    // A read after the click (ocr declares risk "read") is not an action: the click stays the last one.
+    const sent = server.requestCount;
+    server.push(support.toolReply([{ name: 'ocr', input: {} }]), support.textReply('Read.'));
+    assert.equal(api.simulateWebviewMessage({ type: 'send', text: 'read the screen' }), true);
+    await waitFor('the read to finish', () => !api.isRunning() && server.requestCount >= sent + 2, 60000);
+    assert.ok(api.auditLines().some((line) => /^\[audit\] \S+ ocr .* result=ok /.test(line)), `the read ran:\n${api.auditLines().join('\n')}`);
     const before = server.requestCount;
     await vscode.commands.executeCommand('gai.refreshStatus');
     assert.match(api.statusText(), /^\$\(eye\) GAI Clicked "OK"( in .+)? · (just now|\d+ s ago)$/);
