@@ -27,6 +27,12 @@ export const APT_PACKAGES = [
   // Real applications of three toolkits for the grounding tests and the busy-desktop bench (issue 10):
   // a browser (DOM ground truth), a GTK editor beside galculator, a Qt app (AT-SPI ground truth).
   'chromium', 'mousepad', 'speedcrunch',
+  // Issue 19: click by text on every toolkit. GTK 4 / libadwaita (a calculator, a text editor),
+  // another Qt 5 app, LibreOffice Writer and Calc with the GTK 3 plugin (their AT-SPI tree comes
+  // through it), Firefox ESR, and a GTK 3 file manager.
+  'gnome-calculator', 'gnome-text-editor', 'featherpad',
+  'libreoffice-writer', 'libreoffice-calc', 'libreoffice-gtk3',
+  'firefox-esr', 'thunar',
 ];
 
 /** Runs `npm ci` when node_modules is missing or older than package-lock.json. */
