@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
 import type { Candidate } from '../../src/desktop/grounding/candidate';
+import { judgeOcr } from '../../src/desktop/grounding/targetRules';
 import { findCandidates, locateText, type LocateResult } from '../../src/desktop/grounding/textLocator';
 import { ocrWords } from '../support/fakeDesktop';
 
@@ -203,15 +204,28 @@ describe('locateText', () => {
       }
     });
 
-    it('"×" is found where OCR read "x", and "‹ ›" where it read "< >"', () => {
+    it('"×" is never found where OCR read the letter x, alone or in a word (issue 19); "‹ ›" is where it read "< >"', () => {
       const analysis = ocrWords([
         { text: 'x', x: 10, y: 10, w: 8, h: 8 },
+        { text: 'Exit', x: 40, y: 10, w: 30, h: 8 },
+        { text: 'axb', x: 400, y: 10, w: 24, h: 8 },
         { text: '<', x: 100, y: 10, w: 4, h: 7 },
         { text: '>', x: 200, y: 10, w: 4, h: 7 },
       ]);
-      assert.deepEqual(found(locateText(analysis, '×')).bbox, { x: 10, y: 10, width: 8, height: 8 });
+      assert.equal(locateText(analysis, '×').status, 'not_found');
+      assert.equal(locateText(analysis, 'a×b').status, 'not_found');
+      assert.equal(judgeOcr('×', findCandidates(analysis, '×')).sure.length, 0);
+      // The letter is still the letter.
+      assert.deepEqual(found(locateText(analysis, 'x')).bbox, { x: 10, y: 10, width: 8, height: 8 });
       assert.equal(found(locateText(analysis, '‹')).bbox.x, 100);
       assert.equal(found(locateText(analysis, '›')).bbox.x, 200);
+    });
+
+    it('"×" is found where OCR read a multiplication sign or a look-alike cross (✕)', () => {
+      for (const read of ['×', '✕']) {
+        const match = found(locateText(ocrWords([{ text: read, x: 10, y: 10, w: 8, h: 8 }]), '×'));
+        assert.equal(match.kind, 'exact', read);
+      }
     });
 
     it('"…" is found where OCR read three dots', () => {

@@ -177,12 +177,15 @@ export function tokenize(text: string): string[] {
 
 /**
  * Glyphs that look alike on screen and that OCR cannot tell apart: the dashes and minus (−, –,
- * —, ‐ read as -), the multiplication sign and x, angle quotes and angle brackets. Folded in both
- * the query and what was read, so such a match is exact.
+ * —, ‐ read as -), the multiplication signs among themselves, angle quotes and angle brackets.
+ * Folded in both the query and what was read, so such a match is exact. The multiplication sign
+ * is not folded into the letter x: an OCR "x" is far more often a letter (in "Exit", a variable
+ * key "x", a close button) than a misread "×", and a calculator's × key clicked for it is a
+ * misclick; a "×" OCR cannot read as such is left to the accessibility tree.
  */
 const GLYPH_FOLDS: ReadonlyArray<[RegExp, string]> = [
   [/[\u2010-\u2015\u2212\u2012\u2043\ufe63\uff0d]/gu, '-'],
-  [/[×✕✖⨯]/gu, 'x'],
+  [/[✕✖⨯]/gu, '×'],
   [/[‹〈⟨]/gu, '<'],
   [/[›〉⟩]/gu, '>'],
   [/[‘’‚′]/gu, "'"],

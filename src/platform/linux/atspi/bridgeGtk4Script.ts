@@ -114,8 +114,9 @@ def gtk4_popover(node, SCREEN, places):
     return (box[0] - e.x, box[1] - e.y), box
 
 def gtk4_plain_name(name, role):
-    """A type name is no name; labels keep theirs (a label reading "GitHub" is named so)."""
-    if role not in ('label', 'static', 'heading') and GTK4_TYPE_NAME.match(name):
+    """A type name is no name; labels keep theirs (a label reading "GitHub" is named so), but
+    "GtkLabel" is the type of an empty one."""
+    if GTK4_TYPE_NAME.match(name) and (role not in ('label', 'static', 'heading') or name.startswith(('Gtk', 'Adw'))):
         return ''
     return name
 
