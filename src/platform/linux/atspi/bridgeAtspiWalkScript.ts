@@ -126,7 +126,8 @@ def walk_root(Atspi, root, deadline, max_depth, max_nodes, gtk4=None):
         if name == GTK4_POPOVER_CONTENT or (node.get_name() or '') == GTK4_POPOVER_CONTENT:
             placed = gtk4_popover(node, SCREEN, gtk4['places'])
             if placed is None:
-                state['truncated'] = True  # a popover that cannot be placed: left to OCR
+                # A popover that cannot be placed covers widgets nobody can tell: the window is left to OCR.
+                state['truncated'] = state['unplaced'] = True
                 return False
             shift, bound, popup = placed[0], placed[1], True
             popups.append(bound)
@@ -166,7 +167,7 @@ def walk_root(Atspi, root, deadline, max_depth, max_nodes, gtk4=None):
 
     walk(root, 0, None, gtk4['shift'] if gtk4 else None)
     if gtk4:
-        out, keys = gtk4_uncovered(out, keys, popups)
+        out, keys = ([], []) if state.get('unplaced') else gtk4_uncovered(out, keys, popups)
     paths = {key: i for i, key in enumerate(keys)}
     return {'elements': out, 'paths': paths, 'visited': state['visited'], 'truncated': state['truncated'], 'timedOut': state['timedOut']}
 
