@@ -122,8 +122,9 @@ def walk_root(Atspi, root, deadline, max_depth, max_nodes, gtk4=None):
         # GTK 4: VISIBLE is as far as it goes; what is not drawn has no size or is not in the tree.
         if not (states.contains(SHOWING) or states.contains(VISIBLE)):
             return False
-        name = gtk4_plain_name((node.get_name() or '').strip(), role)
-        if name == GTK4_POPOVER_CONTENT or (node.get_name() or '') == GTK4_POPOVER_CONTENT:
+        raw = node.get_name() or ''
+        name = gtk4_plain_name(raw.strip(), role)
+        if raw == GTK4_POPOVER_CONTENT:
             placed = gtk4_popover(node, SCREEN, gtk4['places'])
             if placed is None:
                 # A popover that cannot be placed covers widgets nobody can tell: the window is left to OCR.
@@ -132,6 +133,8 @@ def walk_root(Atspi, root, deadline, max_depth, max_nodes, gtk4=None):
             shift, bound, popup = placed[0], placed[1], True
             popups.append(bound)
         full = gtk4_box(node, SCREEN, shift)
+        if full == GTK4_NO_SIZE:
+            return False  # not drawn (a folded info bar, a hidden page's child), nor is anything in it
         box = clip(full, bound) if full is not None else None
         if full is not None and box is None:
             return False

@@ -90,14 +90,21 @@ class Gtk4Places:
         same = [w['bounds'] for w in self.popups if w['bounds'][2] == size[0] and w['bounds'][3] == size[1]]
         return tuple(same[0]) if len(same) == 1 else None
 
+# What gtk4_box says of a widget that has a box without a size.
+GTK4_NO_SIZE = 'no size'
+
 def gtk4_box(node, SCREEN, shift):
-    """The node's screen box, or None (no Component, no size)."""
+    """The node's screen box; None when it has none (GtkStackPage has no Component interface, but
+    its page may show); GTK4_NO_SIZE when it is not drawn: GTK 4 gives what it does not draw, and
+    everything inside it, no width or no height."""
     try:
         e = node.get_extents(SCREEN)
     except Exception:
-        return None  # GtkStackPage and some panels have no Component interface
-    if e.width <= 0 or e.height <= 0 or e.x < -100000 or e.y < -100000:
         return None
+    if e.x < -100000 or e.y < -100000:
+        return None
+    if e.width <= 0 or e.height <= 0:
+        return GTK4_NO_SIZE
     return (e.x + shift[0], e.y + shift[1], e.width, e.height)
 
 def gtk4_popover(node, SCREEN, places):
