@@ -24,10 +24,13 @@ TEXT_ROLES = {'text', 'entry', 'terminal', 'paragraph', 'spin button', 'combo bo
 MAX_CHILDREN = 500
 MAX_TEXT = 500
 
-def walk_root(Atspi, root, deadline, max_depth, max_nodes):
+def walk_root(Atspi, root, deadline, max_depth, max_nodes, gtk4=None):
+    """gtk4: for a GTK 4 window (bridgeGtk4Script.ts), {'shift': (dx, dy) from reported to screen
+    pixels, 'places': its Gtk4Places}."""
     SHOWING, VISIBLE = Atspi.StateType.SHOWING, Atspi.StateType.VISIBLE
     SCREEN = Atspi.CoordType.SCREEN
-    out, paths, state = [], {}, {'visited': 0, 'truncated': False, 'timedOut': False}
+    out, keys, state = [], [], {'visited': 0, 'truncated': False, 'timedOut': False}
+    popups = []  # screen boxes of the GTK 4 popovers read
 
     def box_of(node):
         # Unmapped widgets report INT_MIN coordinates or no size: no box.
@@ -58,8 +61,8 @@ def walk_root(Atspi, root, deadline, max_depth, max_nodes):
         except Exception:
             return 0
 
-    def walk(node, depth, bound):
-        """True when the node shows inside the window."""
+    def walk(node, depth, bound, shift=None, popup=False):
+        """True when the node shows inside the window. shift: GTK 4's (dx, dy) to the screen."""
         if time.monotonic() > deadline:
             state['truncated'] = state['timedOut'] = True
             return False
@@ -70,6 +73,8 @@ def walk_root(Atspi, root, deadline, max_depth, max_nodes):
         try:
             states = node.get_state_set()
             role = node.get_role_name() or ''
+            if shift is not None:
+                return walk_gtk4(node, depth, bound, shift, popup, states, role)
             if not states.contains(SHOWING):
                 # GTK3 leaves a scrolled window's viewport unmapped while the list in it shows.
                 if not (role in CLIPPING and states.contains(VISIBLE)):
@@ -86,7 +91,7 @@ def walk_root(Atspi, root, deadline, max_depth, max_nodes):
                 text = text_of(node, role)
                 if text is not None and text != name:
                     item['text'] = text
-                paths[node.path] = len(out)
+                keys.append(node.path)
                 out.append(item)
             count = node.get_child_count()
             if box is not None and (depth == 0 or role in CLIPPING):
@@ -113,7 +118,60 @@ def walk_root(Atspi, root, deadline, max_depth, max_nodes):
             state['truncated'] = True
         return True
 
-    walk(root, 0, None)
+    def walk_gtk4(node, depth, bound, shift, popup, states, role):
+        # GTK 4: VISIBLE is as far as it goes; what is not drawn has no size or is not in the tree.
+        if not (states.contains(SHOWING) or states.contains(VISIBLE)):
+            return False
+        raw = node.get_name() or ''
+        name = gtk4_plain_name(raw.strip(), role)
+        if raw == GTK4_POPOVER_CONTENT:
+            placed = gtk4_popover(node, SCREEN, gtk4['places'])
+            if placed is None:
+                # A popover that cannot be placed covers widgets nobody can tell: the window is left to OCR.
+                state['truncated'] = state['unplaced'] = True
+                return False
+            shift, bound, popup = placed[0], placed[1], True
+            popups.append(bound)
+        full = gtk4_box(node, SCREEN, shift)
+        if full == GTK4_NO_SIZE:
+            return False  # not drawn (a folded info bar, a hidden page's child), nor is anything in it
+        box = clip(full, bound) if full is not None else None
+        if full is not None and box is None:
+            return False
+        index = None
+        if box is not None and role not in CONTAINERS and (name or (role in USEFUL and role not in BARE_LABELS and role != 'menu')):
+            item = {'name': name, 'role': role, 'box': box, 'states': [s.value_nick for s in states.get_states()]}
+            if popup:
+                item['popup'] = True
+            text = text_of(node, role)
+            if text is not None and text != name:
+                item['text'] = text
+            index = len(out)
+            keys.append(node.path)
+            out.append(item)
+        if box is not None and depth == 0:
+            bound = box
+        count = node.get_child_count()
+        shown = False
+        for i in range(min(count, MAX_CHILDREN)):
+            try:
+                child = node.get_child_at_index(i)
+            except Exception:
+                continue
+            if child is not None and walk(child, depth + 1, bound, shift, popup):
+                shown = True
+        if count > MAX_CHILDREN:
+            state['truncated'] = True
+        if index is not None and role in GTK4_LABELLED:
+            item = out[index]
+            labels = [e['name'] for e in out[index + 1:] if e['role'] == 'label' and e['name']]
+            item['name'] = gtk4_shown_name(item['name'], labels)
+        return shown or box is not None
+
+    walk(root, 0, None, gtk4['shift'] if gtk4 else None)
+    if gtk4:
+        out, keys = ([], []) if state.get('unplaced') else gtk4_uncovered(out, keys, popups)
+    paths = {key: i for i, key in enumerate(keys)}
     return {'elements': out, 'paths': paths, 'visited': state['visited'], 'truncated': state['truncated'], 'timedOut': state['timedOut']}
 
 def focused_in_active(Atspi, apps, max_nodes, deadline):
