@@ -6,6 +6,8 @@ import type { WindowInfo } from '../ports/windowPort';
 import type { ScreenReader, WindowReading } from '../reading/screenReader';
 import { isSecretRole, type ScreenPrivacy } from '../reading/screenPrivacy';
 import { compactCandidates } from './compactMatch';
+import { anchorOf, type Anchor } from './nearAnchor';
+import { mergeSameControl } from './sameControl';
 import { byStrength, DEFAULT_RULES, describeCandidate, isShortQuery, judgeOcr, pick, type Judged, type TargetRuleOptions } from './targetRules';
 import { isBlank, preferOnTop, type TreeMatch } from './targetTree';
 import { coverageKey, mayDrawUnnamedGlyphs, SKIP_OCR_COVERAGE, TREE_COVERAGE, treeCoverage, treeMentions, treeTextCoverage } from './treeCoverage';
@@ -68,7 +70,7 @@ interface Search {
   /** Tree matches inside longer names, the last resort. */
   weak: TreeMatch[];
   /** OCR matches that are not exact but clickable: a tree exact answer still beats them. */
-  inexact?: { candidates: Candidate[]; anchor?: { x: number; y: number } };
+  inexact?: { candidates: Candidate[]; anchor?: Anchor };
   suggestions: Set<string>;
   privateWindows: Set<string>;
   /** Tree elements that may be used, for anchors and secret fields. */
@@ -170,7 +172,7 @@ export class TargetLocator {
       if (!isShortQuery(search.text)) search.weak.push(...matches.filter((m) => m.candidate.kind === 'substring'));
       return undefined;
     }
-    let anchor: { x: number; y: number } | undefined;
+    let anchor: Anchor | undefined;
     if (search.query.near !== undefined) {
       anchor = typeof search.query.near === 'string' ? treeAnchor(search.elements, search.query.near) : search.query.near;
       if (!anchor) return undefined; // the anchor may be text only OCR can read
@@ -264,7 +266,7 @@ export class TargetLocator {
       const outside = (c: Candidate): boolean => !containsPoint(scene.active!.bounds, c.point);
       return this.judgeReading(search, reading.analysis, outside);
     }
-    const found: Array<{ window: WindowInfo; sure: Candidate[]; anchor?: { x: number; y: number } }> = [];
+    const found: Array<{ window: WindowInfo; sure: Candidate[]; anchor?: Anchor }> = [];
     for (const window of scene.windows) {
       if (isActive(scene, window) || hidden(scene, window)) continue;
       search.trace.step('ocr-window');
@@ -301,7 +303,9 @@ export class TargetLocator {
   private judgeReading(search: Search, analysis: WindowReading['analysis'], keep: (c: Candidate) => boolean, candidates?: Candidate[]): TargetResult | undefined {
     const judged = this.judgeOcrIn(search, analysis, keep, candidates);
     if (judged.sure.length === 0) return undefined;
-    const anchor = search.query.near === undefined ? undefined : typeof search.query.near === 'string' ? (findCandidates(analysis, search.query.near)[0]?.point ?? treeAnchor(search.elements, search.query.near)) : search.query.near;
+    const near = search.query.near;
+    const read = typeof near === 'string' ? findCandidates(analysis, near)[0] : undefined;
+    const anchor: Anchor | undefined = near === undefined ? undefined : typeof near === 'string' ? (read ? anchorOf(read) : treeAnchor(search.elements, near)) : near;
     const exact = judged.sure.filter((c) => c.kind === 'exact');
     if (exact.length > 0) return decide(exact, search.query, anchor, 'ocr');
     search.inexact ??= { candidates: judged.sure, ...(anchor ? { anchor } : {}) };
@@ -353,8 +357,10 @@ export class TargetLocator {
 }
 
 /** Turns the candidates of one source into an answer (occurrence / near / unique / ambiguous). */
-function decide(candidates: Candidate[], query: LocateOptions, anchor: { x: number; y: number } | undefined, source: ElementSource): TargetResult {
+function decide(found: Candidate[], query: LocateOptions, anchor: Anchor | undefined, source: ElementSource): TargetResult {
+  const candidates = mergeSameControl(found);
   const picked = pick(candidates, query, anchor);
+  if (picked?.ambiguous) return { status: 'ambiguous', candidates: picked.ambiguous };
   if (picked && !picked.match) return { status: 'not_found', suggestions: [], reason: picked.reason };
   const match = picked?.match ?? (candidates.length === 1 ? candidates[0] : undefined);
   if (!match) return { status: 'ambiguous', candidates };
@@ -387,14 +393,15 @@ function treeSaysLetter(search: Search, candidate: Candidate): boolean {
   return isTimesReadAsX(search.text, candidate) && search.elements.some((e) => e.bbox.width <= 160 && e.bbox.height <= 64 && containsPoint(e.bbox, candidate.point) && /x/i.test(`${e.name} ${e.text ?? ''}`));
 }
 
-function treeAnchor(elements: AccessibleElement[], near: string): { x: number; y: number } | undefined {
+function treeAnchor(elements: AccessibleElement[], near: string): Anchor | undefined {
   const match = findAccessibleMatches(elements, near).find((m) => m.candidate.kind === 'exact');
-  return match?.candidate.point;
+  return match && anchorOf(match.candidate);
 }
 
-function ocrAnchor(search: Search, reading: WindowReading): { x: number; y: number } | undefined {
+function ocrAnchor(search: Search, reading: WindowReading): Anchor | undefined {
   const near = search.query.near;
   if (near === undefined) return undefined;
   if (typeof near !== 'string') return near;
-  return findCandidates(reading.analysis, near)[0]?.point ?? treeAnchor(search.elements, near);
+  const found = findCandidates(reading.analysis, near)[0];
+  return found ? anchorOf(found) : treeAnchor(search.elements, near);
 }
