@@ -6,6 +6,7 @@ import { mergeSameControl } from '../../src/desktop/grounding/sameControl';
 import { judgeOcr, pick } from '../../src/desktop/grounding/targetRules';
 import { findCandidates, locateText } from '../../src/desktop/grounding/textLocator';
 import { anchorOf } from '../../src/desktop/grounding/nearAnchor';
+import { spansOthers } from '../../src/desktop/ocr/layeredOcr';
 import { ocrWords } from '../support/fakeDesktop';
 
 function ocrCandidate(text: string, x: number, y: number, width: number, height: number, confidence = 0.9, kind: Candidate['kind'] = 'exact'): Candidate {
@@ -116,6 +117,19 @@ describe('web page rules (issue 19)', () => {
       const [match] = findCandidates(analysis, 'Directory');
       assert.ok(match && match.confidence < 0.25, JSON.stringify(match));
       assert.equal(judgeOcr('Directory', [match]).sure.length, 0);
+    });
+
+    it('such a word does not count as read for OCR\'s second look; a word with a junk glyph inside still does', () => {
+      const [directory, reports, teams] = ocrWords([
+        { text: 'Directory', x: 153, y: 33, w: 192, h: 23 },
+        { text: 'Reports', x: 291, y: 33, w: 54, h: 23 },
+        { text: 'Teams', x: 400, y: 33, w: 48, h: 23 },
+        { text: '|', x: 420, y: 35, w: 2, h: 20 },
+      ]).elements.filter((e) => e.level === 'word');
+      const words = [directory!, reports!, teams!];
+      assert.equal(spansOthers(directory!, words), true);
+      assert.equal(spansOthers(reports!, words), false);
+      assert.equal(spansOthers(teams!, [...words, { text: '|', confidence: 0.3, bbox: { x: 420, y: 35, width: 2, height: 20 }, level: 'word' }]), false);
     });
   });
 
