@@ -164,11 +164,25 @@ export function wordLines(analysis: OcrAnalysis): OcrElement[][] {
   const sorted = [...source].sort((a, b) => a.bbox.y - b.bbox.y || a.bbox.x - b.bbox.x);
   const lines: OcrElement[][] = [];
   for (const word of sorted) {
-    const line = lines.find((l) => sameLine(l, word));
+    const line = closestLine(lines.filter((l) => sameLine(l, word)), word);
     if (line) line.push(word);
     else lines.push([word]);
   }
   return lines.flatMap((l) => splitByGaps(l.sort((a, b) => a.bbox.x - b.bbox.x)));
+}
+
+/**
+ * Of the lines a word may belong to, the one most like it: middles closest and heights alike
+ * ("Corporation" beside "Acme", not beside a link read with a taller box on the same row).
+ */
+function closestLine(lines: OcrElement[][], word: OcrElement): OcrElement[] | undefined {
+  let best: { line: OcrElement[]; score: number } | undefined;
+  for (const line of lines) {
+    const ref = [...line].sort((a, b) => a.bbox.height - b.bbox.height)[line.length >> 1]!.bbox;
+    const score = Math.abs(ref.y + ref.height / 2 - (word.bbox.y + word.bbox.height / 2)) + Math.abs(ref.height - word.bbox.height);
+    if (!best || score < best.score) best = { line, score };
+  }
+  return best?.line;
 }
 
 /**
