@@ -98,6 +98,18 @@ describe('web page rules (issue 19)', () => {
       assert.equal(judgeOcr('Contact support', [ocrCandidate('Contaet suoport', 18, 263, 112, 13, 0.62, 'fuzzy')]).sure.length, 0, 'two words off');
     });
 
+    it('a long phrase of small grey text with one short word misread ("rom" for "from") is found and sure; a shorter one is not', () => {
+      const analysis = ocrWords(
+        ['We', 'send', 'the', 'invitation', 'rom', 'noreply@acme.test'].map((text, i) => ({ text, x: 240 + i * 70, y: 541, w: 60, h: 10, confidence: 0.9 })),
+      );
+      const [match] = findCandidates(analysis, 'We send the invitation from noreply@acme.test');
+      assert.equal(match?.kind, 'fuzzy');
+      assert.equal(judgeOcr('We send the invitation from noreply@acme.test', [match!]).sure.length, 1);
+      assert.deepEqual(findCandidates(ocrWords([{ text: 'rom', x: 0, y: 0, w: 20, h: 10 }, { text: 'noreply', x: 24, y: 0, w: 50, h: 10 }]), 'from noreply'), []);
+      assert.equal(judgeOcr('Send the invite now', [ocrCandidate('Send the invites now', 0, 0, 100, 10, 0.9, 'fuzzy')]).sure.length, 1);
+      assert.equal(judgeOcr('Send the invite now', [ocrCandidate('Send tho invites now', 0, 0, 100, 10, 0.9, 'fuzzy')]).sure.length, 0, 'two words off');
+    });
+
     it('"Contact supplier" is never found for "Contact support"', () => {
       const analysis = ocrWords([
         { text: 'Contact', x: 18, y: 263, w: 53, h: 10 },

@@ -2,7 +2,7 @@ import { centreOf } from '../../common/geometry';
 import type { Candidate } from './candidate';
 import { pickNear, type Anchor } from './nearAnchor';
 import type { LocateOptions } from './textLocator';
-import { tokenize } from './textLocator';
+import { editDistance, LONG_PHRASE_WORDS, tokenize } from './textLocator';
 
 // The rules that decide whether a match may be clicked. A misclick is worse than a miss: a
 // match that could be something else (a glyph inside a longer label, a fuzzy reading of a short
@@ -80,7 +80,8 @@ export function judgeOcr(query: string, candidates: readonly Candidate[], option
  * A phrase read with one letter of one long word wrong ("Contact suoport"): every other word
  * exact, that word as long as the query's and off by one substituted letter, the reading
  * otherwise sure. A word added or dropped ("supports", "suport") is another word, not a
- * misreading; "Contact supplier" is several letters off and never matches.
+ * misreading; "Contact supplier" is several letters off and never matches. In a phrase of four
+ * words or more, one word may be off by any one edit.
  */
 function oneLetterMisread(tokens: readonly string[], candidate: Candidate, rules: Required<TargetRuleOptions>): boolean {
   const read = tokenize(candidate.text);
@@ -88,6 +89,8 @@ function oneLetterMisread(tokens: readonly string[], candidate: Candidate, rules
   const differing = tokens.map((t, i) => [t, read[i]!] as const).filter(([t, r]) => t !== r);
   if (differing.length !== 1) return false;
   const [wanted, got] = differing[0]!;
+  // Four words or more, all but one exact: the phrase is pinned down even if a short word lost a letter.
+  if (tokens.length >= LONG_PHRASE_WORDS) return [...wanted].length >= 3 && editDistance(wanted, got) <= 1;
   const a = [...wanted];
   const b = [...got];
   return a.length >= rules.minFuzzyLength && a.length === b.length && a.filter((c, i) => c !== b[i]).length === 1;

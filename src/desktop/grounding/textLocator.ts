@@ -58,7 +58,7 @@ export function findCandidates(analysis: OcrAnalysis, query: string): Candidate[
       const runWords = words.slice(i, i + tokens.length);
       const whole = run.length === line.length && !inLongerLine(ocrLines, ocrWords, run);
       if (runWords.every((w, k) => w === tokens[k])) exact.push(candidate(run, 'exact', whole));
-      else if (runWords.every((w, k) => similar(w, tokens[k]!))) fuzzy.push(candidate(run, 'fuzzy', whole));
+      else if (runWords.every((w, k) => similar(w, tokens[k]!)) || oneWordOff(runWords, tokens)) fuzzy.push(candidate(run, 'fuzzy', whole));
     }
     compactMatches(line, query, exact, fuzzy, (run) => run.length === line.length && !inLongerLine(ocrLines, ocrWords, run));
     // Substrings: the query inside a word, or spanning words of the line.
@@ -82,6 +82,21 @@ export function findCandidates(analysis: OcrAnalysis, query: string): Candidate[
   const wholeExact = exact.filter((c) => c.whole);
   const best = wholeExact.length ? wholeExact : exact.length ? exact : substring.length ? substring : fuzzy;
   return dedupe(best).map((c) => (overreaches(c, ocrWords) ? { ...c, confidence: Math.min(c.confidence, OVERREACH_CONFIDENCE) } : c)).sort(byReadingOrder);
+}
+
+/** A phrase this long names one place even with one short word misread. */
+export const LONG_PHRASE_WORDS = 4;
+
+/**
+ * A long phrase read with one word off by one letter, however short ("rom" for "from" in small
+ * grey text): the other words pin it down. Only ever a fuzzy match.
+ */
+function oneWordOff(read: readonly string[], tokens: readonly string[]): boolean {
+  if (tokens.length < LONG_PHRASE_WORDS) return false;
+  const off = tokens.filter((t, k) => t !== read[k]);
+  if (off.length !== 1) return false;
+  const k = tokens.indexOf(off[0]!);
+  return [...tokens[k]!].length >= 3 && editDistance(read[k]!, tokens[k]!) <= 1;
 }
 
 /** Below every click floor: a match whose box is not where its words are drawn is only a hint. */
