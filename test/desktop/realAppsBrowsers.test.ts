@@ -21,14 +21,15 @@ const PROGRAMS = ['firefox-esr', 'chromium'];
 const LEFT = { x: 0, y: 0, width: 960, height: 1080 };
 const RIGHT = { x: 960, y: 0, width: 960, height: 1080 };
 const GOAL = { landed: 0.98, misclicks: 0 };
-// Issue 19's goal is asserted where it holds; below, what holds now (measured 2026-11-27, no
-// misclick anywhere), each with the labels that fail it (printed on every run): small grey
-// text OCR misreads ("rom" for "from"), a page text the Firefox tree does not name, light
-// small caps and badges read by OCR only.
+// Issue 19's goal is asserted where it holds (Firefox with its tree: 98.1%); below, what holds
+// now (measured 2026-11-27, no misclick anywhere), the failing labels printed on every run:
+// Chromium's people page by OCR 98.1% in one run, 96.2% in another (small grey help text); Firefox
+// by OCR 94.3% (small grey text read "im tation", "Pending invites", an e-mail address with its
+// dot lost); the workspace page by OCR 90.1% (10-px letter-spaced caps, a white-on-red badge, a
+// bold selected tab, the "−" glyph).
 const HOLDS_NOW: Record<string, { landed: number; misclicks: number }> = {
-  'firefox (tree)': { landed: 0.96, misclicks: 0 },
-  'firefox (no tree)': { landed: 0.92, misclicks: 0 },
-  'chromium (no tree)': { landed: 0.94, misclicks: 0 },
+  'firefox (no tree)': { landed: 0.94, misclicks: 0 },
+  'chromium (no tree)': { landed: 0.96, misclicks: 0 },
   'chromium app (no tree)': { landed: 0.9, misclicks: 0 },
 };
 
@@ -139,6 +140,12 @@ describe('web pages in Firefox and Chromium, with and without their tree: every 
     }
   }
 
+  /** Whether the active window's accessibility tree names an element so. */
+  async function treeNames(name: string): Promise<boolean> {
+    const elements = await rig.services.desktop.accessibility!.elements({ activeWindowOnly: true, fresh: true });
+    return elements.some((e) => e.name === name || e.text === name);
+  }
+
   async function leftBrowser(start: () => Promise<PageBrowser>): Promise<PageBrowser> {
     left = await start();
     await activateWindow(left.windowId, display.env);
@@ -149,6 +156,7 @@ describe('web pages in Firefox and Chromium, with and without their tree: every 
   it('Firefox ESR with its tree: every label of the page, then clicks', async () => {
     const firefox = await leftBrowser(() => FirefoxApp.start(display.env, { placement: LEFT }));
     assert.ok(!browsersWithoutTree().some((f) => f.pid === (firefox as FirefoxApp).pid), 'Check Setup names a Firefox whose tree is on');
+    assert.equal(await treeNames('Alan Turing'), true, "Firefox's tree shows the page");
     const tally = await tryLabels('firefox (tree)', await firefox.groundTruth());
     await clickAll('firefox (tree)', firefox, ['button', 'a']);
     await clickEditByRow(firefox);
@@ -159,6 +167,7 @@ describe('web pages in Firefox and Chromium, with and without their tree: every 
     const firefox = await leftBrowser(() => FirefoxApp.start(display.env, { placement: LEFT, tree: false }));
     const finding = browsersWithoutTree().find((f) => f.pid === (firefox as FirefoxApp).pid);
     assert.match(finding?.fix ?? 'no finding', /accessibility\.force_disabled/, 'Check Setup says how to turn on the tree of this Firefox');
+    assert.equal(await treeNames('Alan Turing'), false, 'the page is not in any tree: OCR only');
     const tally = await tryLabels('firefox (no tree)', await firefox.groundTruth());
     await clickAll('firefox (no tree)', firefox, ['button', 'a']);
     await clickEditByRow(firefox);
@@ -167,6 +176,7 @@ describe('web pages in Firefox and Chromium, with and without their tree: every 
 
   it('Chromium started without its tree (OCR only): every label of the page, then clicks', async () => {
     const chromium = await leftBrowser(async () => wrap(await ChromiumApp.start(display.env, { page: 'people.html', placement: LEFT, tree: false })));
+    assert.equal(await treeNames('Alan Turing'), false, 'the page is not in any tree: OCR only');
     const tally = await tryLabels('chromium (no tree)', await chromium.groundTruth());
     await clickAll('chromium (no tree)', chromium, ['button', 'a']);
     await clickEditByRow(chromium);
