@@ -273,7 +273,7 @@ export class TargetLocator {
       const reading = await this.readWindow(search, window, false);
       const visible = (c: Candidate): boolean => containsPoint(reading.bounds, c.point) && !coveredAt(scene, c.point, window) && !treeSaysLetter(search, c);
       const judged = this.judgeOcrIn(search, reading.analysis, visible);
-      if (judged.sure.length > 0) found.push({ window, sure: judged.sure, anchor: ocrAnchor(search, reading) });
+      if (judged.sure.length > 0) found.push({ window, sure: judged.sure, anchor: ocrAnchor(search, reading.analysis) });
     }
     if (found.length === 0) return undefined;
     const exact = found.filter((f) => f.sure.some((c) => c.kind === 'exact'));
@@ -303,9 +303,7 @@ export class TargetLocator {
   private judgeReading(search: Search, analysis: WindowReading['analysis'], keep: (c: Candidate) => boolean, candidates?: Candidate[]): TargetResult | undefined {
     const judged = this.judgeOcrIn(search, analysis, keep, candidates);
     if (judged.sure.length === 0) return undefined;
-    const near = search.query.near;
-    const read = typeof near === 'string' ? findCandidates(analysis, near)[0] : undefined;
-    const anchor: Anchor | undefined = near === undefined ? undefined : typeof near === 'string' ? (read ? anchorOf(read) : treeAnchor(search.elements, near)) : near;
+    const anchor = ocrAnchor(search, analysis);
     const exact = judged.sure.filter((c) => c.kind === 'exact');
     if (exact.length > 0) return decide(exact, search.query, anchor, 'ocr');
     search.inexact ??= { candidates: judged.sure, ...(anchor ? { anchor } : {}) };
@@ -398,10 +396,10 @@ function treeAnchor(elements: AccessibleElement[], near: string): Anchor | undef
   return match && anchorOf(match.candidate);
 }
 
-function ocrAnchor(search: Search, reading: WindowReading): Anchor | undefined {
+function ocrAnchor(search: Search, analysis: WindowReading['analysis']): Anchor | undefined {
   const near = search.query.near;
   if (near === undefined) return undefined;
   if (typeof near !== 'string') return near;
-  const found = findCandidates(reading.analysis, near)[0];
+  const found = findCandidates(analysis, near)[0];
   return found ? anchorOf(found) : treeAnchor(search.elements, near);
 }
