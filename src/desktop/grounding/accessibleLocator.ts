@@ -1,7 +1,7 @@
 import { boxArea, centreOf, containsBox, type BBox } from '../../common/geometry';
 import type { AccessibleElement } from '../ports/accessibilityPort';
 import { byReadingOrder, type Candidate, type MatchKind } from './candidate';
-import { anchorOf, pickNear } from './nearAnchor';
+import { anchorOf, pickNear, type Anchor } from './nearAnchor';
 import { editDistance, normalizeWord, tokenize, type LocateOptions, type LocateResult } from './textLocator';
 
 // Finds an element of the accessibility tree by its label, answering like textLocator does for
@@ -57,6 +57,12 @@ export function findAccessibleCandidates(elements: readonly AccessibleElement[],
 export interface AccessibleMatch {
   candidate: Candidate;
   element: AccessibleElement;
+}
+
+/** Where the element named exactly `near` is, for `near` (undefined when the tree names none). */
+export function accessibleAnchor(elements: readonly AccessibleElement[], near: string): Anchor | undefined {
+  const match = findAccessibleMatches(elements, near).find((m) => m.candidate.kind === 'exact');
+  return match && anchorOf(match.candidate);
 }
 
 /** Like findAccessibleCandidates, keeping each candidate's element. */

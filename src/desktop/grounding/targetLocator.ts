@@ -1,5 +1,5 @@
 import { centreOf, clipBox, containsPoint, sameBox, type BBox } from '../../common/geometry';
-import { findAccessibleMatches } from './accessibleLocator';
+import { accessibleAnchor, findAccessibleMatches } from './accessibleLocator';
 import type { Desktop } from '../ports/desktop';
 import type { AccessibilityPort, AccessibleElement } from '../ports/accessibilityPort';
 import type { WindowInfo } from '../ports/windowPort';
@@ -174,7 +174,7 @@ export class TargetLocator {
     }
     let anchor: Anchor | undefined;
     if (search.query.near !== undefined) {
-      anchor = typeof search.query.near === 'string' ? treeAnchor(search.elements, search.query.near) : search.query.near;
+      anchor = typeof search.query.near === 'string' ? accessibleAnchor(search.elements, search.query.near) : search.query.near;
       if (!anchor) return undefined; // the anchor may be text only OCR can read
     }
     const chosen = search.query.occurrence !== undefined || search.query.near !== undefined ? exact : preferOnTop(exact, search.scene);
@@ -391,15 +391,10 @@ function treeSaysLetter(search: Search, candidate: Candidate): boolean {
   return isTimesReadAsX(search.text, candidate) && search.elements.some((e) => e.bbox.width <= 160 && e.bbox.height <= 64 && containsPoint(e.bbox, candidate.point) && /x/i.test(`${e.name} ${e.text ?? ''}`));
 }
 
-function treeAnchor(elements: AccessibleElement[], near: string): Anchor | undefined {
-  const match = findAccessibleMatches(elements, near).find((m) => m.candidate.kind === 'exact');
-  return match && anchorOf(match.candidate);
-}
-
 function ocrAnchor(search: Search, analysis: WindowReading['analysis']): Anchor | undefined {
   const near = search.query.near;
   if (near === undefined) return undefined;
   if (typeof near !== 'string') return near;
   const found = findCandidates(analysis, near)[0];
-  return found ? anchorOf(found) : treeAnchor(search.elements, near);
+  return found ? anchorOf(found) : accessibleAnchor(search.elements, near);
 }
