@@ -31,6 +31,7 @@ export const EXTERNAL_PROGRAMS = {
   'dbus-launch': { apt: 'dbus-x11', indirect: true, for: 'libdbus starts a session bus with it for AT-SPI on a display that has none' },
 
   chromium: { apt: 'chromium', for: 'the real-app tests and busy-desktop bench show a page of ours in it; the webview tests: playwright-core drives Debian\'s /usr/bin/chromium' },
+  'firefox-esr': { apt: 'firefox-esr', for: 'the browser tests show a page of ours in it, with and without its accessibility tree' },
   mousepad: { apt: 'mousepad', for: 'the real GTK editor of the real-app tests and the busy-desktop bench' },
   speedcrunch: { apt: 'speedcrunch', for: 'the real Qt app of the real-app tests and the busy-desktop bench' },
   'gnome-calculator': { apt: 'gnome-calculator', for: 'the real GTK 4 / libadwaita calculator of the GTK 4 real-app tests' },

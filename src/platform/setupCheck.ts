@@ -1,11 +1,13 @@
 // A self-check of what GAI needs at run time and cannot bundle: the nut-js native module,
 // sharp (libvips) and tesseract.js (worker script, wasm core, language data), each found from
 // wherever node_modules is (a checkout, or the installed .vsix). It never touches the desktop:
-// the display is reported, not used. Behind the extension's API and `gai doctor`.
+// the display is reported, not used; running browsers are looked up in /proc, to say how to
+// turn on a tree that is off. Behind the extension's API and `gai doctor`.
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { ScreenImage } from '../desktop/ports/screenPort';
 import { SharpImages } from './images/sharpImages';
+import { browsersWithoutTree, type BrowserTreeFinding } from './linux/browserTrees';
 import { TesseractJsOcr } from './ocr/tesseractJsOcr';
 
 type Sharp = (typeof import('sharp'))['default'];
@@ -27,6 +29,11 @@ export interface SetupReport {
   ocr: SetupCheck & { text: string; expected: string; language: string };
   /** The desktop tools need a display; only its presence is checked, nothing connects to it. */
   display: { ok: boolean; detail: string };
+  /**
+   * Running browsers and Electron apps whose accessibility tree is off (read from /proc): GAI
+   * reads them by OCR only. A finding, not a failure: clicks still work, less surely.
+   */
+  browsers: { ok: boolean; detail: string; findings: BrowserTreeFinding[] };
 }
 
 export interface SetupCheckOptions {
@@ -57,7 +64,15 @@ export async function checkSetup(options: SetupCheckOptions = {}): Promise<Setup
     sharp: { ok: sharp.ok, detail: sharp.detail, ms: sharp.ms, versions: sharp.versions },
     ocr,
     display: checkDisplay(),
+    browsers: checkBrowsers(),
   };
+}
+
+function checkBrowsers(): SetupReport['browsers'] {
+  const findings = browsersWithoutTree();
+  if (findings.length === 0) return { ok: true, detail: 'no running browser or Electron app with its accessibility tree off', findings };
+  const apps = [...new Set(findings.map((f) => f.app))];
+  return { ok: false, detail: `${apps.join(', ')} (pid ${findings.map((f) => f.pid).join(', ')}) run without an accessibility tree: ${findings[0]!.fix}`, findings };
 }
 
 async function checkNut(): Promise<{ detail: string; nativeModule?: string }> {

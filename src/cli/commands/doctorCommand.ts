@@ -25,6 +25,7 @@ export function formatSetupReport(report: SetupReport): string {
     row('sharp', report.sharp) +
     row(`OCR ${report.ocr.language}`, report.ocr) +
     `  ${'display'.padEnd(8)} ${report.display.ok ? 'ok  ' : 'none'}  ${display}\n` +
+    `  ${'browsers'.padEnd(8)} ${report.browsers.ok ? 'ok  ' : 'note'}  ${report.browsers.detail}\n` +
     (report.ok ? 'All parts found.\n' : 'Some parts are missing or broken; see above.\n')
   );
 }

@@ -1,6 +1,7 @@
-import { boxArea, centreOf, containsBox, distance, type BBox } from '../../common/geometry';
+import { boxArea, centreOf, containsBox, type BBox } from '../../common/geometry';
 import type { AccessibleElement } from '../ports/accessibilityPort';
 import { byReadingOrder, type Candidate, type MatchKind } from './candidate';
+import { anchorOf, pickNear, type Anchor } from './nearAnchor';
 import { editDistance, normalizeWord, tokenize, type LocateOptions, type LocateResult } from './textLocator';
 
 // Finds an element of the accessibility tree by its label, answering like textLocator does for
@@ -34,13 +35,14 @@ export function locateAccessible(elements: readonly AccessibleElement[], query: 
     return { status: 'found', match, alternatives: candidates.length - 1 };
   }
   if (options.near !== undefined) {
-    const anchor = typeof options.near === 'string' ? findAccessibleCandidates(elements, options.near)[0]?.point : options.near;
+    const found = typeof options.near === 'string' ? findAccessibleCandidates(elements, options.near)[0] : undefined;
+    const anchor = typeof options.near === 'string' ? found && anchorOf(found) : options.near;
     if (!anchor) {
       const near = String(options.near);
       return { status: 'not_found', suggestions: suggestions(elements, near), reason: `the anchor "${near}" is not in the accessibility tree` };
     }
-    const sorted = [...candidates].sort((a, b) => distance(a.point, anchor) - distance(b.point, anchor));
-    return { status: 'found', match: sorted[0]!, alternatives: candidates.length - 1 };
+    const near = pickNear(candidates, anchor)!;
+    return 'match' in near ? { status: 'found', match: near.match, alternatives: candidates.length - 1 } : { status: 'ambiguous', candidates: near.ambiguous };
   }
   if (candidates.length === 1) return { status: 'found', match: candidates[0]!, alternatives: 0 };
   return { status: 'ambiguous', candidates };
@@ -55,6 +57,12 @@ export function findAccessibleCandidates(elements: readonly AccessibleElement[],
 export interface AccessibleMatch {
   candidate: Candidate;
   element: AccessibleElement;
+}
+
+/** Where the element named exactly `near` is, for `near` (undefined when the tree names none). */
+export function accessibleAnchor(elements: readonly AccessibleElement[], near: string): Anchor | undefined {
+  const match = findAccessibleMatches(elements, near).find((m) => m.candidate.kind === 'exact');
+  return match && anchorOf(match.candidate);
 }
 
 /** Like findAccessibleCandidates, keeping each candidate's element. */

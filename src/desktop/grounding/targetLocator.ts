@@ -1,11 +1,13 @@
 import { centreOf, clipBox, containsPoint, sameBox, type BBox } from '../../common/geometry';
-import { findAccessibleMatches } from './accessibleLocator';
+import { accessibleAnchor, findAccessibleMatches } from './accessibleLocator';
 import type { Desktop } from '../ports/desktop';
 import type { AccessibilityPort, AccessibleElement } from '../ports/accessibilityPort';
 import type { WindowInfo } from '../ports/windowPort';
 import type { ScreenReader, WindowReading } from '../reading/screenReader';
 import { isSecretRole, type ScreenPrivacy } from '../reading/screenPrivacy';
 import { compactCandidates } from './compactMatch';
+import { anchorOf, type Anchor } from './nearAnchor';
+import { mergeSameControl } from './sameControl';
 import { byStrength, DEFAULT_RULES, describeCandidate, isShortQuery, judgeOcr, pick, type Judged, type TargetRuleOptions } from './targetRules';
 import { isBlank, preferOnTop, type TreeMatch } from './targetTree';
 import { coverageKey, mayDrawUnnamedGlyphs, SKIP_OCR_COVERAGE, TREE_COVERAGE, treeCoverage, treeMentions, treeTextCoverage } from './treeCoverage';
@@ -68,7 +70,7 @@ interface Search {
   /** Tree matches inside longer names, the last resort. */
   weak: TreeMatch[];
   /** OCR matches that are not exact but clickable: a tree exact answer still beats them. */
-  inexact?: { candidates: Candidate[]; anchor?: { x: number; y: number } };
+  inexact?: { candidates: Candidate[]; anchor?: Anchor };
   suggestions: Set<string>;
   privateWindows: Set<string>;
   /** Tree elements that may be used, for anchors and secret fields. */
@@ -170,9 +172,9 @@ export class TargetLocator {
       if (!isShortQuery(search.text)) search.weak.push(...matches.filter((m) => m.candidate.kind === 'substring'));
       return undefined;
     }
-    let anchor: { x: number; y: number } | undefined;
+    let anchor: Anchor | undefined;
     if (search.query.near !== undefined) {
-      anchor = typeof search.query.near === 'string' ? treeAnchor(search.elements, search.query.near) : search.query.near;
+      anchor = typeof search.query.near === 'string' ? accessibleAnchor(search.elements, search.query.near) : search.query.near;
       if (!anchor) return undefined; // the anchor may be text only OCR can read
     }
     const chosen = search.query.occurrence !== undefined || search.query.near !== undefined ? exact : preferOnTop(exact, search.scene);
@@ -264,14 +266,14 @@ export class TargetLocator {
       const outside = (c: Candidate): boolean => !containsPoint(scene.active!.bounds, c.point);
       return this.judgeReading(search, reading.analysis, outside);
     }
-    const found: Array<{ window: WindowInfo; sure: Candidate[]; anchor?: { x: number; y: number } }> = [];
+    const found: Array<{ window: WindowInfo; sure: Candidate[]; anchor?: Anchor }> = [];
     for (const window of scene.windows) {
       if (isActive(scene, window) || hidden(scene, window)) continue;
       search.trace.step('ocr-window');
       const reading = await this.readWindow(search, window, false);
       const visible = (c: Candidate): boolean => containsPoint(reading.bounds, c.point) && !coveredAt(scene, c.point, window) && !treeSaysLetter(search, c);
       const judged = this.judgeOcrIn(search, reading.analysis, visible);
-      if (judged.sure.length > 0) found.push({ window, sure: judged.sure, anchor: ocrAnchor(search, reading) });
+      if (judged.sure.length > 0) found.push({ window, sure: judged.sure, anchor: ocrAnchor(search, reading.analysis) });
     }
     if (found.length === 0) return undefined;
     const exact = found.filter((f) => f.sure.some((c) => c.kind === 'exact'));
@@ -301,7 +303,7 @@ export class TargetLocator {
   private judgeReading(search: Search, analysis: WindowReading['analysis'], keep: (c: Candidate) => boolean, candidates?: Candidate[]): TargetResult | undefined {
     const judged = this.judgeOcrIn(search, analysis, keep, candidates);
     if (judged.sure.length === 0) return undefined;
-    const anchor = search.query.near === undefined ? undefined : typeof search.query.near === 'string' ? (findCandidates(analysis, search.query.near)[0]?.point ?? treeAnchor(search.elements, search.query.near)) : search.query.near;
+    const anchor = ocrAnchor(search, analysis);
     const exact = judged.sure.filter((c) => c.kind === 'exact');
     if (exact.length > 0) return decide(exact, search.query, anchor, 'ocr');
     search.inexact ??= { candidates: judged.sure, ...(anchor ? { anchor } : {}) };
@@ -353,8 +355,10 @@ export class TargetLocator {
 }
 
 /** Turns the candidates of one source into an answer (occurrence / near / unique / ambiguous). */
-function decide(candidates: Candidate[], query: LocateOptions, anchor: { x: number; y: number } | undefined, source: ElementSource): TargetResult {
+function decide(found: Candidate[], query: LocateOptions, anchor: Anchor | undefined, source: ElementSource): TargetResult {
+  const candidates = mergeSameControl(found);
   const picked = pick(candidates, query, anchor);
+  if (picked?.ambiguous) return { status: 'ambiguous', candidates: picked.ambiguous };
   if (picked && !picked.match) return { status: 'not_found', suggestions: [], reason: picked.reason };
   const match = picked?.match ?? (candidates.length === 1 ? candidates[0] : undefined);
   if (!match) return { status: 'ambiguous', candidates };
@@ -387,14 +391,10 @@ function treeSaysLetter(search: Search, candidate: Candidate): boolean {
   return isTimesReadAsX(search.text, candidate) && search.elements.some((e) => e.bbox.width <= 160 && e.bbox.height <= 64 && containsPoint(e.bbox, candidate.point) && /x/i.test(`${e.name} ${e.text ?? ''}`));
 }
 
-function treeAnchor(elements: AccessibleElement[], near: string): { x: number; y: number } | undefined {
-  const match = findAccessibleMatches(elements, near).find((m) => m.candidate.kind === 'exact');
-  return match?.candidate.point;
-}
-
-function ocrAnchor(search: Search, reading: WindowReading): { x: number; y: number } | undefined {
+function ocrAnchor(search: Search, analysis: WindowReading['analysis']): Anchor | undefined {
   const near = search.query.near;
   if (near === undefined) return undefined;
   if (typeof near !== 'string') return near;
-  return findCandidates(reading.analysis, near)[0]?.point ?? treeAnchor(search.elements, near);
+  const found = findCandidates(analysis, near)[0];
+  return found ? anchorOf(found) : accessibleAnchor(search.elements, near);
 }

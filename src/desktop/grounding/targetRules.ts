@@ -1,7 +1,8 @@
-import { centreOf, distance } from '../../common/geometry';
+import { centreOf } from '../../common/geometry';
 import type { Candidate } from './candidate';
+import { pickNear, type Anchor } from './nearAnchor';
 import type { LocateOptions } from './textLocator';
-import { tokenize } from './textLocator';
+import { editDistance, LONG_PHRASE_WORDS, tokenize } from './textLocator';
 
 // The rules that decide whether a match may be clicked. A misclick is worse than a miss: a
 // match that could be something else (a glyph inside a longer label, a fuzzy reading of a short
@@ -62,7 +63,8 @@ export function judgeOcr(query: string, candidates: readonly Candidate[], option
     } else if (candidate.kind === 'fuzzy') {
       if (short) continue;
       const long = tokens.every((t) => [...t].length >= rules.minFuzzyLength);
-      (long && candidate.confidence >= rules.minFuzzyConfidence ? sure : doubtful).push(candidate);
+      const sureFuzzy = long && candidate.confidence >= rules.minFuzzyConfidence;
+      (sureFuzzy || oneLetterMisread(tokens, candidate, rules) ? sure : doubtful).push(candidate);
     } else {
       const part = subwordPart(query, candidate);
       // One character read alone may be another ("I" and "1"); two or more inside punctuation were read as written.
@@ -72,6 +74,26 @@ export function judgeOcr(query: string, candidates: readonly Candidate[], option
     }
   }
   return { sure, doubtful };
+}
+
+/**
+ * A phrase read with one letter of one long word wrong ("Contact suoport"): every other word
+ * exact, that word as long as the query's and off by one substituted letter, the reading
+ * otherwise sure. A word added or dropped ("supports", "suport") is another word, not a
+ * misreading; "Contact supplier" is several letters off and never matches. In a phrase of four
+ * words or more, one word may be off by any one edit.
+ */
+function oneLetterMisread(tokens: readonly string[], candidate: Candidate, rules: Required<TargetRuleOptions>): boolean {
+  const read = tokenize(candidate.text);
+  if (tokens.length < 2 || read.length !== tokens.length || candidate.confidence < rules.minConfidence) return false;
+  const differing = tokens.map((t, i) => [t, read[i]!] as const).filter(([t, r]) => t !== r);
+  if (differing.length !== 1) return false;
+  const [wanted, got] = differing[0]!;
+  // Four words or more, all but one exact: the phrase is pinned down even if a short word lost a letter.
+  if (tokens.length >= LONG_PHRASE_WORDS) return [...wanted].length >= 3 && editDistance(wanted, got) <= 1;
+  const a = [...wanted];
+  const b = [...got];
+  return a.length >= rules.minFuzzyLength && a.length === b.length && a.filter((c, i) => c !== b[i]).length === 1;
 }
 
 /**
@@ -112,20 +134,24 @@ function substringCovers(tokens: readonly string[], found: string): boolean {
   return query >= 4 && label > 0 && query / label >= 0.75;
 }
 
-/** Applies occurrence / near to candidates in reading order; undefined when neither was given. */
+/**
+ * Applies occurrence / near to candidates in reading order; undefined when neither was given.
+ * `ambiguous`: near could not tell them apart (none on the anchor's row, equally far).
+ */
 export function pick(
   candidates: readonly Candidate[],
   options: LocateOptions,
-  anchor: { x: number; y: number } | undefined,
-): { match?: Candidate; reason?: string } | undefined {
+  anchor: Anchor | undefined,
+): { match?: Candidate; reason?: string; ambiguous?: Candidate[] } | undefined {
   if (options.occurrence !== undefined) {
     const match = candidates[options.occurrence - 1];
     return match ? { match } : { reason: `it appears ${candidates.length} time(s); occurrence ${options.occurrence} does not exist` };
   }
   if (options.near !== undefined) {
     if (!anchor) return { reason: `the anchor "${typeof options.near === 'string' ? options.near : `${options.near.x},${options.near.y}`}" was not found` };
-    const sorted = [...candidates].sort((a, b) => distance(a.point, anchor) - distance(b.point, anchor));
-    return { match: sorted[0]! };
+    const near = pickNear(candidates, anchor);
+    if (!near) return { reason: 'nothing to pick from' };
+    return 'match' in near ? { match: near.match } : { ambiguous: near.ambiguous };
   }
   return undefined;
 }

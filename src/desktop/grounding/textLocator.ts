@@ -1,6 +1,8 @@
-import { centreInside, centreOf, distance, sameBox, union } from '../../common/geometry';
+import { centreInside, centreOf, sameBox, union } from '../../common/geometry';
 import type { OcrAnalysis, OcrElement } from '../ocr/ocrTypes';
 import { byReadingOrder, type Candidate, type MatchKind } from './candidate';
+import { anchorOf, pickNear, type Anchor } from './nearAnchor';
+import { wrappedRuns } from './wrapMatch';
 
 // Finds where a text is on the screen from OCR words. An exact word or phrase beats a
 // substring; phrases match across neighbouring words of one line; repeats are told apart by
@@ -31,8 +33,8 @@ export function locateText(analysis: OcrAnalysis, query: string, options: Locate
   if (options.near !== undefined) {
     const anchor = typeof options.near === 'string' ? anchorPoint(analysis, options.near) : options.near;
     if (!anchor) return { status: 'not_found', suggestions: suggestions(analysis, String(options.near)), reason: `the anchor "${String(options.near)}" is not on the screen` };
-    const sorted = [...candidates].sort((a, b) => distance(a.point, anchor) - distance(b.point, anchor));
-    return { status: 'found', match: sorted[0]!, alternatives: candidates.length - 1 };
+    const near = pickNear(candidates, anchor)!;
+    return 'match' in near ? { status: 'found', match: near.match, alternatives: candidates.length - 1 } : { status: 'ambiguous', candidates: near.ambiguous };
   }
   if (candidates.length === 1) return { status: 'found', match: candidates[0]!, alternatives: 0 };
   return { status: 'ambiguous', candidates };
@@ -56,7 +58,7 @@ export function findCandidates(analysis: OcrAnalysis, query: string): Candidate[
       const runWords = words.slice(i, i + tokens.length);
       const whole = run.length === line.length && !inLongerLine(ocrLines, ocrWords, run);
       if (runWords.every((w, k) => w === tokens[k])) exact.push(candidate(run, 'exact', whole));
-      else if (runWords.every((w, k) => similar(w, tokens[k]!))) fuzzy.push(candidate(run, 'fuzzy', whole));
+      else if (runWords.every((w, k) => similar(w, tokens[k]!)) || oneWordOff(runWords, tokens)) fuzzy.push(candidate(run, 'fuzzy', whole));
     }
     compactMatches(line, query, exact, fuzzy, (run) => run.length === line.length && !inLongerLine(ocrLines, ocrWords, run));
     // Substrings: the query inside a word, or spanning words of the line.
@@ -75,10 +77,57 @@ export function findCandidates(analysis: OcrAnalysis, query: string): Candidate[
     }
   }
   exact.push(...timesReadAsX(lines, tokens, (run) => !inLongerLine(ocrLines, ocrWords, run)));
+  wrappedCandidates(lines, tokens, exact, fuzzy);
   // "Save" is the button labelled Save, not the first word of "Save As".
   const wholeExact = exact.filter((c) => c.whole);
   const best = wholeExact.length ? wholeExact : exact.length ? exact : substring.length ? substring : fuzzy;
-  return dedupe(best).sort(byReadingOrder);
+  return dedupe(best).map((c) => (overreaches(c, ocrWords) ? { ...c, confidence: Math.min(c.confidence, OVERREACH_CONFIDENCE) } : c)).sort(byReadingOrder);
+}
+
+/** A phrase this long names one place even with one short word misread. */
+export const LONG_PHRASE_WORDS = 4;
+
+/**
+ * A long phrase read with one word off by one letter, however short ("rom" for "from" in small
+ * grey text): the other words pin it down. Only ever a fuzzy match.
+ */
+function oneWordOff(read: readonly string[], tokens: readonly string[]): boolean {
+  if (tokens.length < LONG_PHRASE_WORDS) return false;
+  const off = tokens.filter((t, k) => t !== read[k]);
+  if (off.length !== 1) return false;
+  const k = tokens.indexOf(off[0]!);
+  return [...tokens[k]!].length >= 3 && editDistance(read[k]!, tokens[k]!) <= 1;
+}
+
+/** Below every click floor: a match whose box is not where its words are drawn is only a hint. */
+const OVERREACH_CONFIDENCE = 0.2;
+
+/**
+ * A word box that spans other words read beside it ("Directory" boxed over "Teams Reports" in a
+ * dark header read in a crop) does not say where the word is: clicking its middle hits a
+ * neighbour. Other words are those of two letters or more, not the match's own, whose middle
+ * lies in the box and that span the line clicked.
+ */
+function overreaches(match: Candidate, words: readonly OcrElement[]): boolean {
+  const own = new Set(tokenize(match.text));
+  return words.some((w) => {
+    if (own.has(normalizeWord(w.text)) || (w.text.match(/[\p{L}\p{N}]/gu) ?? []).length < 2) return false;
+    // On the clicked line: a wrapped phrase's box also holds the words after it on its second line.
+    return centreInside(w.bbox, match.bbox) && w.bbox.y <= match.point.y && match.point.y <= w.bbox.y + w.bbox.height;
+  });
+}
+
+/** A phrase wrapped onto the next line (wrapMatch.ts): clicked on its longer part, which is surely on the label. */
+function wrappedCandidates(lines: OcrElement[][], tokens: string[], exact: Candidate[], fuzzy: Candidate[]): void {
+  if (tokens.length < 2) return;
+  const words = lines.map((line) => line.map((w) => normalizeWord(w.text)));
+  const compare = (read: string, wanted: string): 'exact' | 'fuzzy' | undefined => (read === wanted ? 'exact' : similar(read, wanted) ? 'fuzzy' : undefined);
+  for (const run of wrappedRuns(lines, words, tokens, compare)) {
+    const all = [...run.first, ...run.second];
+    const wider = union(run.first.map((w) => w.bbox)).width >= union(run.second.map((w) => w.bbox)).width ? run.first : run.second;
+    const found: Candidate = { ...candidate(all, run.kind, run.whole), point: centreOf(union(wider.map((w) => w.bbox))) };
+    (run.kind === 'exact' ? exact : fuzzy).push(found);
+  }
 }
 
 /**
@@ -130,11 +179,25 @@ export function wordLines(analysis: OcrAnalysis): OcrElement[][] {
   const sorted = [...source].sort((a, b) => a.bbox.y - b.bbox.y || a.bbox.x - b.bbox.x);
   const lines: OcrElement[][] = [];
   for (const word of sorted) {
-    const line = lines.find((l) => sameLine(l, word));
+    const line = closestLine(lines.filter((l) => sameLine(l, word)), word);
     if (line) line.push(word);
     else lines.push([word]);
   }
   return lines.flatMap((l) => splitByGaps(l.sort((a, b) => a.bbox.x - b.bbox.x)));
+}
+
+/**
+ * Of the lines a word may belong to, the one most like it: middles closest and heights alike
+ * ("Corporation" beside "Acme", not beside a link read with a taller box on the same row).
+ */
+function closestLine(lines: OcrElement[][], word: OcrElement): OcrElement[] | undefined {
+  let best: { line: OcrElement[]; score: number } | undefined;
+  for (const line of lines) {
+    const ref = [...line].sort((a, b) => a.bbox.height - b.bbox.height)[line.length >> 1]!.bbox;
+    const score = Math.abs(ref.y + ref.height / 2 - (word.bbox.y + word.bbox.height / 2)) + Math.abs(ref.height - word.bbox.height);
+    if (!best || score < best.score) best = { line, score };
+  }
+  return best?.line;
 }
 
 /**
@@ -287,8 +350,9 @@ export function editDistance(a: string, b: string): number {
   return row[b.length]!;
 }
 
-function anchorPoint(analysis: OcrAnalysis, text: string): { x: number; y: number } | undefined {
-  return findCandidates(analysis, text)[0]?.point;
+function anchorPoint(analysis: OcrAnalysis, text: string): Anchor | undefined {
+  const found = findCandidates(analysis, text)[0];
+  return found && anchorOf(found);
 }
 
 function suggestions(analysis: OcrAnalysis, query: string): string[] {

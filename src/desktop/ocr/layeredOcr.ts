@@ -101,7 +101,9 @@ export class LayeredOcr implements OcrEngine {
 
     if (options.signal?.aborted) throw abortError(options.signal);
     const pass2Started = performance.now();
-    const confident = first.elements.filter((e) => e.level === 'word' && e.confidence >= this.settings.coverConfidence);
+    const words1 = first.elements.filter((e) => e.level === 'word');
+    // A word boxed over its neighbours (light text on a dark header read whole) has not read them.
+    const confident = words1.filter((e) => e.confidence >= this.settings.coverConfidence && !spansOthers(e, words1));
     const uncovered = regions.filter((region) => region.words.some((word) => !covered(word, confident)));
     let recognized = 0;
     let cached = 0;
@@ -342,6 +344,11 @@ function ringColour(image: ScreenImage, left: number, top: number, width: number
  * Whether pass 1 read this word: confident words cover at least half its box, with about as
  * many characters as it has glyphs (a `<-` read as `=`, or `+/-` as `+`, is not read).
  */
+/** Another word of two letters or more has its middle inside this word's box: the box is not the word's. */
+export function spansOthers(word: OcrElement, words: readonly OcrElement[]): boolean {
+  return words.some((other) => other !== word && (other.text.match(/[\p{L}\p{N}]/gu) ?? []).length >= 2 && centreInside(other.bbox, word.bbox));
+}
+
 function covered(word: TextWord, confident: readonly OcrElement[]): boolean {
   let area = 0;
   let chars = 0;

@@ -13,8 +13,8 @@ import { atspiEnv } from './desktopBridge';
 //   later is ignored.
 
 /** Executables of Chromium-based browsers and common Electron apps, which take Chromium's switches. */
-const CHROMIUM_FAMILY = /^(chromium(-browser)?|chrome|google-chrome(-stable|-beta|-unstable)?|brave(-browser)?|microsoft-edge(-stable|-beta|-dev)?|vivaldi(-stable)?|opera|code(-insiders|-oss)?|codium|vscodium|cursor|slack|discord|signal-desktop|obsidian|teams-for-linux|electron\d*)$/;
-const RENDERER_SWITCH = '--force-renderer-accessibility';
+export const CHROMIUM_FAMILY = /^(chromium(-browser)?|chrome|google-chrome(-stable|-beta|-unstable)?|brave(-browser)?|microsoft-edge(-stable|-beta|-dev)?|vivaldi(-stable)?|opera|code(-insiders|-oss)?|codium|vscodium|cursor|slack|discord|signal-desktop|obsidian|teams-for-linux|electron\d*)$/;
+export const RENDERER_SWITCH = '--force-renderer-accessibility';
 
 /** Our environment with the accessibility switches of GTK, Qt and Chromium on. */
 export function accessibleAppEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {

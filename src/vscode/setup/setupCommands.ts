@@ -72,6 +72,7 @@ export class SetupCommands implements vscode.Disposable {
         { name: 'Mouse and keyboard (libnut)', ok: report.nut.ok, detail: report.nut.detail },
         { name: 'Images (sharp)', ok: report.sharp.ok, detail: report.sharp.detail },
         { name: `OCR (tesseract, ${report.ocr.language})`, ok: report.ocr.ok, detail: report.ocr.detail },
+        { name: 'Browser accessibility trees', ok: report.browsers.ok, detail: report.browsers.detail },
       );
     } catch (error) {
       items.push({ name: 'Desktop libraries', ok: false, detail: errorMessage(error) });

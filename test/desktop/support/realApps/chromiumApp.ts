@@ -18,6 +18,11 @@ export interface ChromiumOptions {
   /** A file in fixtures/pages; default workspace.html. */
   page?: string;
   placement?: Placement;
+  /**
+   * false: started as a person starts it, without the switches that turn its accessibility tree
+   * on (the page is then read by OCR only); default true.
+   */
+  tree?: boolean;
 }
 
 /** One visible DOM element with text or an aria-label, in screen pixels. */
@@ -80,7 +85,8 @@ class CdpPipe {
   }
 }
 
-const LABELS_SCRIPT = String.raw`(() => {
+/** Every visible element with text or an aria-label, viewport pixels: an expression for any browser. */
+export const LABELS_SCRIPT = String.raw`(() => {
   const out = [];
   const vw = innerWidth, vh = innerHeight;
   for (const el of document.body.querySelectorAll('*')) {
@@ -98,6 +104,26 @@ const LABELS_SCRIPT = String.raw`(() => {
   return out;
 })()`;
 
+/**
+ * What a person would ask for, one entry per query: the visible text, and the aria-label of
+ * icon buttons as a second query. `drawnOnly`: a browser without its tree shows its aria-labels
+ * to no one (not drawn, not in any tree), so only drawn texts are asked.
+ */
+export function domGroundTruth(labels: readonly DomLabel[], drawnOnly = false): GroundTruthLabel[] {
+  const out: GroundTruthLabel[] = [];
+  for (const label of labels) {
+    if (drawnOnly) {
+      // A pictograph (☰) without its aria-label has no name at all.
+      if (label.text && !PICTOGRAPH.test(label.text)) out.push({ text: label.text, bbox: label.bbox, source: 'dom', role: label.tag, where: label.id });
+      continue;
+    }
+    // A pictograph (☰) has no text a person would type: its aria-label is asked for instead.
+    if (label.text && !(PICTOGRAPH.test(label.text) && label.ariaLabel)) out.push({ text: label.text, bbox: label.bbox, source: 'dom', role: label.tag, where: label.id });
+    if (label.ariaLabel && label.ariaLabel !== label.text) out.push({ text: label.ariaLabel, bbox: label.bbox, source: 'dom', role: label.tag, where: label.id });
+  }
+  return out;
+}
+
 export class ChromiumApp {
   private constructor(
     private readonly process: StartedProcess,
@@ -107,6 +133,8 @@ export class ChromiumApp {
     readonly windowId: string,
     /** Screen position of the viewport's (0,0). */
     readonly viewport: { x: number; y: number },
+    /** Started with its accessibility tree on. */
+    readonly tree: boolean,
   ) {}
 
   get pid(): number | undefined {
@@ -130,7 +158,7 @@ export class ChromiumApp {
       '--disable-sync',
       '--password-store=basic',
       '--force-device-scale-factor=1',
-      '--force-renderer-accessibility',
+      ...(options.tree === false ? [] : ['--force-renderer-accessibility']),
       '--remote-debugging-pipe',
       `--window-position=${placement.x},${placement.y}`,
       `--window-size=${placement.width},${placement.height}`,
@@ -138,7 +166,9 @@ export class ChromiumApp {
     ];
     // Its own HOME and config: no user profile, keyring or fonts config leaks in. Chromium joins
     // the AT-SPI tree only with ACCESSIBILITY_ENABLED=1 (the switch alone was not enough here).
-    const appEnv: NodeJS.ProcessEnv = { ...env, HOME: profileDir, XDG_CONFIG_HOME: path.join(profileDir, 'config'), XDG_CACHE_HOME: path.join(profileDir, 'cache'), ACCESSIBILITY_ENABLED: '1' };
+    const appEnv: NodeJS.ProcessEnv = { ...env, HOME: profileDir, XDG_CONFIG_HOME: path.join(profileDir, 'config'), XDG_CACHE_HOME: path.join(profileDir, 'cache') };
+    if (options.tree === false) delete appEnv.ACCESSIBILITY_ENABLED;
+    else appEnv.ACCESSIBILITY_ENABLED = '1';
     const process = startProcess('chromium', args, { env: appEnv, stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe'] });
     try {
       const stdio = process.child.stdio as unknown as [unknown, unknown, unknown, Writable, Readable];
@@ -148,7 +178,7 @@ export class ChromiumApp {
       await waitForPage(cdp, sessionId);
       const placed = await placeWindow(windowId, placement, appEnv);
       const viewport = await measureViewport(cdp, sessionId, placed, env);
-      return new ChromiumApp(process, cdp, sessionId, profileDir, windowId, viewport);
+      return new ChromiumApp(process, cdp, sessionId, profileDir, windowId, viewport, options.tree !== false);
     } catch (error) {
       await stopProcess(process.child);
       rmSync(profileDir, { recursive: true, force: true });
@@ -175,14 +205,7 @@ export class ChromiumApp {
    * icon buttons as a second query. Texts that are only a box label's part (none here) are kept.
    */
   async groundTruth(): Promise<GroundTruthLabel[]> {
-    const labels = await this.domLabels();
-    const out: GroundTruthLabel[] = [];
-    for (const label of labels) {
-      // A pictograph (☰) has no text a person would type: its aria-label is asked for instead.
-      if (label.text && !(PICTOGRAPH.test(label.text) && label.ariaLabel)) out.push({ text: label.text, bbox: label.bbox, source: 'dom', role: label.tag, where: label.id });
-      if (label.ariaLabel && label.ariaLabel !== label.text) out.push({ text: label.ariaLabel, bbox: label.bbox, source: 'dom', role: label.tag, where: label.id });
-    }
-    return out;
+    return domGroundTruth(await this.domLabels(), this.tree === false);
   }
 
   /** Ids of the elements clicked since the last call (the page's own record). */
