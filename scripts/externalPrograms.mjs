@@ -33,6 +33,7 @@ export const EXTERNAL_PROGRAMS = {
   chromium: { apt: 'chromium', for: 'the real-app tests and busy-desktop bench show a page of ours in it; the webview tests: playwright-core drives Debian\'s /usr/bin/chromium' },
   mousepad: { apt: 'mousepad', for: 'the real GTK editor of the real-app tests and the busy-desktop bench' },
   speedcrunch: { apt: 'speedcrunch', for: 'the real Qt app of the real-app tests and the busy-desktop bench' },
+  soffice: { apt: 'libreoffice-writer', for: 'LibreOffice Writer and Calc (GTK 3 plugin) in the real-app tests (realAppsLibreOffice.test.ts)' },
 
   node: { node: true, for: 'child Node processes: the CLI, tsx, mocha, esbuild, npm, the VS Code server' },
   npm: { node: true, for: 'ensureDeps runs npm ci; the VS Code host installer finds npm-cli.js' },
