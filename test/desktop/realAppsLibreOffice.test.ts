@@ -55,9 +55,9 @@ describe('LibreOffice Writer and Calc: every label, and reads that do not crash 
     return tally;
   }
 
-  function check(name: string, tally: Tally, goal = GOAL, least = 10): void {
+  function check(name: string, tally: Tally, goal = GOAL): void {
     console.log(summary(name, tally));
-    assert.ok(tally.tried >= least, `${name}: only ${tally.tried} labels in the ground truth`);
+    assert.ok(tally.tried >= 10, `${name}: only ${tally.tried} labels in the ground truth`);
     assert.ok(tally.misclicked <= goal.misclicks, `${name}: ${tally.misclicked} misclicks, at most ${goal.misclicks}:\n${summary(name, tally)}`);
     const share = tally.landed / tally.tried;
     assert.ok(share >= goal.landed, `${name}: ${(100 * share).toFixed(1)}% landed, floor ${100 * goal.landed}%:\n${summary(name, tally)}`);
@@ -78,11 +78,10 @@ describe('LibreOffice Writer and Calc: every label, and reads that do not crash 
         await app.activate();
         await delay(500);
         const main = await app.groundTruth();
-        // The words in its fields (font name, size, cell reference) are scored apart: text in a
-        // field, not named controls.
+        // The words inside its fields (font name and size, the Name Box) are left out: the tree
+        // gives the field, not the word, and a number in them has copies the tree does not have
+        // (Calc's row headers are drawn, not in the tree).
         await tryLabels(kind, main.filter((l) => l.role !== 'word'));
-        const words = main.filter((l) => l.role === 'word');
-        await tryLabels(`${kind} field words`, words, main);
         const menu = await app.openMenu('Format');
         await tryLabels(kind, menu, main);
         await app.closePopups();
@@ -91,8 +90,6 @@ describe('LibreOffice Writer and Calc: every label, and reads that do not crash 
         await app.closePopups();
         assert.ok(app.alive(), `soffice.bin died: ${app.crashReport()}`);
         check(kind, tally);
-        // Few (a font name and size, a cell reference): held to no misclick.
-        check(`${kind} field words`, tallies.get(`${kind} field words`)!, { landed: 0, misclicks: 0 }, 1);
       });
     });
   }

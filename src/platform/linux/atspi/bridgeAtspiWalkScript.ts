@@ -3,9 +3,9 @@
 // read from the first row showing, popups of the active window. An element counts only when it
 // is drawn: inside every ancestor's box (a 0-size ancestor hides its subtree, e.g. LibreOffice's
 // hidden duplicate menu bar), except what drops down out of a menu or combo box. Reads stay
-// bounded and safe for the app: no call into a defunct node, no descent into a node that
-// manages its descendants (a document's paragraphs, Calc's 2^30 cells: the app makes those
-// objects on demand), a capped number of Text reads.
+// bounded and safe for the app: no call into a defunct node, no walk through a huge table that
+// makes its cells on demand (Calc's 2^31 cells: the filled cells showing are read through its
+// Table interface instead), a capped number of Text reads.
 export const BRIDGE_ATSPI_WALK_SCRIPT = String.raw`
 USEFUL = {'push button', 'toggle button', 'check box', 'radio button', 'menu item', 'check menu item',
     'radio menu item', 'menu', 'label', 'text', 'entry', 'password text', 'spin button', 'combo box',
@@ -74,10 +74,51 @@ def drawn_box(raw, bound, role):
         return None, True
     return (x0, y0, x1 - x0, y1 - y0), False
 
-def children_readable(Atspi, states):
-    # The app makes a managed descendant (a cell, a paragraph) each time it is asked: walking them
-    # builds thousands of short-lived objects in the app, which LibreOffice does not survive.
-    return not states.contains(Atspi.StateType.MANAGES_DESCENDANTS)
+def huge_managed(Atspi, states, count):
+    # A node that makes its descendants on demand and has more than a list's worth (Calc's sheet
+    # has 2^31 cells) is not walked child by child: each one asked for is built by the app.
+    return count > MAX_CHILDREN and states.contains(Atspi.StateType.MANAGES_DESCENDANTS)
+
+# Cells of a huge table read from the one showing at its top left, row by row: a row ends after
+# CELL_GAP empty cells, the table after CELL_GAP empty rows, or at MAX_CELLS.
+CELL_GAP = 3
+MAX_CELLS = 300
+
+def visible_cells(Atspi, node, bound, shift, text_of_cell):
+    """(box, text) of the filled cells showing in a huge managed table, in the app's own
+    coordinates moved by shift (see vcl_shift)."""
+    SCREEN = Atspi.CoordType.SCREEN
+    if bound is None or 'Table' not in node.get_interfaces():
+        return []
+    first = Atspi.Component.get_accessible_at_point(node, bound[0] - shift[0] + 2, bound[1] - shift[1] + 2, SCREEN)
+    if first is None:
+        return []
+    index = first.get_index_in_parent()
+    row0, col0 = Atspi.Table.get_row_at_index(node, index), Atspi.Table.get_column_at_index(node, index)
+    out, asked, empty_rows, row = [], 0, 0, row0
+    while empty_rows < CELL_GAP and asked < MAX_CELLS:
+        filled, gap, col = False, 0, col0
+        while gap < CELL_GAP and asked < MAX_CELLS:
+            cell = Atspi.Table.get_accessible_at(node, row, col)
+            asked += 1
+            col += 1
+            e = cell.get_extents(SCREEN) if cell is not None else None
+            if e is None or e.width <= 0 or e.height <= 0:
+                break
+            box = (e.x + shift[0], e.y + shift[1], e.width, e.height)
+            if box[0] >= bound[0] + bound[2] or box[1] >= bound[1] + bound[3]:
+                break  # past the right or bottom edge of what shows
+            text = text_of_cell(cell)
+            if text:
+                out.append((box, text))
+                filled, gap = True, 0
+            else:
+                gap += 1
+        if e is not None and e.height > 0 and e.y + shift[1] >= bound[1] + bound[3]:
+            break
+        empty_rows = 0 if filled else empty_rows + 1
+        row += 1
+    return out
 
 def walk_root(Atspi, root, deadline, max_depth, max_nodes):
     SHOWING, VISIBLE = Atspi.StateType.SHOWING, Atspi.StateType.VISIBLE
@@ -99,6 +140,13 @@ def walk_root(Atspi, root, deadline, max_depth, max_nodes):
             return max(0, row.get_index_in_parent() - 1) if row is not None else 0
         except Exception:
             return 0
+
+    def cell_text(cell):
+        if state['texts'] >= MAX_TEXT_READS or 'Text' not in cell.get_interfaces():
+            return ''
+        state['texts'] += 1
+        count = Atspi.Text.get_character_count(cell)
+        return (Atspi.Text.get_text(cell, 0, min(count, MAX_TEXT)) or '').strip() if count > 0 else ''
 
     def shown_text(node, role, name):
         # A label without a name shows its text (LibreOffice's status bar fields).
@@ -143,7 +191,11 @@ def walk_root(Atspi, root, deadline, max_depth, max_nodes):
                     item['text'] = text
                 paths[node.path] = len(out)
                 out.append(item)
-            count = node.get_child_count() if children_readable(Atspi, states) else 0
+            count = node.get_child_count()
+            if huge_managed(Atspi, states, count):
+                for cell_box, text in visible_cells(Atspi, node, box, shift, cell_text):
+                    out.append({'name': text, 'role': 'table cell', 'box': cell_box, 'states': []})
+                return True
             if role in DROPS:
                 bound = None  # its items drop down in a popup of their own, maybe past the window
             elif box is not None:
@@ -197,9 +249,12 @@ def focused_in_active(Atspi, apps, max_nodes, deadline):
                             'states': [s.value_nick for s in states.get_states()]}
                     if node is not top and not (states.contains(SHOWING) or states.contains(VISIBLE)):
                         continue
-                    if states.contains(Atspi.StateType.DEFUNCT) or not children_readable(Atspi, states):
+                    if states.contains(Atspi.StateType.DEFUNCT):
                         continue
-                    count = min(node.get_child_count(), MAX_CHILDREN)
+                    count = node.get_child_count()
+                    if huge_managed(Atspi, states, count):
+                        continue
+                    count = min(count, MAX_CHILDREN)
                     stack.extend(node.get_child_at_index(i) for i in reversed(range(count)))
                 except Exception:
                     continue
