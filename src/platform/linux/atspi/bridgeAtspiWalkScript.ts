@@ -38,8 +38,8 @@ POPUP_CHILDREN = {'menu', 'popup menu', 'window', 'tool tip'}
 def raw_box(Atspi, node):
     """(x, y, width, height) as the app reports it; None for unmapped (INT_MIN) coordinates."""
     e = node.get_extents(Atspi.CoordType.SCREEN)
-    if e.x < -100000 or e.y < -100000:
-        return None
+    if e.x < -100000 or e.y < -100000 or e.width < 0 or e.height < 0:
+        return None  # GTK 3 gives a notebook page -1 x -1: no box, not an empty one
     return (e.x, e.y, e.width, e.height)
 
 def vcl_shift(role, raw, parent_raw, shift):

@@ -67,7 +67,8 @@ def main():
     def zero_size(node):
         # Real coordinates, no width or height: nothing of it, or inside it, is drawn.
         e = node.get_extents(SCREEN)
-        return e.x > -100000 and e.y > -100000 and (e.width <= 0 or e.height <= 0)
+        # (A GTK 3 notebook page says -1 x -1: that is no box at all.)
+        return e.x > -100000 and e.y > -100000 and (e.width == 0 or e.height == 0) and e.width >= 0 and e.height >= 0
 
     def narrowed(bound, box):
         if box is None:
