@@ -34,6 +34,8 @@ export const EXTERNAL_PROGRAMS = {
   mousepad: { apt: 'mousepad', for: 'the real GTK editor of the real-app tests and the busy-desktop bench' },
   speedcrunch: { apt: 'speedcrunch', for: 'the real Qt app of the real-app tests and the busy-desktop bench' },
   soffice: { apt: 'libreoffice-writer', for: 'LibreOffice Writer and Calc (GTK 3 plugin) in the real-app tests (realAppsLibreOffice.test.ts)' },
+  'gnome-calculator': { apt: 'gnome-calculator', for: 'the real GTK 4 / libadwaita calculator of the GTK 4 real-app tests' },
+  'gnome-text-editor': { apt: 'gnome-text-editor', for: 'the real GTK 4 / libadwaita editor of the GTK 4 real-app tests' },
 
   node: { node: true, for: 'child Node processes: the CLI, tsx, mocha, esbuild, npm, the VS Code server' },
   npm: { node: true, for: 'ensureDeps runs npm ci; the VS Code host installer finds npm-cli.js' },

@@ -248,6 +248,16 @@ describe('TargetLocator', () => {
     assert.deepEqual(found(await locator.locate('Active')).point, { x: 49, y: 412 });
   });
 
+  it('takes a lone OCR "x" for "×" only where the tree does not name a letter x there (a calculator\'s variable key)', async () => {
+    const words = [{ text: 'x', x: 100, y: 100, w: 8, h: 10 }, { text: 'Exit', x: 300, y: 100, w: 30, h: 10 }];
+    const bare = setUp({ words });
+    assert.deepEqual(found(await bare.locator.locate('×')).point, { x: 104, y: 105 });
+    const variable = el('x', { x: 80, y: 90, width: 50, height: 30 }, MAIN, true);
+    const { locator } = setUp({ words, tree: [variable] });
+    assert.equal((await locator.locate('×')).status, 'not_found', 'the key is named "x": a letter');
+    assert.equal(found(await locator.locate('x')).source, 'accessibility');
+  });
+
   it('does not click a glyph found only in a window other than the active one', async () => {
     const { locator, fake } = setUp({ windows: [MAIN, OTHER], tree: [el('−', { x: 600, y: 500, width: 40, height: 30 }, OTHER, false)] });
     const result = await locator.locate('−');

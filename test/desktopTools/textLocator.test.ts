@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
 import type { Candidate } from '../../src/desktop/grounding/candidate';
-import { findCandidates, locateText, type LocateResult } from '../../src/desktop/grounding/textLocator';
+import { judgeOcr } from '../../src/desktop/grounding/targetRules';
+import { findCandidates, isTimesReadAsX, locateText, type LocateResult } from '../../src/desktop/grounding/textLocator';
 import { ocrWords } from '../support/fakeDesktop';
 
 function found(result: LocateResult): Candidate {
@@ -203,15 +204,38 @@ describe('locateText', () => {
       }
     });
 
-    it('"×" is found where OCR read "x", and "‹ ›" where it read "< >"', () => {
-      const analysis = ocrWords([
+    it('"×" is never found where OCR read the letter x inside a word or beside others (issue 19); a lone x may be one; "‹ ›" is where it read "< >"', () => {
+      const inWords = ocrWords([
+        { text: 'Exit', x: 40, y: 10, w: 30, h: 8 },
+        { text: 'axb', x: 400, y: 10, w: 24, h: 8 },
+        { text: 'x2', x: 500, y: 10, w: 16, h: 8 },
+        { text: '|x|', x: 600, y: 10, w: 16, h: 8 },
+        { text: 'a', x: 700, y: 10, w: 8, h: 8 },
+        { text: 'x', x: 711, y: 10, w: 8, h: 8 },
+        { text: 'b', x: 722, y: 10, w: 8, h: 8 },
+      ]);
+      assert.equal(locateText(inWords, '×').status, 'not_found');
+      assert.equal(locateText(inWords, 'a×b').status, 'not_found');
+      assert.equal(judgeOcr('×', findCandidates(inWords, '×')).sure.length, 0);
+      const lone = ocrWords([
         { text: 'x', x: 10, y: 10, w: 8, h: 8 },
         { text: '<', x: 100, y: 10, w: 4, h: 7 },
         { text: '>', x: 200, y: 10, w: 4, h: 7 },
       ]);
-      assert.deepEqual(found(locateText(analysis, '×')).bbox, { x: 10, y: 10, width: 8, height: 8 });
-      assert.equal(found(locateText(analysis, '‹')).bbox.x, 100);
-      assert.equal(found(locateText(analysis, '›')).bbox.x, 200);
+      const times = found(locateText(lone, '×'));
+      assert.equal(times.text, 'x', 'the reading keeps what was read, for the tree to judge');
+      assert.ok(isTimesReadAsX('×', times));
+      // The letter is still the letter.
+      assert.deepEqual(found(locateText(lone, 'x')).bbox, { x: 10, y: 10, width: 8, height: 8 });
+      assert.equal(found(locateText(lone, '‹')).bbox.x, 100);
+      assert.equal(found(locateText(lone, '›')).bbox.x, 200);
+    });
+
+    it('"×" is found where OCR read a multiplication sign or a look-alike cross (✕)', () => {
+      for (const read of ['×', '✕']) {
+        const match = found(locateText(ocrWords([{ text: read, x: 10, y: 10, w: 8, h: 8 }]), '×'));
+        assert.equal(match.kind, 'exact', read);
+      }
     });
 
     it('"…" is found where OCR read three dots', () => {

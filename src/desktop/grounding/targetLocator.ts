@@ -11,7 +11,7 @@ import { isBlank, preferOnTop, type TreeMatch } from './targetTree';
 import { coverageKey, mayDrawUnnamedGlyphs, SKIP_OCR_COVERAGE, TREE_COVERAGE, treeCoverage, treeMentions, treeTextCoverage } from './treeCoverage';
 import type { ElementSource } from '../screenElement';
 import type { Candidate, MatchKind } from './candidate';
-import { findCandidates, locateText, tokenize, type LocateOptions } from './textLocator';
+import { findCandidates, isTimesReadAsX, locateText, tokenize, type LocateOptions } from './textLocator';
 import { coveredAt, elementVisible, hidden, isActive, isDialogWindow, readScene, type WindowScene } from './windowScene';
 
 // Where to click for a label, fast on a busy screen and never on a guess. The accessibility
@@ -246,7 +246,7 @@ export class TargetLocator {
     search.activeGlyphDoubt = mayDrawUnnamedGlyphs(reading.analysis, search.elements, reading.bounds);
     search.activeTextKnown = treeTextCoverage(reading.analysis, search.elements, reading.bounds) >= TREE_COVERAGE;
     if (this.services.desktop.accessibility && search.query.accessibility !== false) this.remember(scene.active, coverage);
-    const shown = (c: Candidate): boolean => containsPoint(reading.bounds, c.point) && !coveredAt(scene, c.point, scene.active);
+    const shown = (c: Candidate): boolean => containsPoint(reading.bounds, c.point) && !coveredAt(scene, c.point, scene.active) && !treeSaysLetter(search, c);
     // Anything OCR read there like the label (fuzzy, inside a longer word, unsure) is a reason for doubt.
     const candidates = findCandidates(reading.analysis, search.text).filter(shown);
     search.activeLookAlikes = candidates.length;
@@ -269,7 +269,7 @@ export class TargetLocator {
       if (isActive(scene, window) || hidden(scene, window)) continue;
       search.trace.step('ocr-window');
       const reading = await this.readWindow(search, window, false);
-      const visible = (c: Candidate): boolean => containsPoint(reading.bounds, c.point) && !coveredAt(scene, c.point, window);
+      const visible = (c: Candidate): boolean => containsPoint(reading.bounds, c.point) && !coveredAt(scene, c.point, window) && !treeSaysLetter(search, c);
       const judged = this.judgeOcrIn(search, reading.analysis, visible);
       if (judged.sure.length > 0) found.push({ window, sure: judged.sure, anchor: ocrAnchor(search, reading) });
     }
@@ -380,6 +380,11 @@ function onlyElsewhere(search: Search, answer: TargetResult, where: WindowInfo |
   const title = typeof where === 'object' ? where.title : where;
   const window = title ? `"${title}"` : 'another window';
   return { status: 'low_confidence', candidates: [candidate], reason: `"${search.text}" was found only in ${window}, not in the active window "${search.scene.active.title}"; activate that window first or click by coordinates` };
+}
+
+/** A lone x read for "×" on a key or button the tree names with a letter x (a variable key "x", "x²"): a letter, not the sign. */
+function treeSaysLetter(search: Search, candidate: Candidate): boolean {
+  return isTimesReadAsX(search.text, candidate) && search.elements.some((e) => e.bbox.width <= 160 && e.bbox.height <= 64 && containsPoint(e.bbox, candidate.point) && /x/i.test(`${e.name} ${e.text ?? ''}`));
 }
 
 function treeAnchor(elements: AccessibleElement[], near: string): { x: number; y: number } | undefined {

@@ -74,10 +74,27 @@ export function findCandidates(analysis: OcrAnalysis, query: string): Candidate[
       from = joined.indexOf(needle, from + 1);
     }
   }
+  exact.push(...timesReadAsX(lines, tokens, (run) => !inLongerLine(ocrLines, ocrWords, run)));
   // "Save" is the button labelled Save, not the first word of "Save As".
   const wholeExact = exact.filter((c) => c.whole);
   const best = wholeExact.length ? wholeExact : exact.length ? exact : substring.length ? substring : fuzzy;
   return dedupe(best).sort(byReadingOrder);
+}
+
+/**
+ * OCR reads a multiplication sign as the letter x. Only an "x" that is a label by itself may be
+ * one: an x inside a word or beside others ("Exit", "x²", "|x|", "a x b") is a letter. Such a
+ * reading keeps the text read ("x"), so the caller can ask the tree whether it names a letter
+ * there (isTimesReadAsX).
+ */
+function timesReadAsX(lines: OcrElement[][], tokens: readonly string[], alone: (run: OcrElement[]) => boolean): Candidate[] {
+  if (tokens.length !== 1 || tokens[0] !== '×') return [];
+  return lines.filter((line) => line.length === 1 && /^[xX]$/.test(line[0]!.text.trim()) && alone(line)).map((line) => candidate(line, 'exact', true));
+}
+
+/** Whether the candidate is a lone letter x read for the query "×" (timesReadAsX). */
+export function isTimesReadAsX(query: string, candidate: Candidate): boolean {
+  return candidate.source === 'ocr' && tokenize(query).join(' ') === '×' && /^[xX]$/.test(candidate.text.trim());
 }
 
 /**
@@ -177,12 +194,14 @@ export function tokenize(text: string): string[] {
 
 /**
  * Glyphs that look alike on screen and that OCR cannot tell apart: the dashes and minus (−, –,
- * —, ‐ read as -), the multiplication sign and x, angle quotes and angle brackets. Folded in both
- * the query and what was read, so such a match is exact.
+ * —, ‐ read as -), the multiplication signs among themselves, angle quotes and angle brackets.
+ * Folded in both the query and what was read, so such a match is exact. The multiplication sign
+ * is not folded into the letter x: an x in a word ("Exit", "x²", "|x|") is a letter, and a
+ * calculator's x key clicked for × is a misclick; only a lone x may be a × (timesReadAsX).
  */
 const GLYPH_FOLDS: ReadonlyArray<[RegExp, string]> = [
   [/[\u2010-\u2015\u2212\u2012\u2043\ufe63\uff0d]/gu, '-'],
-  [/[×✕✖⨯]/gu, 'x'],
+  [/[✕✖⨯]/gu, '×'],
   [/[‹〈⟨]/gu, '<'],
   [/[›〉⟩]/gu, '>'],
   [/[‘’‚′]/gu, "'"],

@@ -1,5 +1,6 @@
 import { BRIDGE_ATSPI_SCRIPT } from './atspi/bridgeAtspiScript';
 import { BRIDGE_ATSPI_WALK_SCRIPT } from './atspi/bridgeAtspiWalkScript';
+import { BRIDGE_GTK4_SCRIPT } from './atspi/bridgeGtk4Script';
 import { BRIDGE_X11_SCRIPT } from './x11/bridgeX11Script';
 
 // The desktop bridge's python3 helper, inlined like the interrupt watcher's so the esbuild
@@ -86,4 +87,4 @@ else:
     MAIN_GLIB.MainLoop().run()
 `;
 
-export const DESKTOP_BRIDGE_SCRIPT = [PRELUDE, BRIDGE_X11_SCRIPT, BRIDGE_ATSPI_WALK_SCRIPT, BRIDGE_ATSPI_SCRIPT, MAIN].join('\n');
+export const DESKTOP_BRIDGE_SCRIPT = [PRELUDE, BRIDGE_X11_SCRIPT, BRIDGE_GTK4_SCRIPT, BRIDGE_ATSPI_WALK_SCRIPT, BRIDGE_ATSPI_SCRIPT, MAIN].join('\n');

@@ -32,6 +32,7 @@ class Tree:
         self.any_gen = 0    # events whose application could not be told
         self.cache = {}     # (bus name, path) -> walk of one top-level window
         self.pids = {}
+        self.gtk4 = {}      # bus name -> whether the application is GTK 4
         self.listener = None
         self.status = None
         self.builds = {}    # bus name -> [time of its last build event, events in that burst, a window created]
@@ -201,6 +202,20 @@ class Tree:
                 self.pids[bus] = None
         return self.pids[bus]
 
+    def gtk4_of(self, app, root, extents, places):
+        """The GTK 4 walk's context for this window, None for other toolkits, False when a GTK 4
+        window cannot be placed on the screen."""
+        bus = app.app.bus_name if app.app is not None else None
+        if bus not in self.gtk4:
+            self.gtk4[bus] = gtk4_toolkit(app)
+        if not self.gtk4[bus]:
+            return None
+        pid = self.pid(app)
+        if pid not in places:
+            places[pid] = Gtk4Places(X11_HINTS, pid)
+        shift = places[pid].frame_shift((root.get_name() or '').strip(), extents)
+        return False if shift is None else {'shift': shift, 'places': places[pid]}
+
     def read(self, active_only, max_depth, max_nodes, budget, fresh):
         """Per top-level window: its elements, from the cache when nothing changed there."""
         Atspi = self.Atspi
@@ -209,17 +224,23 @@ class Tree:
             self.settle(bus)
         deadline = time.monotonic() + budget
         windows, visited, truncated, cached = [], 0, False, 0
+        places = {}
         for app, root, extents in self.roots(active_only):
             try:
                 bus = root.app.bus_name
                 key = (bus, root.path)
-                stamp = (self.app_gen.get(bus, 0), self.any_gen, extents, max_depth)
+                gtk4 = self.gtk4_of(app, root, extents, places)
+                if gtk4 is False:
+                    truncated = True  # its tree cannot be placed: OCR reads it
+                    continue
+                # A GTK 4 window reports the same boxes wherever it is: where X puts it counts.
+                stamp = (self.app_gen.get(bus, 0), self.any_gen, extents, max_depth, gtk4['shift'] if gtk4 else None)
                 entry = None if fresh else self.cache.get(key)
                 if entry is not None and entry['stamp'] == stamp and entry['visited'] <= max_nodes - visited:
                     walk, cached = entry, cached + 1
                 else:
                     patches = self.app_patches.get(bus, 0)
-                    walk = walk_root(Atspi, root, deadline, max_depth, max_nodes - visited)
+                    walk = walk_root(Atspi, root, deadline, max_depth, max_nodes - visited, gtk4)
                     walk['stamp'] = stamp
                     walk['digest'] = digest_of(walk['elements'])
                     self.cache.pop(key, None)
@@ -229,9 +250,16 @@ class Tree:
                         while len(self.cache) > CACHE_LIMIT:
                             self.cache.pop(next(iter(self.cache)))
                 states = root.get_state_set()
+                active = states.contains(Atspi.StateType.ACTIVE)
+                own = [e for e in walk['elements'] if not e.get('popup')]
+                popped = [e for e in walk['elements'] if e.get('popup')]
                 windows.append({'window': {'name': (root.get_name() or '').strip(), 'role': root.get_role_name() or '',
-                    'active': states.contains(Atspi.StateType.ACTIVE)}, 'app': app.get_name() or '', 'pid': self.pid(app),
-                    'elements': walk['elements'], 'digest': walk['digest']})
+                    'active': active}, 'app': app.get_name() or '', 'pid': self.pid(app),
+                    'elements': own, 'digest': walk['digest']})
+                if popped:
+                    # A GTK 4 popover's widgets, as a popup of their own: drawn above every window.
+                    windows.append({'window': {'name': '', 'role': 'menu', 'active': active}, 'app': app.get_name() or '',
+                        'pid': self.pid(app), 'elements': popped, 'digest': walk['digest']})
                 visited += walk['visited']
                 truncated = truncated or walk['truncated']
             except Exception:

@@ -120,10 +120,28 @@ def visible_cells(Atspi, node, bound, shift, text_of_cell):
         row += 1
     return out
 
-def walk_root(Atspi, root, deadline, max_depth, max_nodes):
+def walk_root(Atspi, root, deadline, max_depth, max_nodes, gtk4=None):
+    """gtk4: for a GTK 4 window (bridgeGtk4Script.ts), {'shift': (dx, dy) from reported to screen
+    pixels, 'places': its Gtk4Places}."""
     SHOWING, VISIBLE = Atspi.StateType.SHOWING, Atspi.StateType.VISIBLE
     SCREEN = Atspi.CoordType.SCREEN
-    out, paths, state = [], {}, {'visited': 0, 'truncated': False, 'timedOut': False, 'texts': 0}
+    out, keys, state = [], [], {'visited': 0, 'truncated': False, 'timedOut': False, 'texts': 0}
+    popups = []  # screen boxes of the GTK 4 popovers read
+
+    def box_of(node):
+        # Unmapped widgets report INT_MIN coordinates or no size: no box.
+        e = node.get_extents(SCREEN)
+        if e.width <= 0 or e.height <= 0 or e.x < -100000 or e.y < -100000:
+            return None
+        return (e.x, e.y, e.width, e.height)
+
+    def clip(box, bound):
+        if bound is None:
+            return box
+        x0, y0 = max(box[0], bound[0]), max(box[1], bound[1])
+        x1, y1 = min(box[0] + box[2], bound[0] + bound[2]), min(box[1] + box[3], bound[1] + bound[3])
+        return (x0, y0, x1 - x0, y1 - y0) if x1 > x0 and y1 > y0 else None
+
 
     def text_of(node, role):
         if role not in TEXT_ROLES or state['texts'] >= MAX_TEXT_READS or 'Text' not in node.get_interfaces():
@@ -157,8 +175,9 @@ def walk_root(Atspi, root, deadline, max_depth, max_nodes):
         count = Atspi.Text.get_character_count(node)
         return (Atspi.Text.get_text(node, 0, min(count, MAX_TEXT)) or '').strip() if count > 0 else ''
 
-    def walk(node, depth, bound, parent_raw=None, shift=(0, 0)):
-        """True when the node shows inside the window."""
+    def walk(node, depth, bound, shift=None, popup=False, parent_raw=None, vcl=(0, 0)):
+        """True when the node shows inside the window. shift: GTK 4's (dx, dy) to the screen;
+        vcl: LibreOffice's (see vcl_shift)."""
         if time.monotonic() > deadline:
             state['truncated'] = state['timedOut'] = True
             return False
@@ -171,14 +190,16 @@ def walk_root(Atspi, root, deadline, max_depth, max_nodes):
             role = node.get_role_name() or ''
             if states.contains(Atspi.StateType.DEFUNCT):
                 return False  # gone: no call into it
+            if shift is not None:
+                return walk_gtk4(node, depth, bound, shift, popup, states, role)
             if not states.contains(SHOWING):
                 # GTK3 leaves a scrolled window's viewport unmapped while the list in it shows.
                 if not (role in CLIPPING and states.contains(VISIBLE)):
                     return False
-                return any([walk(node.get_child_at_index(i), depth + 1, bound, None, shift) for i in range(node.get_child_count())])
+                return any([walk(node.get_child_at_index(i), depth + 1, bound, None, False, None, vcl) for i in range(node.get_child_count())])
             raw = raw_box(Atspi, node)
-            shift = vcl_shift(role, raw, parent_raw, shift)
-            moved = raw if raw is None or shift == (0, 0) else (raw[0] + shift[0], raw[1] + shift[1], raw[2], raw[3])
+            vcl = vcl_shift(role, raw, parent_raw, vcl)
+            moved = raw if raw is None or vcl == (0, 0) else (raw[0] + vcl[0], raw[1] + vcl[1], raw[2], raw[3])
             box, hidden = drawn_box(moved, bound, role)
             if hidden:
                 return False  # cut off, scrolled away or 0 px: its children with it
@@ -189,11 +210,12 @@ def walk_root(Atspi, root, deadline, max_depth, max_nodes):
                 text = text_of(node, role)
                 if text is not None and text != name:
                     item['text'] = text
-                paths[node.path] = len(out)
+                keys.append(node.path)
                 out.append(item)
             count = node.get_child_count()
             if huge_managed(Atspi, states, count):
-                for cell_box, text in visible_cells(Atspi, node, box, shift, cell_text):
+                for cell_box, text in visible_cells(Atspi, node, box, vcl, cell_text):
+                    keys.append('%s#%d' % (node.path, len(out)))  # no events of its own reach a cell read this way
                     out.append({'name': text, 'role': 'table cell', 'box': cell_box, 'states': []})
                 return True
             if role in DROPS:
@@ -210,7 +232,7 @@ def walk_root(Atspi, root, deadline, max_depth, max_nodes):
                 child = node.get_child_at_index(i)
             except Exception:
                 continue
-            if child is not None and walk(child, depth + 1, bound, raw, shift):
+            if child is not None and walk(child, depth + 1, bound, None, False, raw, vcl):
                 shown, misses = True, 0
             elif shown and ordered:
                 misses += 1
@@ -220,7 +242,60 @@ def walk_root(Atspi, root, deadline, max_depth, max_nodes):
             state['truncated'] = True
         return True
 
-    walk(root, 0, None)
+    def walk_gtk4(node, depth, bound, shift, popup, states, role):
+        # GTK 4: VISIBLE is as far as it goes; what is not drawn has no size or is not in the tree.
+        if not (states.contains(SHOWING) or states.contains(VISIBLE)):
+            return False
+        raw = node.get_name() or ''
+        name = gtk4_plain_name(raw.strip(), role)
+        if raw == GTK4_POPOVER_CONTENT:
+            placed = gtk4_popover(node, SCREEN, gtk4['places'])
+            if placed is None:
+                # A popover that cannot be placed covers widgets nobody can tell: the window is left to OCR.
+                state['truncated'] = state['unplaced'] = True
+                return False
+            shift, bound, popup = placed[0], placed[1], True
+            popups.append(bound)
+        full = gtk4_box(node, SCREEN, shift)
+        if full == GTK4_NO_SIZE:
+            return False  # not drawn (a folded info bar, a hidden page's child), nor is anything in it
+        box = clip(full, bound) if full is not None else None
+        if full is not None and box is None:
+            return False
+        index = None
+        if box is not None and role not in CONTAINERS and (name or (role in USEFUL and role not in BARE_LABELS and role != 'menu')):
+            item = {'name': name, 'role': role, 'box': box, 'states': [s.value_nick for s in states.get_states()]}
+            if popup:
+                item['popup'] = True
+            text = text_of(node, role)
+            if text is not None and text != name:
+                item['text'] = text
+            index = len(out)
+            keys.append(node.path)
+            out.append(item)
+        if box is not None and depth == 0:
+            bound = box
+        count = node.get_child_count()
+        shown = False
+        for i in range(min(count, MAX_CHILDREN)):
+            try:
+                child = node.get_child_at_index(i)
+            except Exception:
+                continue
+            if child is not None and walk(child, depth + 1, bound, shift, popup):
+                shown = True
+        if count > MAX_CHILDREN:
+            state['truncated'] = True
+        if index is not None and role in GTK4_LABELLED:
+            item = out[index]
+            labels = [e['name'] for e in out[index + 1:] if e['role'] == 'label' and e['name']]
+            item['name'] = gtk4_shown_name(item['name'], labels)
+        return shown or box is not None
+
+    walk(root, 0, None, gtk4['shift'] if gtk4 else None)
+    if gtk4:
+        out, keys = ([], []) if state.get('unplaced') else gtk4_uncovered(out, keys, popups)
+    paths = {key: i for i, key in enumerate(keys)}
     return {'elements': out, 'paths': paths, 'visited': state['visited'], 'truncated': state['truncated'], 'timedOut': state['timedOut']}
 
 def focused_in_active(Atspi, apps, max_nodes, deadline):
