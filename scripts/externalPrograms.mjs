@@ -34,6 +34,7 @@ export const EXTERNAL_PROGRAMS = {
   'firefox-esr': { apt: 'firefox-esr', for: 'the browser tests show a page of ours in it, with and without its accessibility tree' },
   mousepad: { apt: 'mousepad', for: 'the real GTK editor of the real-app tests and the busy-desktop bench' },
   speedcrunch: { apt: 'speedcrunch', for: 'the real Qt app of the real-app tests and the busy-desktop bench' },
+  soffice: { apt: 'libreoffice-writer', for: 'LibreOffice Writer and Calc (GTK 3 plugin) in the real-app tests (realAppsLibreOffice.test.ts)' },
   'gnome-calculator': { apt: 'gnome-calculator', for: 'the real GTK 4 / libadwaita calculator of the GTK 4 real-app tests' },
   'gnome-text-editor': { apt: 'gnome-text-editor', for: 'the real GTK 4 / libadwaita editor of the GTK 4 real-app tests' },
 

@@ -14,6 +14,13 @@ STATE_EVENT = 'object:state-changed:'
 # selected...) is written into the cached element it belongs to, so switching between windows,
 # which moves the focus, does not throw their walks away.
 STRUCTURAL_STATES = {'showing', 'visible', 'defunct', 'iconified', 'manages-descendants'}
+# A window being built sends a storm of window:create and children-changed events; a walk inside
+# it asks for objects the app is still making or about to drop. Such a walk waits for a quiet gap,
+# at most SETTLE_MAX s.
+BUILD_EVENTS = ('window:create', 'object:children-changed')
+SETTLE_QUIET = 0.12
+SETTLE_MAX = 0.8
+STORM_EVENTS = 12
 
 class Tree:
     def __init__(self):
@@ -28,6 +35,7 @@ class Tree:
         self.gtk4 = {}      # bus name -> whether the application is GTK 4
         self.listener = None
         self.status = None
+        self.builds = {}    # bus name -> [time of its last build event, events in that burst, a window created]
 
     def start(self):
         if self.Atspi is not None or self.problem is not None:
@@ -70,8 +78,32 @@ class Tree:
             return
         if bus:
             self.app_gen[bus] = self.app_gen.get(bus, 0) + 1
+            if kind.startswith(BUILD_EVENTS):
+                self.note_build(bus, kind.startswith('window:create'))
         else:
             self.any_gen += 1
+
+    def note_build(self, bus, created):
+        now = time.monotonic()
+        burst = self.builds.get(bus)
+        if burst is None or now - burst[0] >= SETTLE_QUIET:
+            burst = [now, 0, False]
+        burst[0], burst[1], burst[2] = now, burst[1] + 1, burst[2] or created
+        self.builds[bus] = burst
+
+    def settle(self, bus):
+        """Waits (bounded) while the application is building a window: a new window, or a storm
+        of children changes, less than SETTLE_QUIET s ago."""
+        deadline = time.monotonic() + SETTLE_MAX
+        while True:
+            self.drain()
+            burst = self.builds.get(bus)
+            now = time.monotonic()
+            if burst is None or now - burst[0] >= SETTLE_QUIET or not (burst[2] or burst[1] >= STORM_EVENTS):
+                return
+            if now >= deadline:
+                return
+            time.sleep(min(SETTLE_QUIET - (now - burst[0]), deadline - now) + 0.005)
 
     def patch(self, bus, path, state, on):
         self.app_patches[bus] = self.app_patches.get(bus, 0) + 1
@@ -188,6 +220,8 @@ class Tree:
         """Per top-level window: its elements, from the cache when nothing changed there."""
         Atspi = self.Atspi
         self.drain()
+        for bus in list(self.builds):
+            self.settle(bus)
         deadline = time.monotonic() + budget
         windows, visited, truncated, cached = [], 0, False, 0
         places = {}

@@ -1,6 +1,11 @@
 // The tree walks of the desktop bridge's AT-SPI half (bridgeAtspiScript.ts), with the semantics
-// of the one-shot reader they replaced: what is useful, named containers left out, clipping to
-// scroll panes, long lists read from the first row showing, popups of the active window.
+// of the one-shot reader they replaced: what is useful, named containers left out, long lists
+// read from the first row showing, popups of the active window. An element counts only when it
+// is drawn: inside every ancestor's box (a 0-size ancestor hides its subtree, e.g. LibreOffice's
+// hidden duplicate menu bar), except what drops down out of a menu or combo box. Reads stay
+// bounded and safe for the app: no call into a defunct node, no walk through a huge table that
+// makes its cells on demand (Calc's 2^31 cells: the filled cells showing are read through its
+// Table interface instead), a capped number of Text reads.
 export const BRIDGE_ATSPI_WALK_SCRIPT = String.raw`
 USEFUL = {'push button', 'toggle button', 'check box', 'radio button', 'menu item', 'check menu item',
     'radio menu item', 'menu', 'label', 'text', 'entry', 'password text', 'spin button', 'combo box',
@@ -23,13 +28,104 @@ LIST_GAP = 3
 TEXT_ROLES = {'text', 'entry', 'terminal', 'paragraph', 'spin button', 'combo box'}
 MAX_CHILDREN = 500
 MAX_TEXT = 500
+# Text reads per walk: each makes the app build a string, and an editor's text is OCR's to read.
+MAX_TEXT_READS = 200
+# What drops down out of these is drawn past their box (a menu's items, a combo box's list).
+DROPS = {'menu', 'combo box', 'menu item', 'popup menu'}
+# These are popups of their own, drawn over their parent rather than inside it.
+POPUP_CHILDREN = {'menu', 'popup menu', 'window', 'tool tip'}
+
+def raw_box(Atspi, node):
+    """(x, y, width, height) as the app reports it; None for unmapped (INT_MIN) coordinates."""
+    e = node.get_extents(Atspi.CoordType.SCREEN)
+    if e.x < -100000 or e.y < -100000 or e.width < 0 or e.height < 0:
+        return None  # GTK 3 gives a notebook page -1 x -1: no box, not an empty one
+    return (e.x, e.y, e.width, e.height)
+
+def vcl_shift(role, raw, parent_raw, shift):
+    """LibreOffice's GTK 3 plugin reports what VCL draws itself (all under its 'root pane':
+    toolbars, sheet tabs, cells) displaced by the native menu bar's height, while the GTK panel
+    holding the root pane, and the GTK widgets embedded in VCL (combo boxes, the formula bar),
+    report where they are drawn. The root pane has its panel's size: the panel's place is the
+    true one. An embedded GTK widget has its VCL parent's size at the corrected place: there the
+    shift ends. Returns the (dx, dy) to add to this node's and its subtree's boxes."""
+    if raw is None or parent_raw is None or abs(raw[2] - parent_raw[2]) > 2 or abs(raw[3] - parent_raw[3]) > 2:
+        return shift
+    if shift == (0, 0) and role == 'root pane':
+        return (parent_raw[0] - raw[0], parent_raw[1] - raw[1])
+    if shift != (0, 0) and (raw[0], raw[1]) == (parent_raw[0] + shift[0], parent_raw[1] + shift[1]):
+        return (0, 0)
+    return shift
+
+def drawn_box(raw, bound, role):
+    """(box, hidden): a node's box (corrected) clipped to its ancestors' (bound). hidden: the node
+    and its subtree are not drawn: cut away by an ancestor, or 0 px wide or high where it is."""
+    if raw is None:
+        return None, False  # unmapped coordinates: no box of its own, its children may have one
+    if raw[2] <= 0 or raw[3] <= 0:
+        # A 0-size node at real coordinates draws nothing, and nothing inside it; a menu's items
+        # drop down in a popup of their own.
+        return None, role not in DROPS
+    if bound is None or role in POPUP_CHILDREN:
+        return raw, False
+    x0, y0 = max(raw[0], bound[0]), max(raw[1], bound[1])
+    x1, y1 = min(raw[0] + raw[2], bound[0] + bound[2]), min(raw[1] + raw[3], bound[1] + bound[3])
+    if x1 <= x0 or y1 <= y0:
+        return None, True
+    return (x0, y0, x1 - x0, y1 - y0), False
+
+def huge_managed(Atspi, states, count):
+    # A node that makes its descendants on demand and has more than a list's worth (Calc's sheet
+    # has 2^31 cells) is not walked child by child: each one asked for is built by the app.
+    return count > MAX_CHILDREN and states.contains(Atspi.StateType.MANAGES_DESCENDANTS)
+
+# Cells of a huge table read from the one showing at its top left, row by row: a row ends after
+# CELL_GAP empty cells, the table after CELL_GAP empty rows, or at MAX_CELLS.
+CELL_GAP = 3
+MAX_CELLS = 300
+
+def visible_cells(Atspi, node, bound, shift, text_of_cell):
+    """(box, text) of the filled cells showing in a huge managed table, in the app's own
+    coordinates moved by shift (see vcl_shift)."""
+    SCREEN = Atspi.CoordType.SCREEN
+    if bound is None or 'Table' not in node.get_interfaces():
+        return []
+    first = Atspi.Component.get_accessible_at_point(node, bound[0] - shift[0] + 2, bound[1] - shift[1] + 2, SCREEN)
+    if first is None:
+        return []
+    index = first.get_index_in_parent()
+    row0, col0 = Atspi.Table.get_row_at_index(node, index), Atspi.Table.get_column_at_index(node, index)
+    out, asked, empty_rows, row = [], 0, 0, row0
+    while empty_rows < CELL_GAP and asked < MAX_CELLS:
+        filled, gap, col = False, 0, col0
+        while gap < CELL_GAP and asked < MAX_CELLS:
+            cell = Atspi.Table.get_accessible_at(node, row, col)
+            asked += 1
+            col += 1
+            e = cell.get_extents(SCREEN) if cell is not None else None
+            if e is None or e.width <= 0 or e.height <= 0:
+                break
+            box = (e.x + shift[0], e.y + shift[1], e.width, e.height)
+            if box[0] >= bound[0] + bound[2] or box[1] >= bound[1] + bound[3]:
+                break  # past the right or bottom edge of what shows
+            text = text_of_cell(cell)
+            if text:
+                out.append((box, text))
+                filled, gap = True, 0
+            else:
+                gap += 1
+        if e is not None and e.height > 0 and e.y + shift[1] >= bound[1] + bound[3]:
+            break
+        empty_rows = 0 if filled else empty_rows + 1
+        row += 1
+    return out
 
 def walk_root(Atspi, root, deadline, max_depth, max_nodes, gtk4=None):
     """gtk4: for a GTK 4 window (bridgeGtk4Script.ts), {'shift': (dx, dy) from reported to screen
     pixels, 'places': its Gtk4Places}."""
     SHOWING, VISIBLE = Atspi.StateType.SHOWING, Atspi.StateType.VISIBLE
     SCREEN = Atspi.CoordType.SCREEN
-    out, keys, state = [], [], {'visited': 0, 'truncated': False, 'timedOut': False}
+    out, keys, state = [], [], {'visited': 0, 'truncated': False, 'timedOut': False, 'texts': 0}
     popups = []  # screen boxes of the GTK 4 popovers read
 
     def box_of(node):
@@ -46,9 +142,11 @@ def walk_root(Atspi, root, deadline, max_depth, max_nodes, gtk4=None):
         x1, y1 = min(box[0] + box[2], bound[0] + bound[2]), min(box[1] + box[3], bound[1] + bound[3])
         return (x0, y0, x1 - x0, y1 - y0) if x1 > x0 and y1 > y0 else None
 
+
     def text_of(node, role):
-        if role not in TEXT_ROLES or 'Text' not in node.get_interfaces():
+        if role not in TEXT_ROLES or state['texts'] >= MAX_TEXT_READS or 'Text' not in node.get_interfaces():
             return None
+        state['texts'] += 1
         count = Atspi.Text.get_character_count(node)
         return Atspi.Text.get_text(node, 0, min(count, MAX_TEXT)) if count > 0 else ''
 
@@ -61,8 +159,25 @@ def walk_root(Atspi, root, deadline, max_depth, max_nodes, gtk4=None):
         except Exception:
             return 0
 
-    def walk(node, depth, bound, shift=None, popup=False):
-        """True when the node shows inside the window. shift: GTK 4's (dx, dy) to the screen."""
+    def cell_text(cell):
+        if state['texts'] >= MAX_TEXT_READS or 'Text' not in cell.get_interfaces():
+            return ''
+        state['texts'] += 1
+        count = Atspi.Text.get_character_count(cell)
+        return (Atspi.Text.get_text(cell, 0, min(count, MAX_TEXT)) or '').strip() if count > 0 else ''
+
+    def shown_text(node, role, name):
+        # A label without a name shows its text (LibreOffice's status bar fields).
+        if name or role not in BARE_LABELS or state['texts'] >= MAX_TEXT_READS or 'Text' not in node.get_interfaces():
+            return name
+        state['texts'] += 1
+        # LibreOffice answers nothing when asked past the end: ask for what there is.
+        count = Atspi.Text.get_character_count(node)
+        return (Atspi.Text.get_text(node, 0, min(count, MAX_TEXT)) or '').strip() if count > 0 else ''
+
+    def walk(node, depth, bound, shift=None, popup=False, parent_raw=None, vcl=(0, 0)):
+        """True when the node shows inside the window. shift: GTK 4's (dx, dy) to the screen;
+        vcl: LibreOffice's (see vcl_shift)."""
         if time.monotonic() > deadline:
             state['truncated'] = state['timedOut'] = True
             return False
@@ -73,18 +188,22 @@ def walk_root(Atspi, root, deadline, max_depth, max_nodes, gtk4=None):
         try:
             states = node.get_state_set()
             role = node.get_role_name() or ''
+            if states.contains(Atspi.StateType.DEFUNCT):
+                return False  # gone: no call into it
             if shift is not None:
                 return walk_gtk4(node, depth, bound, shift, popup, states, role)
             if not states.contains(SHOWING):
                 # GTK3 leaves a scrolled window's viewport unmapped while the list in it shows.
                 if not (role in CLIPPING and states.contains(VISIBLE)):
                     return False
-                return any([walk(node.get_child_at_index(i), depth + 1, bound) for i in range(node.get_child_count())])
-            full = box_of(node)
-            box = clip(full, bound) if full is not None else None
-            if full is not None and box is None:
-                return False  # scrolled out of the window, and its children with it
-            name = (node.get_name() or '').strip()
+                return any([walk(node.get_child_at_index(i), depth + 1, bound, None, False, None, vcl) for i in range(node.get_child_count())])
+            raw = raw_box(Atspi, node)
+            vcl = vcl_shift(role, raw, parent_raw, vcl)
+            moved = raw if raw is None or vcl == (0, 0) else (raw[0] + vcl[0], raw[1] + vcl[1], raw[2], raw[3])
+            box, hidden = drawn_box(moved, bound, role)
+            if hidden:
+                return False  # cut off, scrolled away or 0 px: its children with it
+            name = shown_text(node, role, (node.get_name() or '').strip())
             wanted = name or (role in USEFUL and role not in BARE_LABELS)
             if box is not None and role not in CONTAINERS and wanted:
                 item = {'name': name, 'role': role, 'box': box, 'states': [s.value_nick for s in states.get_states()]}
@@ -94,10 +213,15 @@ def walk_root(Atspi, root, deadline, max_depth, max_nodes, gtk4=None):
                 keys.append(node.path)
                 out.append(item)
             count = node.get_child_count()
-            if box is not None and (depth == 0 or role in CLIPPING):
-                bound = box
-            elif role == 'menu':
+            if huge_managed(Atspi, states, count):
+                for cell_box, text in visible_cells(Atspi, node, box, vcl, cell_text):
+                    keys.append('%s#%d' % (node.path, len(out)))  # no events of its own reach a cell read this way
+                    out.append({'name': text, 'role': 'table cell', 'box': cell_box, 'states': []})
+                return True
+            if role in DROPS:
                 bound = None  # its items drop down in a popup of their own, maybe past the window
+            elif box is not None:
+                bound = box
             ordered = role in LISTS and bound is not None
             start = first_visible(node, bound) if ordered and count > MAX_CHILDREN else 0
         except Exception:
@@ -108,7 +232,7 @@ def walk_root(Atspi, root, deadline, max_depth, max_nodes, gtk4=None):
                 child = node.get_child_at_index(i)
             except Exception:
                 continue
-            if child is not None and walk(child, depth + 1, bound):
+            if child is not None and walk(child, depth + 1, bound, None, False, raw, vcl):
                 shown, misses = True, 0
             elif shown and ordered:
                 misses += 1
@@ -200,7 +324,12 @@ def focused_in_active(Atspi, apps, max_nodes, deadline):
                             'states': [s.value_nick for s in states.get_states()]}
                     if node is not top and not (states.contains(SHOWING) or states.contains(VISIBLE)):
                         continue
-                    count = min(node.get_child_count(), MAX_CHILDREN)
+                    if states.contains(Atspi.StateType.DEFUNCT):
+                        continue
+                    count = node.get_child_count()
+                    if huge_managed(Atspi, states, count):
+                        continue
+                    count = min(count, MAX_CHILDREN)
                     stack.extend(node.get_child_at_index(i) for i in reversed(range(count)))
                 except Exception:
                     continue

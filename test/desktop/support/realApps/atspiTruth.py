@@ -2,6 +2,12 @@
 showing top-level windows (its main window, an open menu, a dialog), with its screen box, read
 from AT-SPI independently of the product's adapter. Prints one JSON object.
 
+Only what a person sees counts: an element whose centre lies outside an ancestor's box, or under
+an ancestor that is 0 px wide or high (LibreOffice's hidden duplicate menu bar), is not drawn;
+a menu's or combo box's items drop down outside it. A label without a name shows its text (a
+status bar field). The cells of a table that makes them on demand (Calc's sheet, 2^30 cells)
+are read from the rows and columns its box shows, not by walking its children.
+
 GTK 4 apps are read as a person sees them (gtk4_windows below): GTK 4 marks only its
 top-level window SHOWING, reports boxes relative to the window (popovers: to their own X window,
 offset by the widget they point at), and names a labelled button by its type or twice; so its
@@ -21,7 +27,11 @@ CONTAINERS = {'application', 'frame', 'window', 'dialog', 'alert', 'file chooser
     'desktop frame', 'option pane', 'page tab list', 'menu bar', 'tool bar', 'status bar', 'scroll bar',
     'separator', 'table', 'tree table', 'list', 'list box', 'tree', 'document frame', 'document web',
     'section', 'form', 'grouping', 'redundant object', 'unknown', 'invalid', 'popup menu', 'tool tip',
-    'animation'}  # a spinner draws nothing while idle
+    'animation',  # a spinner draws nothing while idle
+    'document text', 'document spreadsheet', 'document presentation'}  # a file's name, not drawn
+# Their children drop down outside their box; these are drawn over their parent.
+DROPS = {'menu', 'popup menu', 'menu item', 'combo box'}
+POPUPS = {'menu', 'popup menu', 'window', 'tool tip'}
 MAX_NODES = 6000
 MAX_TEXT = 4000
 # Identifiers and numbers of code, two characters or more: what a person would point at by name
@@ -225,25 +235,68 @@ def main():
         cx, cy = box[0] + box[2] / 2, box[1] + box[3] / 2
         return bound is None or (bound[0] <= cx < bound[0] + bound[2] and bound[1] <= cy < bound[1] + bound[3])
 
-    def walk(node, depth, top, bound):
+    def zero_size(node):
+        # Real coordinates, no width or height: nothing of it, or inside it, is drawn.
+        e = node.get_extents(SCREEN)
+        # (A GTK 3 notebook page says -1 x -1: that is no box at all.)
+        return e.x > -100000 and e.y > -100000 and (e.width == 0 or e.height == 0) and e.width >= 0 and e.height >= 0
+
+    def narrowed(bound, box):
+        if box is None:
+            return bound
+        if bound is None:
+            return box
+        x0, y0 = max(bound[0], box[0]), max(bound[1], box[1])
+        x1, y1 = min(bound[0] + bound[2], box[0] + box[2]), min(bound[1] + bound[3], box[1] + box[3])
+        return [x0, y0, max(0, x1 - x0), max(0, y1 - y0)]
+
+    def moved(node, role, parent_box, offset):
+        # LibreOffice (GTK 3 plugin) reports what VCL draws under its root pane off by the native
+        # menu bar's height (seen on screenshots); the GTK panel around the root pane, and GTK
+        # widgets embedded in VCL, report their true place. (box, offset for the subtree).
+        box = box_of(node)
+        if box is None or parent_box is None or abs(box[2] - parent_box[2]) > 2 or abs(box[3] - parent_box[3]) > 2:
+            return box, offset
+        if offset is None and role == 'root pane' and box[:2] != parent_box[:2]:
+            return box, (parent_box[0] - box[0], parent_box[1] - box[1])
+        if offset is not None and box[0] == parent_box[0] + offset[0] and box[1] == parent_box[1] + offset[1]:
+            return box, None  # an embedded GTK widget: where it says it is
+        return box, offset
+
+    def walk(node, depth, top, bound, parent_box=None, offset=None):
         if visited[0] >= MAX_NODES or depth > 60:
             return
         visited[0] += 1
         try:
             states = node.get_state_set()
-            if not states.contains(SHOWING):
+            if not states.contains(SHOWING) or states.contains(Atspi.StateType.DEFUNCT):
                 return
             role = node.get_role_name() or ''
-            box = box_of(node)
+            raw, offset = moved(node, role, parent_box, offset)
+            box = raw if raw is None or offset is None else [raw[0] + offset[0], raw[1] + offset[1], raw[2], raw[3]]
+            if role in POPUPS:
+                bound = None  # a popup of its own, drawn over its parent
+            if box is None and zero_size(node) and role not in DROPS:
+                return
+            if box is not None and bound is not None and narrowed(bound, box)[2] * narrowed(bound, box)[3] == 0:
+                return  # wholly outside an ancestor: cut off or scrolled away, its children with it
             label = (node.get_name() or '').strip()
+            if not label and role in ('label', 'status bar item') and 'Text' in node.get_interfaces():
+                label = text_of(node)
             if box is not None and label and role not in CONTAINERS and inside(box, bound):
                 out.append({'name': label, 'role': role, 'box': box, 'window': top,
                     'states': [s.value_nick for s in states.get_states()]})
             if box is not None and role == 'text' and states.contains(Atspi.StateType.EDITABLE):
                 words_of(node, top, bound)
+            if states.contains(Atspi.StateType.MANAGES_DESCENDANTS):
+                if box is not None and 'Table' in node.get_interfaces():
+                    cells_of(node, top, narrowed(bound, box), offset or (0, 0))
+                return
             count = node.get_child_count()
-            if role in ('menu', 'popup menu', 'menu item'):
+            if role in DROPS:
                 bound = None  # its items drop down in a popup, maybe past the window
+            else:
+                bound = narrowed(bound, box)
         except Exception:
             return
         for i in range(min(count, 500)):
@@ -252,7 +305,34 @@ def main():
             except Exception:
                 continue
             if child is not None:
-                walk(child, depth + 1, top, bound)
+                walk(child, depth + 1, top, bound, raw, offset)
+
+    def text_of(node):
+        # Asking past the end gives nothing in LibreOffice: ask for what there is.
+        count = Atspi.Text.get_character_count(node)
+        return Atspi.Text.get_text(node, 0, min(count, 200)).strip() if count > 0 else ''
+
+    def cells_of(node, top, bound, offset):
+        # The cells showing: from the one at the box's top left to the one at its bottom right
+        # (asked in the app's own coordinates).
+        first = Atspi.Component.get_accessible_at_point(node, bound[0] - offset[0] + 2, bound[1] - offset[1] + 2, SCREEN)
+        last = Atspi.Component.get_accessible_at_point(node, bound[0] - offset[0] + bound[2] - 3, bound[1] - offset[1] + bound[3] - 3, SCREEN)
+        if first is None or last is None:
+            return
+        r0, c0 = Atspi.Table.get_row_at_index(node, first.get_index_in_parent()), Atspi.Table.get_column_at_index(node, first.get_index_in_parent())
+        r1, c1 = Atspi.Table.get_row_at_index(node, last.get_index_in_parent()), Atspi.Table.get_column_at_index(node, last.get_index_in_parent())
+        # Our sheet fills its first columns and rows: the app makes each cell asked for, so the
+        # empty rest of the screen is not asked about.
+        for r in range(r0, min(r1, r0 + 15) + 1):
+            for c in range(c0, min(c1, c0 + 6) + 1):
+                cell = Atspi.Table.get_accessible_at(node, r, c)
+                if cell is None:
+                    continue
+                text = text_of(cell) if 'Text' in cell.get_interfaces() else ''
+                box = box_of(cell)
+                box = box and [box[0] + offset[0], box[1] + offset[1], box[2], box[3]]
+                if text and box is not None and inside(box, bound):
+                    out.append({'name': text, 'role': 'table cell', 'box': box, 'window': top, 'states': []})
 
     def words_of(node, top, bound):
         # The words of an editor's text (code), each with the box of its characters on screen.
