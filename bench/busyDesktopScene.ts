@@ -15,11 +15,12 @@ export const BENCH_LAYOUT = {
   chromium: { x: 0, y: 0, width: 640, height: 620 },
   // Client areas: openbox adds a 20 px title bar above each (chromium draws its own frame).
   mousepad: { x: 0, y: 665, width: 640, height: 415 },
-  writer: { x: 645, y: 20, width: 700, height: 500 },
-  firefox: { x: 1310, y: 20, width: 610, height: 500 },
-  galculator: { x: 645, y: 565, width: 330, height: 510 },
-  speedcrunch: { x: 980, y: 565, width: 622, height: 510 },
-  gnomeCalculator: { x: 1560, y: 565, width: 360, height: 510 },
+  writer: { x: 645, y: 20, width: 700, height: 410 },
+  firefox: { x: 1310, y: 20, width: 610, height: 410 },
+  galculator: { x: 645, y: 455, width: 330, height: 510 },
+  // Its keypad lies below a tall result view: it needs the height down to the screen's edge.
+  speedcrunch: { x: 980, y: 455, width: 622, height: 625 },
+  gnomeCalculator: { x: 1560, y: 455, width: 360, height: 510 },
 } as const satisfies Record<string, Placement>;
 
 export type BenchAppName = 'chromium' | 'mousepad' | 'writer' | 'firefox' | 'galculator' | 'speedcrunch' | 'gnome-calculator';
