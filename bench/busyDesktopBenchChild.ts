@@ -13,6 +13,9 @@ import { TesseractJsOcr } from '../src/platform/ocr/tesseractJsOcr';
 import { createDesktopServices } from '../src/desktop/desktopServices';
 import { LayeredOcr } from '../src/desktop/ocr/layeredOcr';
 import { TargetLocator } from '../src/desktop/grounding/targetLocator';
+import type { AccessibilityPort } from '../src/desktop/ports/accessibilityPort';
+import type { ScreenImage } from '../src/desktop/ports/screenPort';
+import { changedRegions } from '../src/desktop/reading/screenDiff';
 import { createDesktopTools } from '../src/tools/desktop/desktopTools';
 import { ToolRegistry } from '../src/tools/toolRegistry';
 import { ToolRuntime } from '../src/runtime/toolRuntime';
@@ -85,15 +88,34 @@ async function main(): Promise<void> {
     // And each window reading's kind and time (cached, partial or full OCR).
     const readings: string[] = [];
     const readWindow = services.reader.readWindow.bind(services.reader);
+    const lastPixels = new Map<string, ScreenImage>();
     services.reader.readWindow = async (...args) => {
       const reading = await readWindow(...args);
-      readings.push(`${reading.window.title.slice(0, 12)}:${reading.ocr}:${reading.ocrMs.toFixed(0)}`);
+      let changed = '';
+      if (process.env.GAI_BENCH_DIFF && reading.ocr === 'full') {
+        const now = await services.desktop.screen.grab(reading.bounds);
+        const before = lastPixels.get(reading.window.title);
+        if (before && before.width === now.width && before.height === now.height) changed = JSON.stringify(changedRegions(before, now).map((r) => [r.x, r.y, r.width, r.height]));
+        lastPixels.set(reading.window.title, now);
+      }
+      readings.push(`${reading.window.title.slice(0, 12)}:${reading.ocr}:${reading.ocrMs.toFixed(0)}${changed}`);
       return reading;
     };
-    const tree = services.desktop.accessibility as { lastRead?: { windows: number; cached: number; visited: number } } | undefined;
+    const tree = services.desktop.accessibility as ({ lastRead?: { windows: number; cached: number; visited: number } } & AccessibilityPort) | undefined;
+    // And each tree read: which windows, fresh or not, how many walks came from the cache.
+    if (tree) {
+      const elements = tree.elements.bind(tree);
+      tree.elements = async (options) => {
+        const t = performance.now();
+        const out = await elements(options);
+        const read = tree.lastRead;
+        const fresh = (options as { fresh?: unknown } | undefined)?.fresh ? '-fresh' : '';
+        readings.push(`tree-${options?.activeWindowOnly === false ? 'all' : 'active'}${fresh}:${read ? `${read.cached}/${read.windows}` : '?'}:${(performance.now() - t).toFixed(0)}`);
+        return out;
+      };
+    }
     const traced = (): string => {
-      const read = tree?.lastRead;
-      const line = `locate ${locateMs.toFixed(0).padStart(4)} ms: ${describeTrace(services.locator.lastTrace)}${read ? ` tree ${read.cached}/${read.windows} cached, ${read.visited} nodes` : ''} [${readings.join(' ')}]`;
+      const line = `locate ${locateMs.toFixed(0).padStart(4)} ms: ${describeTrace(services.locator.lastTrace)} [${readings.join(' ')}]`;
       readings.length = 0;
       return line;
     };
