@@ -373,6 +373,18 @@ describe('TargetLocator', () => {
     assert.deepEqual(locator.lastTrace?.steps, ['tree-active', 'ocr-active', 'tree-all', 'ocr-window', 'ocr-window']);
   });
 
+  it('waits a moment for the focus to land on a window rather than reading the whole screen', async () => {
+    const { locator, fake } = setUp({ windows: [MAIN, OTHER], words: [{ text: 'Rotterdam', x: 40, y: 400, w: 80, h: 14 }] });
+    const stack = fake.windows as unknown as StackedWindows;
+    stack.active = undefined; // the focus is moving to the window just clicked
+    setTimeout(() => (stack.active = MAIN), 30);
+    found(await locator.locate('Rotterdam'));
+    assert.deepEqual(locator.lastTrace?.steps, ['ocr-active']);
+    stack.active = undefined; // and where no window ever takes it, the screen is read
+    found(await locator.locate('Rotterdam'));
+    assert.deepEqual(locator.lastTrace?.steps, ['ocr-screen']);
+  });
+
   it('the click tool clicks nothing when unsure, and says why', async () => {
     const { fake, services } = setUp({ words: [{ text: 'Saue', x: 20, y: 20, w: 40, h: 14, confidence: 0.41 }] });
     const result = await runTool(new ClickTool(services), { text: 'Save' });

@@ -15,7 +15,8 @@ import { coveringParts, TreeKnowledge, type OwnedElement } from './treeKnowledge
 import type { ElementSource } from '../screenElement';
 import type { Candidate, MatchKind } from './candidate';
 import { findCandidates, isTimesReadAsX, locateText, tokenize, type LocateOptions } from './textLocator';
-import { coveredAt, elementVisible, hidden, isActive, isDialogWindow, readScene, type WindowScene } from './windowScene';
+import { coveredAt, elementVisible, hidden, isActive, isDialogWindow, type WindowScene } from './windowScene';
+import { readSettledScene } from './sceneRead';
 
 // Where to click for a label, fast on a busy screen and never on a guess. The accessibility
 // tree answers first where it has the label exactly (no OCR at all); otherwise the active
@@ -106,7 +107,7 @@ export class TargetLocator {
     const { desktop } = this.services;
     const began = performance.now();
     const size = await desktop.screen.size();
-    const scene = await readScene(desktop.windows, { x: 0, y: 0, width: size.width, height: size.height });
+    const scene = await readSettledScene(desktop.windows, { x: 0, y: 0, width: size.width, height: size.height }, query.signal);
     const search: Search = { text, query, scene, trace: new Trace(began), doubtful: [], blank: [], weak: [], suggestions: new Set(), privateWindows: new Set(), elements: [] };
     this.lastTrace = search.trace;
     const tree = query.accessibility === false ? undefined : await this.treePort();
