@@ -267,7 +267,6 @@ export class TargetLocator {
     const found: Array<{ window: WindowInfo; sure: Candidate[]; anchor?: Anchor }> = [];
     for (const window of scene.windows) {
       if (isActive(scene, window) || hidden(scene, window)) continue;
-      // Its tree holds what it shows and does not mention the label: its pixels cannot show it.
       if (search.allOwned && this.knowledge.cannotShow(window, search.allOwned, search.text)) continue;
       search.trace.step('ocr-window');
       const reading = await this.readWindow(search, window, false);
