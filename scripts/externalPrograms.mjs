@@ -31,11 +31,11 @@ export const EXTERNAL_PROGRAMS = {
   'dbus-launch': { apt: 'dbus-x11', indirect: true, for: 'libdbus starts a session bus with it for AT-SPI on a display that has none' },
 
   chromium: { apt: 'chromium', for: 'the real-app tests and busy-desktop bench show a page of ours in it; the webview tests: playwright-core drives Debian\'s /usr/bin/chromium' },
-  'firefox-esr': { apt: 'firefox-esr', for: 'the browser tests show a page of ours in it, with and without its accessibility tree' },
+  'firefox-esr': { apt: 'firefox-esr', for: 'the browser tests and the busy-desktop bench show a page of ours in it, with and without its accessibility tree' },
   mousepad: { apt: 'mousepad', for: 'the real GTK editor of the real-app tests and the busy-desktop bench' },
   speedcrunch: { apt: 'speedcrunch', for: 'the real Qt app of the real-app tests and the busy-desktop bench' },
-  soffice: { apt: 'libreoffice-writer', for: 'LibreOffice Writer and Calc (GTK 3 plugin) in the real-app tests (realAppsLibreOffice.test.ts)' },
-  'gnome-calculator': { apt: 'gnome-calculator', for: 'the real GTK 4 / libadwaita calculator of the GTK 4 real-app tests' },
+  soffice: { apt: 'libreoffice-writer', for: 'LibreOffice Writer and Calc (GTK 3 plugin) in the real-app tests (realAppsLibreOffice.test.ts) and Writer on the busy-desktop bench' },
+  'gnome-calculator': { apt: 'gnome-calculator', for: 'the real GTK 4 / libadwaita calculator of the GTK 4 real-app tests and the busy-desktop bench' },
   'gnome-text-editor': { apt: 'gnome-text-editor', for: 'the real GTK 4 / libadwaita editor of the GTK 4 real-app tests' },
 
   node: { node: true, for: 'child Node processes: the CLI, tsx, mocha, esbuild, npm, the VS Code server' },

@@ -204,6 +204,32 @@ describe('ScreenReader', () => {
     assert.equal(ocr.calls, 2);
   });
 
+  it('a window that changes its whole look with the focus and back is read from the cache the second time round', async () => {
+    const window = { id: '0x2', title: 'Calculator', appName: 'calc', bounds: { x: 100, y: 100, width: 300, height: 200 } };
+    const focused = screen.frame;
+    assert.equal((await reader.readWindow(window)).ocr, 'full');
+    screen.paint({ x: 100, y: 100, width: 300, height: 200 }, [230, 230, 230, 255]); // GTK's backdrop: every label greyed
+    assert.equal((await reader.readWindow(window)).ocr, 'full');
+    screen.setFrame(focused);
+    assert.equal((await reader.readWindow(window)).ocr, 'cached', 'the focused look was kept beside the backdrop one');
+    screen.paint({ x: 100, y: 100, width: 300, height: 200 }, [230, 230, 230, 255]);
+    assert.equal((await reader.readWindow(window)).ocr, 'cached', 'and the backdrop look beside the focused one');
+    assert.equal(ocr.calls, 2);
+  });
+
+  it('what another window shows over a window is painted over: its changes are no reason to read the window again, nor its text this window\'s', async () => {
+    const window = { id: '0x3', title: 'Writer', appName: 'writer', bounds: { x: 0, y: 0, width: 800, height: 600 } };
+    const over = { x: 560, y: 0, width: 240, height: 600 }; // a browser's edge over the right of it
+    ocr.analysis = ocrWords([hello, status]);
+    await reader.readWindow(window, { covered: [over] });
+    const [first] = ocr.images;
+    assert.deepEqual(pixel(first!, 600, 300), [128, 128, 128, 255], 'the covered part reaches OCR painted flat');
+    screen.paint({ x: 580, y: 0, width: 200, height: 600 }); // the other window redraws, or goes below and comes back
+    assert.equal((await reader.readWindow(window, { covered: [over] })).ocr, 'cached');
+    assert.notEqual((await reader.readWindow(window)).ocr, 'cached', 'uncovered, the change there is read');
+    assert.equal(ocr.calls, 2);
+  });
+
   it('a partial re-read keeps the unchanged words of a partly changed line in the line text', async () => {
     const line = (time: string): WordSpec[] => [
       { text: 'File', x: 100, y: 300, w: 40, h: 16 },

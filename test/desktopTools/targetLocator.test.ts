@@ -352,6 +352,39 @@ describe('TargetLocator', () => {
     assert.deepEqual(locator.lastTrace?.steps, ['tree-active', 'ocr-active', 'tree-all'], 'a code editor\'s words are not in its tree');
   });
 
+  it('does not read the pixels of another window whose tree is known to name all it shows and does not mention the label', async () => {
+    const top: WindowInfo = { ...MAIN, bounds: { x: 0, y: 0, width: 500, height: 300 } };
+    const notes: WindowInfo = { id: '0x4', title: 'Notes', appName: 'notes', pid: 30, bounds: { x: 0, y: 300, width: 500, height: 300 }, type: 'normal' };
+    const names = ['Seven', 'Eight', 'Nine', 'Clear', 'Equals', 'Minus'];
+    const keys = (active: boolean): AccessibleElement[] => names.map((name, i) => el(name, { x: 510, y: 20 + i * 40, width: 80, height: 30 }, OTHER, active));
+    const words: WordSpec[] = [...names.map((text, i) => ({ text, x: 515, y: 27 + i * 40, w: 60, h: 14 })), { text: 'Rotterdam', x: 40, y: 400, w: 80, h: 14 }, { text: 'Editor', x: 40, y: 40, w: 60, h: 14 }];
+    const { locator, tree, fake } = setUp({ windows: [OTHER, top, notes], active: OTHER, words, tree: keys(true) });
+    const stack = fake.windows as unknown as StackedWindows;
+    // While the calculator is active its pixels are read once: its tree names every word it shows.
+    found(await locator.locate('Rotterdam'));
+    stack.active = top;
+    stack.windows = [top, OTHER, notes];
+    tree!.all = [...keys(false), el('File', { x: 6, y: 6, width: 50, height: 22 }, top, true, 'menu item')];
+    assert.deepEqual(found(await locator.locate('Rotterdam')).point, { x: 80, y: 407 });
+    assert.deepEqual(locator.lastTrace?.steps, ['tree-active', 'ocr-active', 'tree-all', 'ocr-window'], 'the notes are read, the calculator is not');
+    // Its tree mentions the label (a longer name): then it may show it, and is read.
+    tree!.all = [...tree!.all, el('Rotterdam office', { x: 510, y: 300, width: 120, height: 30 }, OTHER, false)];
+    found(await locator.locate('Rotterdam'));
+    assert.deepEqual(locator.lastTrace?.steps, ['tree-active', 'ocr-active', 'tree-all', 'ocr-window', 'ocr-window']);
+  });
+
+  it('waits a moment for the focus to land on a window rather than reading the whole screen', async () => {
+    const { locator, fake } = setUp({ windows: [MAIN, OTHER], words: [{ text: 'Rotterdam', x: 40, y: 400, w: 80, h: 14 }] });
+    const stack = fake.windows as unknown as StackedWindows;
+    stack.active = undefined; // the focus is moving to the window just clicked
+    setTimeout(() => (stack.active = MAIN), 30);
+    found(await locator.locate('Rotterdam'));
+    assert.deepEqual(locator.lastTrace?.steps, ['ocr-active']);
+    stack.active = undefined; // and where no window ever takes it, the screen is read
+    found(await locator.locate('Rotterdam'));
+    assert.deepEqual(locator.lastTrace?.steps, ['ocr-screen']);
+  });
+
   it('the click tool clicks nothing when unsure, and says why', async () => {
     const { fake, services } = setUp({ words: [{ text: 'Saue', x: 20, y: 20, w: 40, h: 14, confidence: 0.41 }] });
     const result = await runTool(new ClickTool(services), { text: 'Save' });

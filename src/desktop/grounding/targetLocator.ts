@@ -10,11 +10,13 @@ import { anchorOf, type Anchor } from './nearAnchor';
 import { mergeSameControl } from './sameControl';
 import { byStrength, DEFAULT_RULES, describeCandidate, isShortQuery, judgeOcr, pick, type Judged, type TargetRuleOptions } from './targetRules';
 import { isBlank, preferOnTop, type TreeMatch } from './targetTree';
-import { coverageKey, mayDrawUnnamedGlyphs, SKIP_OCR_COVERAGE, TREE_COVERAGE, treeCoverage, treeMentions, treeTextCoverage } from './treeCoverage';
+import { mayDrawUnnamedGlyphs, SKIP_OCR_COVERAGE, TREE_COVERAGE, treeCoverage, treeMentions, treeTextCoverage } from './treeCoverage';
+import { coveringParts, TreeKnowledge, type OwnedElement } from './treeKnowledge';
 import type { ElementSource } from '../screenElement';
 import type { Candidate, MatchKind } from './candidate';
 import { findCandidates, isTimesReadAsX, locateText, tokenize, type LocateOptions } from './textLocator';
-import { coveredAt, elementVisible, hidden, isActive, isDialogWindow, readScene, type WindowScene } from './windowScene';
+import { coveredAt, elementVisible, hidden, isActive, isDialogWindow, type WindowScene } from './windowScene';
+import { readSettledScene } from './sceneRead';
 
 // Where to click for a label, fast on a busy screen and never on a guess. The accessibility
 // tree answers first where it has the label exactly (no OCR at all); otherwise the active
@@ -75,6 +77,8 @@ interface Search {
   privateWindows: Set<string>;
   /** Tree elements that may be used, for anchors and secret fields. */
   elements: AccessibleElement[];
+  /** The usable elements of all windows' trees (once read), with their windows. */
+  allOwned?: OwnedElement[];
   /** The active window's tree holds what its pixels show (most words OCR read lie on its elements). */
   activeTreeComplete?: boolean;
   /** The active window has small named elements whose names OCR did not read: glyph buttons named in words, maybe. */
@@ -103,7 +107,7 @@ export class TargetLocator {
     const { desktop } = this.services;
     const began = performance.now();
     const size = await desktop.screen.size();
-    const scene = await readScene(desktop.windows, { x: 0, y: 0, width: size.width, height: size.height });
+    const scene = await readSettledScene(desktop.windows, { x: 0, y: 0, width: size.width, height: size.height }, query.signal);
     const search: Search = { text, query, scene, trace: new Trace(began), doubtful: [], blank: [], weak: [], suggestions: new Set(), privateWindows: new Set(), elements: [] };
     this.lastTrace = search.trace;
     const tree = query.accessibility === false ? undefined : await this.treePort();
@@ -118,7 +122,7 @@ export class TargetLocator {
     // another window's tree answering for sure makes reading the active window's pixels moot.
     let treeAll: TargetResult | undefined | null = null;
     // Never for one or two characters: a glyph button's accessible name is often a word ("−" is "Zoom out").
-    if (others && scene.active && !isShortQuery(text) && (this.coverage.get(coverageKey(scene.active)) ?? 0) >= SKIP_OCR_COVERAGE) {
+    if (others && scene.active && !isShortQuery(text) && this.knowledge.coverage(scene.active) >= SKIP_OCR_COVERAGE) {
       search.activeTreeComplete = true;
       search.trace.step('tree-all');
       treeAll = await this.fromTree(tree, false, search);
@@ -137,15 +141,8 @@ export class TargetLocator {
     return this.lastResort(search);
   }
 
-  /** Share of each window's words (as OCR last read them while it was active) that lie on its tree's elements. */
-  private readonly coverage = new Map<string, number>();
-
-  private remember(window: WindowInfo, coverage: number): void {
-    const key = coverageKey(window);
-    this.coverage.delete(key);
-    this.coverage.set(key, coverage);
-    if (this.coverage.size > 64) this.coverage.delete(this.coverage.keys().next().value!);
-  }
+  /** How far each window's tree holds what its pixels show (as OCR last read them while it was active). */
+  private readonly knowledge = new TreeKnowledge();
 
   private async treePort(): Promise<AccessibilityPort | undefined> {
     const tree = this.services.desktop.accessibility;
@@ -163,6 +160,7 @@ export class TargetLocator {
     }
     const usable = this.usable(elements, search);
     if (activeOnly || search.elements.length === 0) search.elements = usable.map((u) => u.element);
+    if (!activeOnly) search.allOwned = usable;
     const matches = findAccessibleMatches(
       usable.map((u) => u.element),
       search.text,
@@ -247,7 +245,7 @@ export class TargetLocator {
     search.activeTreeComplete ||= coverage >= TREE_COVERAGE;
     search.activeGlyphDoubt = mayDrawUnnamedGlyphs(reading.analysis, search.elements, reading.bounds);
     search.activeTextKnown = treeTextCoverage(reading.analysis, search.elements, reading.bounds) >= TREE_COVERAGE;
-    if (this.services.desktop.accessibility && search.query.accessibility !== false) this.remember(scene.active, coverage);
+    if (this.services.desktop.accessibility && search.query.accessibility !== false) this.knowledge.remember(scene.active, coverage);
     const shown = (c: Candidate): boolean => containsPoint(reading.bounds, c.point) && !coveredAt(scene, c.point, scene.active) && !treeSaysLetter(search, c);
     // Anything OCR read there like the label (fuzzy, inside a longer word, unsure) is a reason for doubt.
     const candidates = findCandidates(reading.analysis, search.text).filter(shown);
@@ -269,6 +267,7 @@ export class TargetLocator {
     const found: Array<{ window: WindowInfo; sure: Candidate[]; anchor?: Anchor }> = [];
     for (const window of scene.windows) {
       if (isActive(scene, window) || hidden(scene, window)) continue;
+      if (search.allOwned && this.knowledge.cannotShow(window, search.allOwned, search.text)) continue;
       search.trace.step('ocr-window');
       const reading = await this.readWindow(search, window, false);
       const visible = (c: Candidate): boolean => containsPoint(reading.bounds, c.point) && !coveredAt(scene, c.point, window) && !treeSaysLetter(search, c);
@@ -291,6 +290,7 @@ export class TargetLocator {
       signal: search.query.signal,
       screen: search.scene.screen,
       active,
+      covered: coveringParts(search.scene, window),
       // The tree already read tells the secret fields: it is not asked again.
       ...(search.elements.length > 0 ? { fields: search.elements.filter((e) => isSecretRole(e.role) && containsPoint(window.bounds, centreOf(e.bbox))).map((e) => e.bbox) } : {}),
     });

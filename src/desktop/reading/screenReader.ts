@@ -45,6 +45,12 @@ export interface ReadWindowOptions {
   active?: boolean;
   /** Secret fields in the window already known to the caller (screen pixels): the tree is then not asked. */
   fields?: BBox[];
+  /**
+   * Parts of the window other windows lie over (screen pixels): painted flat before anything
+   * else, so what those windows show is neither read as this window's text nor, when they
+   * change or the stacking does, a reason to read this window again.
+   */
+  covered?: BBox[];
 }
 
 export interface ScreenReaderOptions {
@@ -54,7 +60,7 @@ export interface ScreenReaderOptions {
   margin?: number;
   /** Masks secret fields and private windows in every reading; without it readings are raw. */
   privacy?: ScreenPrivacy;
-  /** Windows whose last reading (and pixels) are kept; default 8. */
+  /** Windows whose last readings (and pixels) are kept; default 12 (a busy desktop and its popups). */
   windowCacheSize?: number;
 }
 
@@ -75,8 +81,12 @@ export class ScreenReader {
   private readonly partialLimit: number;
   private readonly margin: number;
   private readonly privacy?: ScreenPrivacy;
-  /** Per window: the pixels last read, their raw OCR and the protected reading; oldest first. */
-  private readonly windows = new Map<string, { image: ScreenImage; analysis: OcrAnalysis; reading: WindowReading; shown: ScreenImage }>();
+  /**
+   * Per window, its last readings (pixels, raw OCR, protected reading), newest first: two, so a
+   * window that changes its look with the focus (GTK's backdrop state greys every label) finds
+   * the reading of the look it is back to. Windows oldest first.
+   */
+  private readonly windows = new Map<string, WindowEntry[]>();
   /** The newest reading of either kind, a window's or the whole screen's (protected). */
   private seen?: LatestReading;
   private readonly windowCacheSize: number;
@@ -89,7 +99,7 @@ export class ScreenReader {
     this.partialLimit = options.partialLimit ?? 0.4;
     this.margin = options.margin ?? 24;
     this.privacy = options.privacy;
-    this.windowCacheSize = options.windowCacheSize ?? 8;
+    this.windowCacheSize = options.windowCacheSize ?? 12;
   }
 
   /**
@@ -105,24 +115,28 @@ export class ScreenReader {
       return { window, bounds: bounds ?? window.bounds, analysis: empty, secretRegions: [{ bbox: window.bounds, kind: 'private window' }], withheld: withheldNotice(window), ocr: 'none', ocrMs: 0 };
     }
     if (!bounds) return { window, bounds: window.bounds, analysis: empty, secretRegions: [], ocr: 'none', ocrMs: 0 };
-    const image = await this.screen.grab(bounds);
+    const image = paintOver(await this.screen.grab(bounds), options.covered ?? []);
     const started = performance.now();
     const key = windowKey(window);
-    const known = this.windows.get(key);
+    const entries = (this.windows.get(key) ?? []).filter((e) => sameOrigin(e.image, image));
     this.windows.delete(key); // most recently used last
-    if (known && sameOrigin(known.image, image) && framesEqual(known.image, image)) {
-      this.windows.set(key, known);
-      this.seen = { image: known.shown, analysis: known.reading.analysis, secretRegions: known.reading.secretRegions };
-      return { ...known.reading, window, ocr: 'cached', ocrMs: performance.now() - started };
+    const same = entries.find((e) => framesEqual(e.image, image));
+    if (same) {
+      this.windows.set(key, [same, ...entries.filter((e) => e !== same)]);
+      this.seen = { image: same.shown, analysis: same.reading.analysis, secretRegions: same.reading.secretRegions };
+      return { ...same.reading, window, ocr: 'cached', ocrMs: performance.now() - started };
     }
+    const known = closest(entries, image);
     // The tree's secret fields are looked up while OCR runs.
     const fields: Promise<BBox[]> =
       options.fields || !this.privacy ? Promise.resolve(options.fields ?? []) : this.privacy.windowFields(window, image, options.active ?? false, options.signal);
     fields.catch(() => undefined); // awaited below; an abort must not surface as unhandled
-    const { analysis, kind } = await this.recognizeChanges(known && sameOrigin(known.image, image) ? known : undefined, image, options.signal);
+    const { analysis, kind } = await this.recognizeChanges(known, image, options.signal);
     const view = this.privacy ? this.privacy.protect(image, analysis, { window, fields: await fields }) : { image, analysis, regions: [] };
     const reading: WindowReading = { window, bounds, analysis: view.analysis, secretRegions: view.regions, ocr: kind, ocrMs: performance.now() - started };
-    this.windows.set(key, { image, analysis, reading, shown: view.image });
+    // A small change replaces the reading it was made from; a new look is kept beside the old one.
+    const kept = kind === 'partial' ? entries.filter((e) => e !== known) : entries;
+    this.windows.set(key, [{ image, analysis, reading, shown: view.image }, ...kept].slice(0, LOOKS_PER_WINDOW));
     this.seen = { image: view.image, analysis: view.analysis, secretRegions: view.regions };
     while (this.windows.size > this.windowCacheSize) this.windows.delete(this.windows.keys().next().value!);
     return reading;
@@ -298,6 +312,45 @@ function byReadingOrder(a: OcrElement, b: OcrElement): number {
 function fullText(elements: OcrElement[]): string {
   const lines = elements.filter((e) => e.level === 'line');
   return (lines.length ? lines : elements).map((e) => e.text).join('\n');
+}
+
+interface WindowEntry {
+  image: ScreenImage;
+  analysis: OcrAnalysis;
+  reading: WindowReading;
+  shown: ScreenImage;
+}
+
+/** Readings kept per window: its focused and its backdrop look. */
+const LOOKS_PER_WINDOW = 2;
+
+/** The reading whose pixels differ least from the image (by changed area), to re-read only that. */
+function closest(entries: WindowEntry[], image: ScreenImage): WindowEntry | undefined {
+  if (entries.length <= 1) return entries[0];
+  let best: { entry: WindowEntry; area: number } | undefined;
+  for (const entry of entries) {
+    const area = changedRegions(entry.image, image).reduce((sum, r) => sum + r.width * r.height, 0);
+    if (!best || area < best.area) best = { entry, area };
+  }
+  return best?.entry;
+}
+
+/** The image with these screen regions painted a flat grey (a copy: a screen port may share its frames). */
+function paintOver(grabbed: ScreenImage, regions: readonly BBox[]): ScreenImage {
+  const frame = { x: grabbed.origin.x, y: grabbed.origin.y, width: grabbed.width, height: grabbed.height };
+  if (!regions.some((r) => clipBox(r, frame))) return grabbed;
+  const image = { ...grabbed, data: Buffer.from(grabbed.data) };
+  const channels = image.data.length / (image.width * image.height);
+  for (const region of regions) {
+    const part = clipBox(region, frame);
+    if (!part) continue;
+    for (let y = part.y - frame.y; y < part.y - frame.y + part.height; y++) {
+      const row = (y * image.width + (part.x - frame.x)) * channels;
+      image.data.fill(128, row, row + part.width * channels);
+      if (channels === 4) for (let i = row + 3; i < row + part.width * channels; i += 4) image.data[i] = 255; // opaque
+    }
+  }
+  return image;
 }
 
 /** A window is the same window while its id (else its app and title) stays. */
