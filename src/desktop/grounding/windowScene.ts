@@ -48,8 +48,9 @@ export function isDialogElement(element: AccessibleElement, owner: WindowInfo | 
   return DIALOG_ROLES.has(element.window?.role ?? '') || isDialogWindow(owner);
 }
 
+/** In a popup: a top-level one (GTK menus, combo lists), or one inside its window's tree (Qt menus). */
 export function isPopupElement(element: AccessibleElement): boolean {
-  return POPUP_ROLES.has(element.window?.role ?? '');
+  return POPUP_ROLES.has(element.window?.role ?? '') || (element.popups?.length ?? 0) > 0;
 }
 
 /** Whether a window above `owner` (topmost first) covers the point; without an owner, any window that is not its own. */
