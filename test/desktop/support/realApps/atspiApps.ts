@@ -1,6 +1,6 @@
-// Real GTK and Qt applications from Debian (mousepad with code, galculator, speedcrunch) on the
-// suite's display, each with a temp HOME/XDG config (no user settings leak in) and its
-// accessibility on. Ground truth comes from AT-SPI through our own reader (atspiTruth.py), not
+// Real GTK and Qt applications from Debian (mousepad and featherpad with code, galculator,
+// speedcrunch, thunar in a folder of its own) on the suite's display, each with a temp HOME/XDG
+// config (no user settings leak in) and its accessibility on. Ground truth comes from AT-SPI through our own reader (atspiTruth.py), not
 // the product's adapter, so a bug there cannot hide itself.
 import type { SpawnOptions } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -22,7 +22,7 @@ import {
   type StartedProcess,
 } from './appWindow';
 
-export type AtspiAppKind = 'mousepad' | 'galculator' | 'speedcrunch';
+export type AtspiAppKind = 'mousepad' | 'galculator' | 'speedcrunch' | 'featherpad' | 'thunar';
 
 const TRUTH_SCRIPT = path.join(__dirname, 'atspiTruth.py');
 
@@ -75,7 +75,12 @@ const DEFAULT_PLACEMENT: Record<AtspiAppKind, Placement> = {
   mousepad: { x: 960, y: 0, width: 960, height: 560 },
   galculator: { x: 960, y: 600, width: 480, height: 480 },
   speedcrunch: { x: 1440, y: 600, width: 480, height: 480 },
+  featherpad: { x: 960, y: 0, width: 960, height: 500 },
+  thunar: { x: 0, y: 0, width: 950, height: 500 },
 };
+
+/** The folders thunar shows (in its own temp HOME): what a click by name opens. */
+export const THUNAR_FOLDERS = ['Projects', 'Photos 2024', 'Invoices', 'Music', 'Recipes', 'Taxes'];
 
 export class AtspiApp {
   private constructor(
@@ -92,7 +97,9 @@ export class AtspiApp {
   }
 
   static async start(kind: AtspiAppKind, env: NodeJS.ProcessEnv, placement: Placement = DEFAULT_PLACEMENT[kind]): Promise<AtspiApp> {
-    const home = mkdtempSync(path.join(tmpdir(), `gai-${kind}-`));
+    const temp = mkdtempSync(path.join(tmpdir(), `gai-${kind}-`));
+    // thunar's side pane shows the home folder's name: a person's, not the temp folder's.
+    const home = kind === 'thunar' ? path.join(temp, 'alex') : temp;
     const appEnv: NodeJS.ProcessEnv = {
       ...env,
       HOME: home,
@@ -105,23 +112,32 @@ export class AtspiApp {
     };
     delete appEnv.NO_AT_BRIDGE;
     const args: string[] = [];
-    if (kind === 'mousepad') {
+    if (kind === 'mousepad' || kind === 'featherpad') {
       const file = path.join(home, 'settingsLoader.ts');
       writeFileSync(file, CODE_SAMPLE);
       args.push(file);
     }
     mkdirSync(path.join(home, '.config'), { recursive: true });
+    if (kind === 'thunar') {
+      const folder = path.join(home, 'Files');
+      for (const name of THUNAR_FOLDERS) mkdirSync(path.join(folder, name), { recursive: true });
+      writeFileSync(path.join(folder, 'notes.txt'), 'notes\n');
+      args.push(folder);
+      // Its settings go through xfconfd, which D-Bus starts with the bus's environment: point
+      // that at the temp HOME so nothing of the real HOME is read or written.
+      await setActivationEnvironment(appEnv);
+    }
     const process = startApp(kind, args, { env: appEnv, stdio: ['ignore', 'ignore', 'pipe'] });
     try {
       const windowId = await waitForWindow(process, appEnv, kind);
       const placed = await placeWindow(windowId, placement, appEnv);
-      const app = new AtspiApp(kind, process, home, appEnv, windowId, placed);
+      const app = new AtspiApp(kind, process, temp, appEnv, windowId, placed);
       await app.waitForTree();
       if (kind === 'speedcrunch') await app.showSpeedCrunchKeypad();
       return app;
     } catch (error) {
       await stopProcess(process.child);
-      rmSync(home, { recursive: true, force: true });
+      rmSync(temp, { recursive: true, force: true });
       throw error;
     }
   }
@@ -173,10 +189,15 @@ export class AtspiApp {
    * rest of the window was read before).
    */
   async openFirstMenu(): Promise<GroundTruthLabel[]> {
+    return this.openMenu();
+  }
+
+  /** Opens the menu bar's menu of this name (the first one without) and returns its items' labels. */
+  async openMenu(name?: string): Promise<GroundTruthLabel[]> {
     await this.activate();
     const before = new Set((await this.elements()).map(key));
-    const first = (await this.elements()).find((e) => e.role === 'menu' || e.role === 'menu item');
-    if (!first) throw new Error(`${this.kind} shows no menu bar`);
+    const first = (await this.elements()).find((e) => (e.role === 'menu' || e.role === 'menu item') && (name === undefined || e.name === name));
+    if (!first) throw new Error(`${this.kind} shows no menu ${name ?? 'bar'}`);
     await this.clickElement(first.name, first.role);
     return this.waitForNew(before, (e) => e.role.includes('menu'), `the ${first.name} menu`);
   }
@@ -249,6 +270,10 @@ function startApp(kind: AtspiAppKind, args: string[], options: SpawnOptions): St
       return startProcess('galculator', args, options);
     case 'speedcrunch':
       return startProcess('speedcrunch', args, options);
+    case 'featherpad':
+      return startProcess('featherpad', args, options);
+    case 'thunar':
+      return startProcess('thunar', args, options);
   }
 }
 
@@ -257,7 +282,22 @@ const DIALOGS: Record<AtspiAppKind, [string, RegExp]> = {
   mousepad: ['Search', /^Find and Replace/],
   galculator: ['Edit', /^Preferences/],
   speedcrunch: ['Help', /^About/],
+  featherpad: ['Options', /^Preferences/],
+  thunar: ['Edit', /^Preferences/],
 };
+
+/** D-Bus starts services (thunar's xfconfd) with these HOME and XDG folders from now on. */
+async function setActivationEnvironment(env: NodeJS.ProcessEnv): Promise<void> {
+  const vars = Object.fromEntries(['HOME', 'XDG_CONFIG_HOME', 'XDG_DATA_HOME', 'XDG_CACHE_HOME'].map((k) => [k, env[k] ?? '']));
+  const script = [
+    'import json, sys',
+    'from gi.repository import Gio, GLib',
+    'bus = Gio.bus_get_sync(Gio.BusType.SESSION, None)',
+    "bus.call_sync('org.freedesktop.DBus', '/org/freedesktop/DBus', 'org.freedesktop.DBus', 'UpdateActivationEnvironment',",
+    "    GLib.Variant('(a{ss})', (json.loads(sys.argv[1]),)), None, Gio.DBusCallFlags.NONE, 5000, None)",
+  ].join('\n');
+  await run(FIXTURE_PYTHON, ['-c', script, JSON.stringify(vars)], env);
+}
 
 /** Wholly on the screen: a window wider than its place leaves part of its widgets off the edge. */
 function onScreen(box: BBox, screen: { width: number; height: number }): boolean {
