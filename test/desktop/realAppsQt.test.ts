@@ -11,7 +11,7 @@ import { createDesktopRig, type DesktopRig } from './support/desktopRig';
 import { suiteDisplay } from './support/fixture';
 import { delay, run, type GroundTruthLabel } from './support/realApps/appWindow';
 import { AtspiApp, type AtspiAppKind } from './support/realApps/atspiApps';
-import { add, boxesByText, describeAnswer, emptyTally, foldLabel, judge, summary, type Tally } from './support/realApps/labelScore';
+import { add, boxesByText, describeAnswer, emptyTally, foldLabel, inside, judge, summary, type Tally } from './support/realApps/labelScore';
 
 const display = suiteDisplay();
 const PROGRAMS = ['featherpad', 'speedcrunch', 'thunar', 'mousepad'];
@@ -69,6 +69,20 @@ describe('Qt 5 apps and a GTK 3 file manager on a busy desktop: every label', fu
     return tally;
   }
 
+  /**
+   * What the toolkit reports showing but a person does not see (scrolled out of a scroll area,
+   * under the open menu or the dialog) is never clicked there. Returns how many were asked.
+   */
+  async function neverHidden(app: AtspiApp, clickedHidden: string[]): Promise<number> {
+    const shown = new Set((await app.groundTruth()).map((l) => foldLabel(l.text)));
+    const hidden = (await app.hiddenElements()).filter((e) => !shown.has(foldLabel(e.name)));
+    for (const element of hidden) {
+      const result = await locator.locate(element.name);
+      if (result.status === 'found' && inside(result.point, element.bbox)) clickedHidden.push(`"${element.name}" [${element.role}] at ${result.point.x},${result.point.y}`);
+    }
+    return hidden.length;
+  }
+
   function check(name: string, tally: Tally): void {
     console.log(summary(name, tally));
     assert.ok(tally.tried >= 10, `${name}: only ${tally.tried} labels in the ground truth`);
@@ -86,15 +100,21 @@ describe('Qt 5 apps and a GTK 3 file manager on a busy desktop: every label', fu
       await tryLabels(kind, main.filter((l) => l.role !== 'word'), main);
       const words = main.filter((l) => l.role === 'word');
       if (words.length > 0) await tryLabels(`${kind} field words`, words, main);
+      const clickedHidden: string[] = [];
+      let hidden = 0;
       for (const menu of [undefined, SECOND_MENU[kind]]) {
         const items = await app.openMenu(menu);
         await tryLabels(kind, items, await app.groundTruth());
+        hidden += await neverHidden(app, clickedHidden);
         await app.closePopups();
       }
       const dialog = await app.openDialog();
       const tally = await tryLabels(kind, dialog, await app.groundTruth());
+      hidden += await neverHidden(app, clickedHidden);
       await app.closePopups();
+      console.log(`      ${kind}: ${hidden} labels showing in the tree but not drawn; located where hidden: ${clickedHidden.join(', ') || 'none'}`);
       check(kind, tally);
+      assert.deepEqual(clickedHidden, [], `${kind}: labels located where they are not drawn`);
       const wordTally = tallies.get(`${kind} field words`);
       if (wordTally) {
         console.log(summary(`${kind} field words`, wordTally));

@@ -69,6 +69,8 @@ interface TruthReply {
   error?: string;
   windows?: Array<{ name: string; role: string; box: [number, number, number, number] | null }>;
   elements?: Array<{ name: string; role: string; box: [number, number, number, number]; window: string; states: string[] }>;
+  /** Showing in the toolkit's tree but not drawn: scrolled out of an ancestor, or under a popup or the active window. */
+  hidden?: Array<{ name: string; role: string; box: [number, number, number, number]; window: string; states: string[] }>;
 }
 
 const DEFAULT_PLACEMENT: Record<AtspiAppKind, Placement> = {
@@ -143,15 +145,20 @@ export class AtspiApp {
   }
 
   /** Every showing, named element of the app's showing windows (main window, open menus, dialogs). */
-  async elements(): Promise<AtspiElement[]> {
+  async elements(which: 'elements' | 'hidden' = 'elements'): Promise<AtspiElement[]> {
     const pid = this.process.child.pid;
     const text = await run(FIXTURE_PYTHON, [TRUTH_SCRIPT, String(pid ?? 0)], this.env, 20_000);
     const reply = JSON.parse(text) as TruthReply;
     if (!reply.ok) throw new Error(`AT-SPI ground truth of ${this.kind} failed: ${reply.error ?? 'no reason'}`);
     const screen = await this.screenSize();
-    return (reply.elements ?? [])
+    return (reply[which] ?? [])
       .map((e) => ({ name: e.name, role: e.role, window: e.window, states: e.states, bbox: { x: e.box[0], y: e.box[1], width: e.box[2], height: e.box[3] } }))
       .filter((e) => onScreen(e.bbox, screen));
+  }
+
+  /** Elements the toolkit reports showing that are not drawn (scrolled out, under a menu or the dialog). */
+  hiddenElements(): Promise<AtspiElement[]> {
+    return this.elements('hidden');
   }
 
   /** The elements as labels to look for. `filter` narrows them (a menu's items, a dialog's). */
