@@ -212,12 +212,14 @@ export class AtspiApp {
   /** Opens a dialog through the app's menus and returns the labels of the dialog's window. */
   async openDialog(): Promise<GroundTruthLabel[]> {
     await this.activate();
-    const before = new Set((await this.elements()).map(key));
+    const shown = await this.elements();
+    const before = new Set(shown.map(key));
+    // Named before the dialog opens: a dialog over the whole window hides all its elements.
+    const main = shown.find((e) => e.window !== '')?.window;
     const [menu, item] = DIALOGS[this.kind];
     await this.clickElement(menu);
     await this.waitFor(async () => (await this.elements()).some((e) => item.test(e.name)), `${menu} menu`);
     await this.clickElement(item);
-    const main = (await this.elements()).find((e) => e.window !== '')?.window;
     return this.waitForNew(before, (e) => e.window !== main || e.window === '', `the dialog of ${String(item)}`);
   }
 
