@@ -1,5 +1,6 @@
 import { centreOf, containsPoint, sameBox, type BBox } from '../../common/geometry';
 import type { AccessibleElement } from '../ports/accessibilityPort';
+import type { WindowInfo } from '../ports/windowPort';
 import type { OcrAnalysis } from '../ocr/ocrTypes';
 import { editDistance, normalizeWord, tokenize } from './textLocator';
 import type { TreeMatch } from './targetTree';
@@ -8,11 +9,16 @@ import type { TreeMatch } from './targetTree';
 // is not part of (a Qt menu is no top-level window, so the window stacking cannot tell), and,
 // for a label asked by its text, with that text on screen rather than only in a tooltip.
 
-/** The boxes of the open popups the elements are drawn in, each once. */
-export function popupCovers(elements: readonly AccessibleElement[]): BBox[] {
+/**
+ * The boxes of the open popups the elements are drawn in, each once. A "popup" with the box of a
+ * managed window (`windows`, from the window manager's list) is a normal window that calls
+ * itself one: the stacking order already says what it covers.
+ */
+export function popupCovers(elements: readonly AccessibleElement[], windows: readonly WindowInfo[] = []): BBox[] {
   const covers: BBox[] = [];
+  const managed = (box: BBox): boolean => windows.some((w) => Math.abs(w.bounds.x - box.x) <= 2 && Math.abs(w.bounds.y - box.y) <= 2 && Math.abs(w.bounds.width - box.width) <= 2 && Math.abs(w.bounds.height - box.height) <= 2);
   for (const element of elements) {
-    for (const box of element.popups ?? []) if (!covers.some((c) => sameBox(c, box))) covers.push(box);
+    for (const box of element.popups ?? []) if (!covers.some((c) => sameBox(c, box)) && !managed(box)) covers.push(box);
   }
   return covers;
 }
