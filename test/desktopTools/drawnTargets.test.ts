@@ -5,6 +5,7 @@ import type { AccessibilityPort, AccessibleElement } from '../../src/desktop/por
 import type { WindowInfo, WindowPort } from '../../src/desktop/ports/windowPort';
 import type { TargetResult } from '../../src/desktop/grounding/targetLocator';
 import { popupCovers, underPopup } from '../../src/desktop/grounding/drawnRules';
+import { compileWindowTitles } from '../../src/desktop/reading/privateWindows';
 import { createFakeDesktop, ocrWords, type WordSpec } from '../support/fakeDesktop';
 
 // A tree element is a click target only where it is drawn (issue 19): not under an open menu
@@ -39,13 +40,13 @@ function el(name: string, bbox: BBox, role: string, popups?: BBox[]): Accessible
   return { name, role, bbox, states: ['enabled', 'showing'], window: { name: MAIN.title, role: 'frame', active: true }, pid: MAIN.pid, app: MAIN.appName, ...(popups ? { popups } : {}) };
 }
 
-function locator(tree: AccessibleElement[], words: WordSpec[] = []) {
+function locator(tree: AccessibleElement[], words: WordSpec[] = [], privateTitles: string[] = []) {
   const fake = createFakeDesktop({ analysis: ocrWords(words) });
   (fake as { windows: unknown }).windows = new OneWindow();
   fake.accessibility = new FixedTree(tree);
   // Something is drawn in every box (an icon or a label), so no box counts as blank.
   for (const e of tree) fake.screen.paint({ x: e.bbox.x + 4, y: e.bbox.y + 4, width: 6, height: 4 });
-  return createDesktopServices(fake).locator;
+  return createDesktopServices(fake, { privateWindowTitles: compileWindowTitles(privateTitles, 'test') }).locator;
 }
 
 function foundAt(result: TargetResult): { x: number; y: number } {
@@ -75,6 +76,11 @@ describe('drawn targets: open menus and icon-only buttons', () => {
 
   it('never answers from the tree for a button hidden under an open menu', async () => {
     const result = await locator([TOOLBAR_FIND, MENU_NEW]).locate('Find');
+    assert.notEqual(result.status, 'found', JSON.stringify(result));
+  });
+
+  it('an open menu inside a private window’s tree is not read either', async () => {
+    const result = await locator([TOOLBAR_NEW, MENU_NEW], [], ['Untitled']).locate('New');
     assert.notEqual(result.status, 'found', JSON.stringify(result));
   });
 

@@ -93,7 +93,11 @@ export function ownerOf(scene: WindowScene, element: AccessibleElement): WindowI
 export function elementVisible(scene: WindowScene, element: AccessibleElement): { visible: boolean; owner?: WindowInfo } {
   const centre = centreOf(element.bbox);
   if (!containsPoint(scene.screen, centre)) return { visible: false };
-  if (isPopupElement(element)) return { visible: true };
+  if (isPopupElement(element)) {
+    // A menu inside its window's tree (Qt) still belongs to that window: a private one stays unread.
+    const owner = element.popups?.length ? ownerOf(scene, element) : undefined;
+    return { visible: true, ...(owner ? { owner } : {}) };
+  }
   const owner = ownerOf(scene, element);
   if (owner) return { visible: !coveredAt(scene, centre, owner), owner };
   const top = windowAt(scene, centre);
