@@ -29,6 +29,12 @@ export function underPopup(element: AccessibleElement, covers: readonly BBox[]):
   return covers.some((cover) => containsPoint(cover, centre) && !(element.popups ?? []).some((own) => sameBox(own, cover)));
 }
 
+/** The elements no open popup they are not part of lies over. */
+export function uncovered(elements: readonly AccessibleElement[], windows: readonly WindowInfo[] = []): AccessibleElement[] {
+  const covers = popupCovers(elements, windows);
+  return covers.length === 0 ? [...elements] : elements.filter((e) => !underPopup(e, covers));
+}
+
 /** Roles that often show an icon alone and carry their name as a tooltip. */
 const ICON_ROLES = new Set(['push button', 'toggle button', 'menu button', 'split button']);
 
