@@ -2,8 +2,9 @@ import { centreOf, containsBox, containsPoint, sameBox, type BBox } from '../../
 import type { AccessibleElement } from '../ports/accessibilityPort';
 import type { WindowInfo, WindowPort } from '../ports/windowPort';
 
-// Which window a point or an accessible element belongs to, and whether a window above hides
-// it: a label in the tree of a window that another window covers is not where a click lands.
+// Which window a point or an accessible element belongs to, and whether a window or an open
+// popup above hides it: a label in the tree of a window that another window covers, or under a
+// menu it is not part of (a Qt menu is no top-level window), is not where a click lands.
 
 /** The screen's windows at one moment. */
 export interface WindowScene {
@@ -113,4 +114,30 @@ export function hidden(scene: WindowScene, window: WindowInfo): boolean {
     if (containsBox(above.bounds, window.bounds)) return true;
   }
   return false;
+}
+
+/**
+ * The boxes of the open popups the elements are drawn in, each once. A "popup" with the box of a
+ * managed window (`windows`, from the window manager's list) is a normal window that calls
+ * itself one: the stacking order already says what it covers.
+ */
+export function popupCovers(elements: readonly AccessibleElement[], windows: readonly WindowInfo[] = []): BBox[] {
+  const covers: BBox[] = [];
+  const managed = (box: BBox): boolean => windows.some((w) => Math.abs(w.bounds.x - box.x) <= 2 && Math.abs(w.bounds.y - box.y) <= 2 && Math.abs(w.bounds.width - box.width) <= 2 && Math.abs(w.bounds.height - box.height) <= 2);
+  for (const element of elements) {
+    for (const box of element.popups ?? []) if (!covers.some((c) => sameBox(c, box)) && !managed(box)) covers.push(box);
+  }
+  return covers;
+}
+
+/** Whether an open popup that the element is not drawn in lies over its centre. */
+export function underPopup(element: AccessibleElement, covers: readonly BBox[]): boolean {
+  const centre = centreOf(element.bbox);
+  return covers.some((cover) => containsPoint(cover, centre) && !(element.popups ?? []).some((own) => sameBox(own, cover)));
+}
+
+/** The elements no open popup they are not part of lies over. */
+export function uncovered(elements: readonly AccessibleElement[], windows: readonly WindowInfo[] = []): AccessibleElement[] {
+  const covers = popupCovers(elements, windows);
+  return covers.length === 0 ? [...elements] : elements.filter((e) => !underPopup(e, covers));
 }
