@@ -35,6 +35,14 @@ DROPS = {'menu', 'combo box', 'menu item', 'popup menu'}
 # These are popups of their own, drawn over their parent rather than inside it.
 POPUP_CHILDREN = {'menu', 'popup menu', 'window', 'tool tip'}
 
+def is_office(root):
+    # LibreOffice's page tabs keep the clipping they had (its VCL boxes are corrected apart).
+    try:
+        app = root.get_application()
+        return app is not None and app.get_name() == 'soffice'
+    except Exception:
+        return False
+
 def popup_layers(role, box, layers, depth):
     # The boxes of the open popups an element is drawn in, outermost first: a top-level popup
     # window (GTK menus), or a showing popup menu inside a window's tree (a Qt menu is a child
@@ -135,6 +143,7 @@ def walk_root(Atspi, root, deadline, max_depth, max_nodes, gtk4=None):
     SCREEN = Atspi.CoordType.SCREEN
     out, keys, state = [], [], {'visited': 0, 'truncated': False, 'timedOut': False, 'texts': 0}
     popups = []  # screen boxes of the GTK 4 popovers read
+    office = is_office(root)
 
     def box_of(node):
         # Unmapped widgets report INT_MIN coordinates or no size: no box.
@@ -231,7 +240,7 @@ def walk_root(Atspi, root, deadline, max_depth, max_nodes, gtk4=None):
                 return True
             if role in DROPS:
                 bound = None  # its items drop down in a popup of their own, maybe past the window
-            elif role == 'page tab':
+            elif role == 'page tab' and not office:
                 pass  # its box is the tab's title; its page (a GTK 3 notebook's) lies outside it
             elif box is not None:
                 bound = box

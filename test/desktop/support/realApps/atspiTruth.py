@@ -272,7 +272,7 @@ def main():
             return box, None  # an embedded GTK widget: where it says it is
         return box, offset
 
-    def walk(node, depth, top, bound, parent_box=None, offset=None, popups=(), qt=False):
+    def walk(node, depth, top, bound, parent_box=None, offset=None, popups=(), qt=False, office=False):
         if visited[0] >= MAX_NODES or depth > 60:
             return
         visited[0] += 1
@@ -302,14 +302,16 @@ def main():
                     'states': [s.value_nick for s in states.get_states()], 'popups': popups})
             if box is not None and role == 'text' and states.contains(Atspi.StateType.EDITABLE) and not qt:
                 words_of(node, top, bound, popups)
-            if states.contains(Atspi.StateType.MANAGES_DESCENDANTS):
+            # A sheet that makes its cells on demand (LibreOffice Calc); a GTK 3 tree view also
+            # manages its descendants but holds its few rows: those are walked.
+            if states.contains(Atspi.StateType.MANAGES_DESCENDANTS) and (office or node.get_child_count() > 500):
                 if box is not None and 'Table' in node.get_interfaces():
                     cells_of(node, top, narrowed(bound, box), offset or (0, 0))
                 return
             count = node.get_child_count()
             if role in DROPS:
                 bound = None  # its items drop down in a popup, maybe past the window
-            elif role != 'page tab':  # a GTK page tab's box is its title; its page lies outside it
+            elif role != 'page tab' or office:  # a GTK page tab's box is its title; its page lies outside it (LibreOffice's: as read before)
                 bound = narrowed(bound, box)
         except Exception:
             return
@@ -319,7 +321,7 @@ def main():
             except Exception:
                 continue
             if child is not None:
-                walk(child, depth + 1, top, bound, raw, offset, popups, qt)
+                walk(child, depth + 1, top, bound, raw, offset, popups, qt, office)
 
     def text_of(node):
         # Asking past the end gives nothing in LibreOffice: ask for what there is.
@@ -363,6 +365,7 @@ def main():
             gtk4_windows(Atspi, app, pid, windows, out)
             continue
         qt = (app.get_toolkit_name() or '').lower() == 'qt'
+        office = app.get_name() == 'soffice'
         for i in range(app.get_child_count()):
             top = app.get_child_at_index(i)
             try:
@@ -378,7 +381,7 @@ def main():
             popup = role in COVERING or role == 'menu'
             if popup and bound is not None:
                 covers.append(bound)
-            walk(top, 0, title or role, bound if not popup else None, None, None, [bound] if popup and bound is not None else [], qt)
+            walk(top, 0, title or role, bound if not popup else None, None, None, [bound] if popup and bound is not None else [], qt, office)
     # Under a popup it is not part of, or under the active window from another one: not drawn.
     above = [w['box'] for w in windows if w.get('active') and w['box'] is not None]
     titles = {w['name'] or w['role'] for w in windows if w.get('active')}
