@@ -37,6 +37,8 @@ export const EXTERNAL_PROGRAMS = {
   soffice: { apt: 'libreoffice-writer', for: 'LibreOffice Writer and Calc (GTK 3 plugin) in the real-app tests (realAppsLibreOffice.test.ts) and Writer on the busy-desktop bench' },
   'gnome-calculator': { apt: 'gnome-calculator', for: 'the real GTK 4 / libadwaita calculator of the GTK 4 real-app tests and the busy-desktop bench' },
   'gnome-text-editor': { apt: 'gnome-text-editor', for: 'the real GTK 4 / libadwaita editor of the GTK 4 real-app tests' },
+  featherpad: { apt: 'featherpad', for: 'the real Qt 5 editor of the Qt real-app tests' },
+  thunar: { apt: 'thunar', for: 'the real GTK 3 file manager of the Qt/GTK 3 real-app tests' },
 
   node: { node: true, for: 'child Node processes: the CLI, tsx, mocha, esbuild, npm, the VS Code server' },
   npm: { node: true, for: 'ensureDeps runs npm ci; the VS Code host installer finds npm-cli.js' },

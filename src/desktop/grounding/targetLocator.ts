@@ -9,13 +9,13 @@ import { compactCandidates } from './compactMatch';
 import { anchorOf, type Anchor } from './nearAnchor';
 import { mergeSameControl } from './sameControl';
 import { byStrength, DEFAULT_RULES, describeCandidate, isShortQuery, judgeOcr, pick, type Judged, type TargetRuleOptions } from './targetRules';
-import { isBlank, preferOnTop, type TreeMatch } from './targetTree';
+import { drawnOnTop, isBlank, type TreeMatch } from './targetTree';
 import { mayDrawUnnamedGlyphs, SKIP_OCR_COVERAGE, TREE_COVERAGE, treeCoverage, treeMentions, treeTextCoverage } from './treeCoverage';
 import { coveringParts, TreeKnowledge, type OwnedElement } from './treeKnowledge';
 import type { ElementSource } from '../screenElement';
 import type { Candidate, MatchKind } from './candidate';
 import { findCandidates, isTimesReadAsX, locateText, tokenize, type LocateOptions } from './textLocator';
-import { coveredAt, elementVisible, hidden, isActive, isDialogWindow, type WindowScene } from './windowScene';
+import { coveredAt, elementVisible, hidden, isActive, isDialogWindow, uncovered, type WindowScene } from './windowScene';
 import { readSettledScene } from './sceneRead';
 
 // Where to click for a label, fast on a busy screen and never on a guess. The accessibility
@@ -175,7 +175,7 @@ export class TargetLocator {
       anchor = typeof search.query.near === 'string' ? accessibleAnchor(search.elements, search.query.near) : search.query.near;
       if (!anchor) return undefined; // the anchor may be text only OCR can read
     }
-    const chosen = search.query.occurrence !== undefined || search.query.near !== undefined ? exact : preferOnTop(exact, search.scene);
+    const chosen = search.query.occurrence !== undefined || search.query.near !== undefined ? exact : await drawnOnTop(exact, search.scene, async (m) => (m.owner ? (await this.readWindow(search, m.owner, isActive(search.scene, m.owner))).analysis : undefined));
     const drawn: TreeMatch[] = [];
     for (const match of chosen.slice(0, 8)) {
       if (await this.isDrawn(match.candidate.bbox)) drawn.push(match);
@@ -197,10 +197,10 @@ export class TargetLocator {
     return activeOnly ? answer : onlyElsewhere(search, answer, drawn[0]?.owner ?? drawn[0]?.element.window?.name);
   }
 
-  /** Showing elements not under another window nor in a private one; secret fields lose their text. */
+  /** Showing elements not under another window or an open popup, nor in a private window; secret fields lose their text. */
   private usable(elements: AccessibleElement[], search: Search): Array<{ element: AccessibleElement; owner?: WindowInfo }> {
     const kept: Array<{ element: AccessibleElement; owner?: WindowInfo }> = [];
-    for (const raw of elements) {
+    for (const raw of uncovered(elements, search.scene.windows)) {
       const bbox = clipBox(raw.bbox, search.scene.screen);
       if (!bbox) continue;
       const element: AccessibleElement = { ...raw, bbox, ...(isSecretRole(raw.role) ? { text: undefined } : {}) };

@@ -2,6 +2,8 @@ import { boxGap } from '../../common/geometry';
 import type { AccessibleMatch } from './accessibleLocator';
 import type { ScreenImage } from '../ports/screenPort';
 import type { WindowInfo } from '../ports/windowPort';
+import type { OcrAnalysis } from '../ocr/ocrTypes';
+import { preferShownNames } from './drawnRules';
 import { isActive, isDialogElement, isPopupElement, type WindowScene } from './windowScene';
 
 // Rules for the accessibility tree's answers: which of several equal labels a person means,
@@ -28,6 +30,11 @@ export function preferOnTop(matches: TreeMatch[], scene: WindowScene): TreeMatch
   if (kept.length > 1) narrow((m) => isDialogElement(m.element, m.owner));
   if (kept.length > 1) kept = labelOverField(kept);
   return kept;
+}
+
+/** preferOnTop, then icon-only buttons lose to the same name drawn as text (`reading`: OCR of a match's window). */
+export async function drawnOnTop(matches: TreeMatch[], scene: WindowScene, reading: (match: TreeMatch) => Promise<OcrAnalysis | undefined>): Promise<TreeMatch[]> {
+  return preferShownNames(preferOnTop(matches, scene), reading);
 }
 
 /** Roles that show a text, and roles of fields that take their accessible name from such a text. */

@@ -2,8 +2,9 @@ import { centreOf, containsBox, containsPoint, sameBox, type BBox } from '../../
 import type { AccessibleElement } from '../ports/accessibilityPort';
 import type { WindowInfo, WindowPort } from '../ports/windowPort';
 
-// Which window a point or an accessible element belongs to, and whether a window above hides
-// it: a label in the tree of a window that another window covers is not where a click lands.
+// Which window a point or an accessible element belongs to, and whether a window or an open
+// popup above hides it: a label in the tree of a window that another window covers, or under a
+// menu it is not part of (a Qt menu is no top-level window), is not where a click lands.
 
 /** The screen's windows at one moment. */
 export interface WindowScene {
@@ -48,8 +49,9 @@ export function isDialogElement(element: AccessibleElement, owner: WindowInfo | 
   return DIALOG_ROLES.has(element.window?.role ?? '') || isDialogWindow(owner);
 }
 
+/** In a popup: a top-level one (GTK menus, combo lists), or one inside its window's tree (Qt menus). */
 export function isPopupElement(element: AccessibleElement): boolean {
-  return POPUP_ROLES.has(element.window?.role ?? '');
+  return POPUP_ROLES.has(element.window?.role ?? '') || (element.popups?.length ?? 0) > 0;
 }
 
 /** Whether a window above `owner` (topmost first) covers the point; without an owner, any window that is not its own. */
@@ -92,7 +94,11 @@ export function ownerOf(scene: WindowScene, element: AccessibleElement): WindowI
 export function elementVisible(scene: WindowScene, element: AccessibleElement): { visible: boolean; owner?: WindowInfo } {
   const centre = centreOf(element.bbox);
   if (!containsPoint(scene.screen, centre)) return { visible: false };
-  if (isPopupElement(element)) return { visible: true };
+  if (isPopupElement(element)) {
+    // A menu inside its window's tree (Qt) still belongs to that window: a private one stays unread.
+    const owner = element.popups?.length ? ownerOf(scene, element) : undefined;
+    return { visible: true, ...(owner ? { owner } : {}) };
+  }
   const owner = ownerOf(scene, element);
   if (owner) return { visible: !coveredAt(scene, centre, owner), owner };
   const top = windowAt(scene, centre);
@@ -108,4 +114,30 @@ export function hidden(scene: WindowScene, window: WindowInfo): boolean {
     if (containsBox(above.bounds, window.bounds)) return true;
   }
   return false;
+}
+
+/**
+ * The boxes of the open popups the elements are drawn in, each once. A "popup" with the box of a
+ * managed window (`windows`, from the window manager's list) is a normal window that calls
+ * itself one: the stacking order already says what it covers.
+ */
+export function popupCovers(elements: readonly AccessibleElement[], windows: readonly WindowInfo[] = []): BBox[] {
+  const covers: BBox[] = [];
+  const managed = (box: BBox): boolean => windows.some((w) => Math.abs(w.bounds.x - box.x) <= 2 && Math.abs(w.bounds.y - box.y) <= 2 && Math.abs(w.bounds.width - box.width) <= 2 && Math.abs(w.bounds.height - box.height) <= 2);
+  for (const element of elements) {
+    for (const box of element.popups ?? []) if (!covers.some((c) => sameBox(c, box)) && !managed(box)) covers.push(box);
+  }
+  return covers;
+}
+
+/** Whether an open popup that the element is not drawn in lies over its centre. */
+export function underPopup(element: AccessibleElement, covers: readonly BBox[]): boolean {
+  const centre = centreOf(element.bbox);
+  return covers.some((cover) => containsPoint(cover, centre) && !(element.popups ?? []).some((own) => sameBox(own, cover)));
+}
+
+/** The elements no open popup they are not part of lies over. */
+export function uncovered(elements: readonly AccessibleElement[], windows: readonly WindowInfo[] = []): AccessibleElement[] {
+  const covers = popupCovers(elements, windows);
+  return covers.length === 0 ? [...elements] : elements.filter((e) => !underPopup(e, covers));
 }

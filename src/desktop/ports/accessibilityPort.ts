@@ -23,6 +23,11 @@ export interface AccessibleElement extends ScreenElement {
   app?: string;
   /** The application's process id when known. */
   pid?: number;
+  /**
+   * The open popups (menus) the element is drawn in, outermost first, as screen boxes. What lies
+   * under a popup and is not in it is covered (Qt's menus are not top-level windows).
+   */
+  popups?: BBox[];
 }
 
 export interface AccessibilityQueryOptions {

@@ -27,6 +27,7 @@ interface ScriptElement {
   box: [number, number, number, number];
   states: string[];
   text?: string;
+  popups?: Array<[number, number, number, number]>;
 }
 
 interface ScriptWindow {
@@ -137,6 +138,7 @@ function toElement(raw: ScriptElement, from: ScriptWindow): AccessibleElement {
     bbox,
     states: raw.states,
     ...(raw.text !== undefined ? { text: raw.text } : {}),
+    ...(raw.popups && raw.popups.length > 0 ? { popups: raw.popups.map(([px, py, pw, ph]) => ({ x: px, y: py, width: pw, height: ph })) } : {}),
     window: from.window,
     app: from.app,
     ...(from.pid ? { pid: from.pid } : {}),

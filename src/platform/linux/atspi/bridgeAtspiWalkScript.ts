@@ -35,6 +35,22 @@ DROPS = {'menu', 'combo box', 'menu item', 'popup menu'}
 # These are popups of their own, drawn over their parent rather than inside it.
 POPUP_CHILDREN = {'menu', 'popup menu', 'window', 'tool tip'}
 
+def is_office(root):
+    # LibreOffice's page tabs keep the clipping they had (its VCL boxes are corrected apart).
+    try:
+        app = root.get_application()
+        return app is not None and app.get_name() == 'soffice'
+    except Exception:
+        return False
+
+def popup_layers(role, box, layers, depth):
+    # The boxes of the open popups an element is drawn in, outermost first: a top-level popup
+    # window (GTK menus), or a showing popup menu inside a window's tree (a Qt menu is a child
+    # of its menu bar item, not a top-level): what lies under them and is not in them is covered.
+    if box is not None and (role in POPUP_CHILDREN and role != 'menu' or (depth == 0 and role in POPUPS)):
+        return list(layers) + [box]
+    return layers
+
 def raw_box(Atspi, node):
     """(x, y, width, height) as the app reports it; None for unmapped (INT_MIN) coordinates."""
     e = node.get_extents(Atspi.CoordType.SCREEN)
@@ -127,6 +143,7 @@ def walk_root(Atspi, root, deadline, max_depth, max_nodes, gtk4=None):
     SCREEN = Atspi.CoordType.SCREEN
     out, keys, state = [], [], {'visited': 0, 'truncated': False, 'timedOut': False, 'texts': 0}
     popups = []  # screen boxes of the GTK 4 popovers read
+    office = is_office(root)
 
     def box_of(node):
         # Unmapped widgets report INT_MIN coordinates or no size: no box.
@@ -175,9 +192,9 @@ def walk_root(Atspi, root, deadline, max_depth, max_nodes, gtk4=None):
         count = Atspi.Text.get_character_count(node)
         return (Atspi.Text.get_text(node, 0, min(count, MAX_TEXT)) or '').strip() if count > 0 else ''
 
-    def walk(node, depth, bound, shift=None, popup=False, parent_raw=None, vcl=(0, 0)):
+    def walk(node, depth, bound, shift=None, popup=False, parent_raw=None, vcl=(0, 0), layers=()):
         """True when the node shows inside the window. shift: GTK 4's (dx, dy) to the screen;
-        vcl: LibreOffice's (see vcl_shift)."""
+        vcl: LibreOffice's (see vcl_shift); layers: the boxes of the open popups it is in."""
         if time.monotonic() > deadline:
             state['truncated'] = state['timedOut'] = True
             return False
@@ -196,13 +213,14 @@ def walk_root(Atspi, root, deadline, max_depth, max_nodes, gtk4=None):
                 # GTK3 leaves a scrolled window's viewport unmapped while the list in it shows.
                 if not (role in CLIPPING and states.contains(VISIBLE)):
                     return False
-                return any([walk(node.get_child_at_index(i), depth + 1, bound, None, False, None, vcl) for i in range(node.get_child_count())])
+                return any([walk(node.get_child_at_index(i), depth + 1, bound, None, False, None, vcl, layers) for i in range(node.get_child_count())])
             raw = raw_box(Atspi, node)
             vcl = vcl_shift(role, raw, parent_raw, vcl)
             moved = raw if raw is None or vcl == (0, 0) else (raw[0] + vcl[0], raw[1] + vcl[1], raw[2], raw[3])
             box, hidden = drawn_box(moved, bound, role)
             if hidden:
                 return False  # cut off, scrolled away or 0 px: its children with it
+            layers = popup_layers(role, box, layers, depth)
             name = shown_text(node, role, (node.get_name() or '').strip())
             wanted = name or (role in USEFUL and role not in BARE_LABELS)
             if box is not None and role not in CONTAINERS and wanted:
@@ -210,6 +228,8 @@ def walk_root(Atspi, root, deadline, max_depth, max_nodes, gtk4=None):
                 text = text_of(node, role)
                 if text is not None and text != name:
                     item['text'] = text
+                if layers:
+                    item['popups'] = list(layers)
                 keys.append(node.path)
                 out.append(item)
             count = node.get_child_count()
@@ -220,6 +240,8 @@ def walk_root(Atspi, root, deadline, max_depth, max_nodes, gtk4=None):
                 return True
             if role in DROPS:
                 bound = None  # its items drop down in a popup of their own, maybe past the window
+            elif role == 'page tab' and not office:
+                pass  # its box is the tab's title; its page (a GTK 3 notebook's) lies outside it
             elif box is not None:
                 bound = box
             ordered = role in LISTS and bound is not None
@@ -232,7 +254,7 @@ def walk_root(Atspi, root, deadline, max_depth, max_nodes, gtk4=None):
                 child = node.get_child_at_index(i)
             except Exception:
                 continue
-            if child is not None and walk(child, depth + 1, bound, None, False, raw, vcl):
+            if child is not None and walk(child, depth + 1, bound, None, False, raw, vcl, layers):
                 shown, misses = True, 0
             elif shown and ordered:
                 misses += 1

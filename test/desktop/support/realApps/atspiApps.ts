@@ -1,6 +1,6 @@
-// Real GTK and Qt applications from Debian (mousepad with code, galculator, speedcrunch) on the
-// suite's display, each with a temp HOME/XDG config (no user settings leak in) and its
-// accessibility on. Ground truth comes from AT-SPI through our own reader (atspiTruth.py), not
+// Real GTK and Qt applications from Debian (mousepad and featherpad with code, galculator,
+// speedcrunch, thunar in a folder of its own) on the suite's display, each with a temp HOME/XDG
+// config (no user settings leak in) and its accessibility on. Ground truth comes from AT-SPI through our own reader (atspiTruth.py), not
 // the product's adapter, so a bug there cannot hide itself.
 import type { SpawnOptions } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -22,7 +22,7 @@ import {
   type StartedProcess,
 } from './appWindow';
 
-export type AtspiAppKind = 'mousepad' | 'galculator' | 'speedcrunch';
+export type AtspiAppKind = 'mousepad' | 'galculator' | 'speedcrunch' | 'featherpad' | 'thunar';
 
 const TRUTH_SCRIPT = path.join(__dirname, 'atspiTruth.py');
 
@@ -69,13 +69,20 @@ interface TruthReply {
   error?: string;
   windows?: Array<{ name: string; role: string; box: [number, number, number, number] | null }>;
   elements?: Array<{ name: string; role: string; box: [number, number, number, number]; window: string; states: string[] }>;
+  /** Showing in the toolkit's tree but not drawn: scrolled out of an ancestor, or under a popup or the active window. */
+  hidden?: Array<{ name: string; role: string; box: [number, number, number, number]; window: string; states: string[] }>;
 }
 
 const DEFAULT_PLACEMENT: Record<AtspiAppKind, Placement> = {
   mousepad: { x: 960, y: 0, width: 960, height: 560 },
   galculator: { x: 960, y: 600, width: 480, height: 480 },
   speedcrunch: { x: 1440, y: 600, width: 480, height: 480 },
+  featherpad: { x: 960, y: 0, width: 960, height: 500 },
+  thunar: { x: 0, y: 0, width: 950, height: 500 },
 };
+
+/** The folders thunar shows (in its own temp HOME): what a click by name opens. */
+export const THUNAR_FOLDERS = ['Projects', 'Photos 2024', 'Invoices', 'Music', 'Recipes', 'Taxes'];
 
 export class AtspiApp {
   private constructor(
@@ -92,7 +99,9 @@ export class AtspiApp {
   }
 
   static async start(kind: AtspiAppKind, env: NodeJS.ProcessEnv, placement: Placement = DEFAULT_PLACEMENT[kind]): Promise<AtspiApp> {
-    const home = mkdtempSync(path.join(tmpdir(), `gai-${kind}-`));
+    const temp = mkdtempSync(path.join(tmpdir(), `gai-${kind}-`));
+    // thunar's side pane shows the home folder's name: a person's, not the temp folder's.
+    const home = kind === 'thunar' ? path.join(temp, 'alex') : temp;
     const appEnv: NodeJS.ProcessEnv = {
       ...env,
       HOME: home,
@@ -105,37 +114,51 @@ export class AtspiApp {
     };
     delete appEnv.NO_AT_BRIDGE;
     const args: string[] = [];
-    if (kind === 'mousepad') {
+    if (kind === 'mousepad' || kind === 'featherpad') {
       const file = path.join(home, 'settingsLoader.ts');
       writeFileSync(file, CODE_SAMPLE);
       args.push(file);
     }
     mkdirSync(path.join(home, '.config'), { recursive: true });
+    if (kind === 'thunar') {
+      const folder = path.join(home, 'Files');
+      for (const name of THUNAR_FOLDERS) mkdirSync(path.join(folder, name), { recursive: true });
+      writeFileSync(path.join(folder, 'notes.txt'), 'notes\n');
+      args.push(folder);
+      // Its settings go through xfconfd, which D-Bus starts with the bus's environment: point
+      // that at the temp HOME so nothing of the real HOME is read or written.
+      await setActivationEnvironment(appEnv);
+    }
     const process = startApp(kind, args, { env: appEnv, stdio: ['ignore', 'ignore', 'pipe'] });
     try {
       const windowId = await waitForWindow(process, appEnv, kind);
       const placed = await placeWindow(windowId, placement, appEnv);
-      const app = new AtspiApp(kind, process, home, appEnv, windowId, placed);
+      const app = new AtspiApp(kind, process, temp, appEnv, windowId, placed);
       await app.waitForTree();
       if (kind === 'speedcrunch') await app.showSpeedCrunchKeypad();
       return app;
     } catch (error) {
       await stopProcess(process.child);
-      rmSync(home, { recursive: true, force: true });
+      rmSync(temp, { recursive: true, force: true });
       throw error;
     }
   }
 
   /** Every showing, named element of the app's showing windows (main window, open menus, dialogs). */
-  async elements(): Promise<AtspiElement[]> {
+  async elements(which: 'elements' | 'hidden' = 'elements'): Promise<AtspiElement[]> {
     const pid = this.process.child.pid;
     const text = await run(FIXTURE_PYTHON, [TRUTH_SCRIPT, String(pid ?? 0)], this.env, 20_000);
     const reply = JSON.parse(text) as TruthReply;
     if (!reply.ok) throw new Error(`AT-SPI ground truth of ${this.kind} failed: ${reply.error ?? 'no reason'}`);
     const screen = await this.screenSize();
-    return (reply.elements ?? [])
+    return (reply[which] ?? [])
       .map((e) => ({ name: e.name, role: e.role, window: e.window, states: e.states, bbox: { x: e.box[0], y: e.box[1], width: e.box[2], height: e.box[3] } }))
       .filter((e) => onScreen(e.bbox, screen));
+  }
+
+  /** Elements the toolkit reports showing that are not drawn (scrolled out, under a menu or the dialog). */
+  hiddenElements(): Promise<AtspiElement[]> {
+    return this.elements('hidden');
   }
 
   /** The elements as labels to look for. `filter` narrows them (a menu's items, a dialog's). */
@@ -173,10 +196,15 @@ export class AtspiApp {
    * rest of the window was read before).
    */
   async openFirstMenu(): Promise<GroundTruthLabel[]> {
+    return this.openMenu();
+  }
+
+  /** Opens the menu bar's menu of this name (the first one without) and returns its items' labels. */
+  async openMenu(name?: string): Promise<GroundTruthLabel[]> {
     await this.activate();
     const before = new Set((await this.elements()).map(key));
-    const first = (await this.elements()).find((e) => e.role === 'menu' || e.role === 'menu item');
-    if (!first) throw new Error(`${this.kind} shows no menu bar`);
+    const first = (await this.elements()).find((e) => (e.role === 'menu' || e.role === 'menu item') && (name === undefined || e.name === name));
+    if (!first) throw new Error(`${this.kind} shows no menu ${name ?? 'bar'}`);
     await this.clickElement(first.name, first.role);
     return this.waitForNew(before, (e) => e.role.includes('menu'), `the ${first.name} menu`);
   }
@@ -184,12 +212,14 @@ export class AtspiApp {
   /** Opens a dialog through the app's menus and returns the labels of the dialog's window. */
   async openDialog(): Promise<GroundTruthLabel[]> {
     await this.activate();
-    const before = new Set((await this.elements()).map(key));
+    const shown = await this.elements();
+    const before = new Set(shown.map(key));
+    // Named before the dialog opens: a dialog over the whole window hides all its elements.
+    const main = shown.find((e) => e.window !== '')?.window;
     const [menu, item] = DIALOGS[this.kind];
     await this.clickElement(menu);
     await this.waitFor(async () => (await this.elements()).some((e) => item.test(e.name)), `${menu} menu`);
     await this.clickElement(item);
-    const main = (await this.elements()).find((e) => e.window !== '')?.window;
     return this.waitForNew(before, (e) => e.window !== main || e.window === '', `the dialog of ${String(item)}`);
   }
 
@@ -249,6 +279,10 @@ function startApp(kind: AtspiAppKind, args: string[], options: SpawnOptions): St
       return startProcess('galculator', args, options);
     case 'speedcrunch':
       return startProcess('speedcrunch', args, options);
+    case 'featherpad':
+      return startProcess('featherpad', args, options);
+    case 'thunar':
+      return startProcess('thunar', args, options);
   }
 }
 
@@ -257,7 +291,22 @@ const DIALOGS: Record<AtspiAppKind, [string, RegExp]> = {
   mousepad: ['Search', /^Find and Replace/],
   galculator: ['Edit', /^Preferences/],
   speedcrunch: ['Help', /^About/],
+  featherpad: ['Options', /^Preferences/],
+  thunar: ['Edit', /^Preferences/],
 };
+
+/** D-Bus starts services (thunar's xfconfd) with these HOME and XDG folders from now on. */
+async function setActivationEnvironment(env: NodeJS.ProcessEnv): Promise<void> {
+  const vars = Object.fromEntries(['HOME', 'XDG_CONFIG_HOME', 'XDG_DATA_HOME', 'XDG_CACHE_HOME'].map((k) => [k, env[k] ?? '']));
+  const script = [
+    'import json, sys',
+    'from gi.repository import Gio, GLib',
+    'bus = Gio.bus_get_sync(Gio.BusType.SESSION, None)',
+    "bus.call_sync('org.freedesktop.DBus', '/org/freedesktop/DBus', 'org.freedesktop.DBus', 'UpdateActivationEnvironment',",
+    "    GLib.Variant('(a{ss})', (json.loads(sys.argv[1]),)), None, Gio.DBusCallFlags.NONE, 5000, None)",
+  ].join('\n');
+  await run(FIXTURE_PYTHON, ['-c', script, JSON.stringify(vars)], env);
+}
 
 /** Wholly on the screen: a window wider than its place leaves part of its widgets off the edge. */
 function onScreen(box: BBox, screen: { width: number; height: number }): boolean {

@@ -14,6 +14,11 @@ offset by the widget they point at), and names a labelled button by its type or 
 windows are placed from the X server, a widget counts when it is VISIBLE with a size inside its
 window and no open popover covers it, and a button that holds a label is left to that label.
 
+What is under an open popup menu it is not part of, or under the app's active window when it is in
+another one, is not drawn either; elements the toolkit calls showing that are wholly cut off or
+wholly covered are returned apart ('hidden'), for tests that they are never clicked there. Qt
+places every line's words of a text view on its first line: Qt apps have no word truth.
+
 usage: atspiTruth.py PID [APP_NAME]
 """
 import json
@@ -32,6 +37,8 @@ CONTAINERS = {'application', 'frame', 'window', 'dialog', 'alert', 'file chooser
 # Their children drop down outside their box; these are drawn over their parent.
 DROPS = {'menu', 'popup menu', 'menu item', 'combo box'}
 POPUPS = {'menu', 'popup menu', 'window', 'tool tip'}
+# Popups that cover what lies under them (a GTK menu is a top-level 'window'; a Qt one a 'popup menu').
+COVERING = {'popup menu', 'window', 'tool tip'}
 MAX_NODES = 6000
 MAX_TEXT = 4000
 # Identifiers and numbers of code, two characters or more: what a person would point at by name
@@ -221,7 +228,9 @@ def main():
         except Exception:
             continue
     out = []
+    clipped = []
     windows = []
+    covers = []
     visited = [0]
 
     def box_of(node):
@@ -263,7 +272,7 @@ def main():
             return box, None  # an embedded GTK widget: where it says it is
         return box, offset
 
-    def walk(node, depth, top, bound, parent_box=None, offset=None):
+    def walk(node, depth, top, bound, parent_box=None, offset=None, popups=(), qt=False, office=False):
         if visited[0] >= MAX_NODES or depth > 60:
             return
         visited[0] += 1
@@ -276,26 +285,33 @@ def main():
             box = raw if raw is None or offset is None else [raw[0] + offset[0], raw[1] + offset[1], raw[2], raw[3]]
             if role in POPUPS:
                 bound = None  # a popup of its own, drawn over its parent
+            if role in COVERING and box is not None and depth > 0:
+                covers.append(box)
+                popups = list(popups) + [box]
             if box is None and zero_size(node) and role not in DROPS:
                 return
-            if box is not None and bound is not None and narrowed(bound, box)[2] * narrowed(bound, box)[3] == 0:
-                return  # wholly outside an ancestor: cut off or scrolled away, its children with it
             label = (node.get_name() or '').strip()
+            if box is not None and bound is not None and narrowed(bound, box)[2] * narrowed(bound, box)[3] == 0:
+                if label and role not in CONTAINERS:
+                    clipped.append({'name': label, 'role': role, 'box': box, 'window': top, 'states': [], 'popups': popups})
+                return  # wholly outside an ancestor: cut off or scrolled away, its children with it
             if not label and role in ('label', 'status bar item') and 'Text' in node.get_interfaces():
                 label = text_of(node)
             if box is not None and label and role not in CONTAINERS and inside(box, bound):
                 out.append({'name': label, 'role': role, 'box': box, 'window': top,
-                    'states': [s.value_nick for s in states.get_states()]})
-            if box is not None and role == 'text' and states.contains(Atspi.StateType.EDITABLE):
-                words_of(node, top, bound)
-            if states.contains(Atspi.StateType.MANAGES_DESCENDANTS):
+                    'states': [s.value_nick for s in states.get_states()], 'popups': popups})
+            if box is not None and role == 'text' and states.contains(Atspi.StateType.EDITABLE) and not qt:
+                words_of(node, top, bound, popups)
+            # A sheet that makes its cells on demand (LibreOffice Calc); a GTK 3 tree view also
+            # manages its descendants but holds its few rows: those are walked.
+            if states.contains(Atspi.StateType.MANAGES_DESCENDANTS) and (office or node.get_child_count() > 500):
                 if box is not None and 'Table' in node.get_interfaces():
                     cells_of(node, top, narrowed(bound, box), offset or (0, 0))
                 return
             count = node.get_child_count()
             if role in DROPS:
                 bound = None  # its items drop down in a popup, maybe past the window
-            else:
+            elif role != 'page tab' or office:  # a GTK page tab's box is its title; its page lies outside it (LibreOffice's: as read before)
                 bound = narrowed(bound, box)
         except Exception:
             return
@@ -305,7 +321,7 @@ def main():
             except Exception:
                 continue
             if child is not None:
-                walk(child, depth + 1, top, bound, raw, offset)
+                walk(child, depth + 1, top, bound, raw, offset, popups, qt, office)
 
     def text_of(node):
         # Asking past the end gives nothing in LibreOffice: ask for what there is.
@@ -334,7 +350,7 @@ def main():
                 if text and box is not None and inside(box, bound):
                     out.append({'name': text, 'role': 'table cell', 'box': box, 'window': top, 'states': []})
 
-    def words_of(node, top, bound):
+    def words_of(node, top, bound, popups):
         # The words of an editor's text (code), each with the box of its characters on screen.
         count = Atspi.Text.get_character_count(node)
         text = Atspi.Text.get_text(node, 0, min(count, MAX_TEXT))
@@ -342,12 +358,14 @@ def main():
             e = Atspi.Text.get_range_extents(node, match.start(), match.end(), SCREEN)
             box = [e.x, e.y, e.width, e.height]
             if e.width > 0 and e.height > 0 and inside(box, bound):
-                out.append({'name': match.group(0), 'role': 'word', 'box': box, 'window': top, 'states': []})
+                out.append({'name': match.group(0), 'role': 'word', 'box': box, 'window': top, 'states': [], 'popups': popups})
 
     for app in apps:
         if is_gtk4(app):
             gtk4_windows(Atspi, app, pid, windows, out)
             continue
+        qt = (app.get_toolkit_name() or '').lower() == 'qt'
+        office = app.get_name() == 'soffice'
         for i in range(app.get_child_count()):
             top = app.get_child_at_index(i)
             try:
@@ -358,9 +376,28 @@ def main():
                 bound = box_of(top)
             except Exception:
                 continue
-            windows.append({'name': title, 'role': role, 'box': bound})
-            walk(top, 0, title or role, bound if role not in ('menu', 'popup menu', 'window') else None)
-    return {'ok': True, 'apps': [a.get_name() for a in apps], 'windows': windows, 'elements': out, 'visited': visited[0]}
+            active = top.get_state_set().contains(Atspi.StateType.ACTIVE)
+            windows.append({'name': title, 'role': role, 'box': bound, 'active': active})
+            popup = role in COVERING or role == 'menu'
+            if popup and bound is not None:
+                covers.append(bound)
+            walk(top, 0, title or role, bound if not popup else None, None, None, [bound] if popup and bound is not None else [], qt, office)
+    # Under a popup it is not part of, or under the active window from another one: not drawn.
+    above = [w['box'] for w in windows if w.get('active') and w['box'] is not None]
+    titles = {w['name'] or w['role'] for w in windows if w.get('active')}
+    def over(e):
+        found = [c for c in covers if not any(c == own for own in e.get('popups', []))]
+        return found + above if not e.get('popups') and e['window'] not in titles else found
+    def covered(e):
+        cx, cy = e['box'][0] + e['box'][2] / 2, e['box'][1] + e['box'][3] / 2
+        return any(c[0] <= cx < c[0] + c[2] and c[1] <= cy < c[1] + c[3] for c in over(e))
+    def wholly_covered(e):
+        b = e['box']
+        return any(c[0] <= b[0] and c[1] <= b[1] and b[0] + b[2] <= c[0] + c[2] and b[1] + b[3] <= c[1] + c[3] for c in over(e))
+    plain = lambda e: dict((k, v) for k, v in e.items() if k != 'popups')
+    drawn = [plain(e) for e in out if not covered(e)]
+    hidden = [plain(e) for e in clipped + [e for e in out if wholly_covered(e)] if e['role'] != 'word']
+    return {'ok': True, 'apps': [a.get_name() for a in apps], 'windows': windows, 'elements': drawn, 'hidden': hidden, 'visited': visited[0]}
 
 
 if __name__ == '__main__':
