@@ -4,14 +4,13 @@
 // dialog). The target locator is asked for each label without clicking; its point must lie in
 // the label's box or it must say it will not click. Then real clicks through the click tool.
 import { strict as assert } from 'node:assert';
-import { spawnSync } from 'node:child_process';
 import { TargetLocator } from '../../src/desktop/grounding/targetLocator';
 import { createDesktopRig, type DesktopRig } from './support/desktopRig';
 import { suiteDisplay } from './support/fixture';
-import { activateWindow, delay, type GroundTruthLabel } from './support/realApps/appWindow';
+import { activateWindow, delay } from './support/realApps/appWindow';
 import type { AtspiApp } from './support/realApps/atspiApps';
 import { startBusyScene, type BusyScene } from './support/realApps/busyScene';
-import { add, boxesByText, describeAnswer, emptyTally, foldLabel, judge, summary, type Tally } from './support/realApps/labelScore';
+import { LabelBoard, missingPrograms, type LabelFloor } from './support/realApps/labelBoard';
 
 const display = suiteDisplay();
 const PROGRAMS = ['chromium', 'mousepad', 'galculator', 'speedcrunch'];
@@ -20,8 +19,7 @@ const PROGRAMS = ['chromium', 'mousepad', 'galculator', 'speedcrunch'];
 // the failing labels are printed on every run. The editor's code words (text inside code, not
 // named controls; measured 97.6% on 2026-11-24: "fs" unsure, "line.trim" inside a longer token)
 // are held to what holds now, and to no misclick.
-const GOAL = { landed: 0.98, misclicks: 0 };
-const HOLDS_NOW: Record<string, { landed: number; misclicks: number }> = {
+const HOLDS_NOW: Record<string, LabelFloor> = {
   'mousepad code words': { landed: 0.95, misclicks: 0 },
 };
 
@@ -30,10 +28,10 @@ describe('real applications on a busy desktop: every label', function () {
   let rig: DesktopRig;
   let scene: BusyScene;
   let locator: TargetLocator;
-  const tallies = new Map<string, Tally>();
+  const board = new LabelBoard((text) => locator.locate(text), HOLDS_NOW);
 
   before(async function () {
-    const missing = PROGRAMS.filter((p) => spawnSync('sh', ['-c', `command -v ${p}`]).status !== 0);
+    const missing = missingPrograms(PROGRAMS);
     if (missing.length > 0) {
       console.log(`      skipped: ${missing.join(', ')} not installed (node scripts/ensureDeps.mjs installs them)`);
       this.skip();
@@ -43,43 +41,19 @@ describe('real applications on a busy desktop: every label', function () {
     locator = new TargetLocator(rig.services);
   });
   after(async () => {
-    for (const [name, tally] of tallies) console.log(`      ${summary(name, tally).split('\n')[0]}`);
+    board.printTotals();
     await scene?.stop();
     await rig?.dispose();
   });
-
-  /** Asks the locator for every label; `context` are the app's other labels (duplicates of the same text land on any). */
-  async function tryLabels(name: string, labels: GroundTruthLabel[], context: GroundTruthLabel[] = []): Promise<Tally> {
-    const tally = tallies.get(name) ?? emptyTally();
-    tallies.set(name, tally);
-    const boxes = boxesByText([...labels, ...context]);
-    for (const label of labels) {
-      const sameText = boxes.get(foldLabel(label.text)) ?? [label.bbox];
-      const started = performance.now();
-      const result = await locator.locate(label.text);
-      const ms = performance.now() - started;
-      add(tally, { label, outcome: judge(result, label, sameText), duplicates: sameText.length - 1, answer: describeAnswer(result), ms });
-    }
-    return tally;
-  }
-
-  function check(name: string, tally: Tally): void {
-    console.log(summary(name, tally));
-    assert.ok(tally.tried >= 10, `${name}: only ${tally.tried} labels in the ground truth`);
-    const holds = HOLDS_NOW[name] ?? GOAL;
-    assert.ok(tally.misclicked <= holds.misclicks, `${name}: ${tally.misclicked} misclicks (a point outside the label's box), at most ${holds.misclicks}:\n${summary(name, tally)}`);
-    const share = tally.landed / tally.tried;
-    assert.ok(share >= holds.landed, `${name}: ${(100 * share).toFixed(1)}% landed, floor ${100 * holds.landed}%:\n${summary(name, tally)}`);
-  }
 
   it('chromium page: every visible text and aria-label of the DOM', async () => {
     await activateWindow(scene.chromium.windowId, display.env);
     await delay(300);
     const labels = await scene.chromium.groundTruth();
     assert.ok(labels.length >= 60, `the page shows ${labels.length} labels`);
-    const tally = await tryLabels('chromium', labels);
+    await board.tryLabels('chromium', labels);
     await scene.chromium.takeClicks(); // the locator clicks nothing: keep the record clean for the click test
-    check('chromium', tally);
+    board.check('chromium');
   });
 
   for (const kind of ['mousepad', 'galculator', 'speedcrunch'] as const) {
@@ -89,17 +63,17 @@ describe('real applications on a busy desktop: every label', function () {
       await delay(300);
       const main = await app.groundTruth();
       // An editor's words are scored apart: they are text inside code, not named controls.
-      await tryLabels(kind, main.filter((l) => l.role !== 'word'));
+      await board.tryLabels(kind, main.filter((l) => l.role !== 'word'));
       const words = main.filter((l) => l.role === 'word');
-      if (words.length > 0) await tryLabels(`${kind} code words`, words);
+      if (words.length > 0) await board.tryLabels(`${kind} code words`, words);
       const menu = await app.openFirstMenu();
-      await tryLabels(kind, menu, main);
+      await board.tryLabels(kind, menu, main);
       await app.closePopups();
       const dialog = await app.openDialog();
-      const tally = await tryLabels(kind, dialog, main);
+      await board.tryLabels(kind, dialog, main);
       await app.closePopups();
-      check(kind, tally);
-      if (words.length > 0) check(`${kind} code words`, tallies.get(`${kind} code words`)!);
+      board.check(kind);
+      if (words.length > 0) board.check(`${kind} code words`);
     });
   }
 

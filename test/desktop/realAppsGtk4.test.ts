@@ -5,23 +5,22 @@
 // must say it will not click. Ground truth: atspiTruth.py's own GTK 4 reading. Then real clicks
 // on the calculator's keys (×, ÷, π among them) through the click tool.
 import { strict as assert } from 'node:assert';
-import { spawnSync } from 'node:child_process';
 import { TargetLocator } from '../../src/desktop/grounding/targetLocator';
 import { createDesktopRig, type DesktopRig } from './support/desktopRig';
 import { suiteDisplay } from './support/fixture';
-import { delay, type GroundTruthLabel } from './support/realApps/appWindow';
+import { delay } from './support/realApps/appWindow';
 import { AtspiApp } from './support/realApps/atspiApps';
 import { Gtk4App } from './support/realApps/gtk4Apps';
-import { add, boxesByText, describeAnswer, emptyTally, foldLabel, judge, summary, type Tally } from './support/realApps/labelScore';
+import { describeAnswer, judge } from './support/realApps/labelScore';
+import { LabelBoard, missingPrograms, type LabelFloor } from './support/realApps/labelBoard';
 
 const display = suiteDisplay();
 const PROGRAMS = ['gnome-calculator', 'gnome-text-editor', 'galculator'];
-const GOAL = { landed: 0.98, misclicks: 0 };
 // The document's words are text inside a document, not named controls, scored apart as for
 // mousepad in realApps.test.ts. Measured 18 of 19 on 2026-11-27: "notes" is also the stem of the
 // file name "notes.txt" in the header bar, which OCR reads as "notes." there, so it is answered
 // ambiguous (no misclick).
-const HOLDS_NOW: Record<string, { landed: number; misclicks: number }> = {
+const HOLDS_NOW: Record<string, LabelFloor> = {
   'gnome-text-editor words': { landed: 0.94, misclicks: 0 },
 };
 
@@ -39,10 +38,10 @@ describe('GTK 4 applications beside a GTK 3 one: every label', function () {
   let editor: Gtk4App;
   let calculator: Gtk4App;
   let galculator: AtspiApp;
-  const tallies = new Map<string, Tally>();
+  const board = new LabelBoard((text) => locator.locate(text), HOLDS_NOW);
 
   before(async function () {
-    const missing = PROGRAMS.filter((p) => spawnSync('sh', ['-c', `command -v ${p}`]).status !== 0);
+    const missing = missingPrograms(PROGRAMS);
     if (missing.length > 0) {
       console.log(`      skipped: ${missing.join(', ')} not installed (node scripts/ensureDeps.mjs installs them)`);
       this.skip();
@@ -54,34 +53,10 @@ describe('GTK 4 applications beside a GTK 3 one: every label', function () {
     locator = new TargetLocator(rig.services);
   });
   after(async () => {
-    for (const [name, tally] of tallies) console.log(`      ${summary(name, tally).split('\n')[0]}`);
+    board.printTotals();
     await rig?.dispose();
     for (const app of [calculator, editor, galculator]) await app?.stop();
   });
-
-  /** Asks the locator for every label; `context` are the app's other labels (duplicates of the same text land on any). */
-  async function tryLabels(name: string, labels: GroundTruthLabel[], context: GroundTruthLabel[] = []): Promise<Tally> {
-    const tally = tallies.get(name) ?? emptyTally();
-    tallies.set(name, tally);
-    const boxes = boxesByText([...labels, ...context]);
-    for (const label of labels) {
-      const sameText = boxes.get(foldLabel(label.text)) ?? [label.bbox];
-      const started = performance.now();
-      const result = await locator.locate(label.text);
-      add(tally, { label, outcome: judge(result, label, sameText), duplicates: sameText.length - 1, answer: describeAnswer(result), ms: performance.now() - started });
-    }
-    return tally;
-  }
-
-  function check(name: string): void {
-    const tally = tallies.get(name)!;
-    console.log(summary(name, tally));
-    assert.ok(tally.tried >= 10, `${name}: only ${tally.tried} labels in the ground truth`);
-    const holds = HOLDS_NOW[name] ?? GOAL;
-    assert.ok(tally.misclicked <= holds.misclicks, `${name}: ${tally.misclicked} misclicks (a point outside the label's box):\n${summary(name, tally)}`);
-    const share = tally.landed / tally.tried;
-    assert.ok(share >= holds.landed, `${name}: ${(100 * share).toFixed(1)}% landed, floor ${100 * holds.landed}%:\n${summary(name, tally)}`);
-  }
 
   it('computes 2 × π ÷ 4 on gnome-calculator by clicking its keys, its tree shows 1.570796327, then "=" is in the history too and is not clicked', async () => {
     await calculator.activate();
@@ -104,25 +79,25 @@ describe('GTK 4 applications beside a GTK 3 one: every label', function () {
     await editor.activate();
     await delay(300);
     const main = await editor.groundTruth();
-    await tryLabels('gnome-text-editor', main.filter((l) => l.role !== 'word'));
+    await board.tryLabels('gnome-text-editor', main.filter((l) => l.role !== 'word'));
     const words = main.filter((l) => l.role === 'word');
     assert.ok(words.length >= 10, `the document shows ${words.length} words`);
-    await tryLabels('gnome-text-editor words', words);
+    await board.tryLabels('gnome-text-editor words', words);
     const menu = await editor.openMenu();
-    await tryLabels('gnome-text-editor', menu, main);
+    await board.tryLabels('gnome-text-editor', menu, main);
     await editor.closePopups();
     const dialog = await editor.openDialog();
-    await tryLabels('gnome-text-editor', dialog, main);
+    await board.tryLabels('gnome-text-editor', dialog, main);
     await editor.closePopups();
-    check('gnome-text-editor');
-    check('gnome-text-editor words');
+    board.check('gnome-text-editor');
+    board.check('gnome-text-editor words');
   });
 
   it('gnome-calculator in Basic mode: every label of the window, its mode menu and Preferences', async () => {
     await calculator.activate();
     await delay(300);
     const main = await calculator.groundTruth();
-    await tryLabels('gnome-calculator basic', main);
+    await board.tryLabels('gnome-calculator basic', main);
     // The glyph keys OCR cannot read are answered by GTK 4's own tree, inside their keys.
     for (const glyph of ['π', '÷', '√', '×', '−']) {
       const key = main.find((l) => l.text === glyph);
@@ -135,21 +110,21 @@ describe('GTK 4 applications beside a GTK 3 one: every label', function () {
     // The mode menu is a popover: read from the tree as a popup, drawn above the window.
     const advanced = await locator.locate('Advanced');
     assert.equal(advanced.status === 'found' && advanced.source, 'accessibility', describeAnswer(advanced));
-    await tryLabels('gnome-calculator basic', menu, main);
+    await board.tryLabels('gnome-calculator basic', menu, main);
     await calculator.closePopups();
     const dialog = await calculator.openDialog();
-    await tryLabels('gnome-calculator basic', dialog, main);
+    await board.tryLabels('gnome-calculator basic', dialog, main);
     await calculator.closePopups();
-    check('gnome-calculator basic');
+    board.check('gnome-calculator basic');
   });
 
   it('gnome-calculator in Advanced mode: every label of the window and its mode menu', async () => {
     const main = await calculator.switchMode('Advanced');
     assert.ok(main.some((l) => l.text === 'cos'), 'Advanced mode shows its function keys');
-    await tryLabels('gnome-calculator advanced', main);
+    await board.tryLabels('gnome-calculator advanced', main);
     const menu = await calculator.openMenu();
-    await tryLabels('gnome-calculator advanced', menu, main);
+    await board.tryLabels('gnome-calculator advanced', menu, main);
     await calculator.closePopups();
-    check('gnome-calculator advanced');
+    board.check('gnome-calculator advanced');
   });
 });

@@ -11,12 +11,11 @@ import { TargetLocator } from '../../src/desktop/grounding/targetLocator';
 import { runBuiltCli } from './support/builtCli';
 import { createDesktopRig, type DesktopRig } from './support/desktopRig';
 import { suiteDisplay } from './support/fixture';
-import { delay, type GroundTruthLabel } from './support/realApps/appWindow';
-import { add, boxesByText, describeAnswer, emptyTally, foldLabel, judge, summary, type Tally } from './support/realApps/labelScore';
+import { delay } from './support/realApps/appWindow';
+import { LabelBoard } from './support/realApps/labelBoard';
 import { LibreOfficeApp, type OfficeKind } from './support/realApps/libreOfficeApp';
 
 const display = suiteDisplay();
-const GOAL = { landed: 0.98, misclicks: 0 };
 // The Paragraph dialog's tabs and its Cancel, clicked by `gai click` in each cycle.
 const PARAGRAPH_CLICKS = ['Indents & Spacing', 'Alignment', 'Text Flow', 'Tabs', 'Borders', 'Area', 'Cancel'];
 // Before the fix soffice.bin died in the second cycle, every time (5 of 10 cycles, 2026-11-27).
@@ -27,7 +26,7 @@ describe('LibreOffice Writer and Calc: every label, and reads that do not crash 
   this.timeout(900_000);
   let rig: DesktopRig;
   let locator: TargetLocator;
-  const tallies = new Map<string, Tally>();
+  const board = new LabelBoard((text) => locator.locate(text));
 
   before(function () {
     if (spawnSync('sh', ['-c', 'command -v soffice']).status !== 0) {
@@ -38,30 +37,9 @@ describe('LibreOffice Writer and Calc: every label, and reads that do not crash 
     locator = new TargetLocator(rig.services);
   });
   after(async () => {
-    for (const [name, tally] of tallies) console.log(`      ${summary(name, tally).split('\n')[0]}`);
+    board.printTotals();
     await rig?.dispose();
   });
-
-  async function tryLabels(name: string, labels: GroundTruthLabel[], context: GroundTruthLabel[] = []): Promise<Tally> {
-    const tally = tallies.get(name) ?? emptyTally();
-    tallies.set(name, tally);
-    const boxes = boxesByText([...labels, ...context]);
-    for (const label of labels) {
-      const sameText = boxes.get(foldLabel(label.text)) ?? [label.bbox];
-      const started = performance.now();
-      const result = await locator.locate(label.text);
-      add(tally, { label, outcome: judge(result, label, sameText), duplicates: sameText.length - 1, answer: describeAnswer(result), ms: performance.now() - started });
-    }
-    return tally;
-  }
-
-  function check(name: string, tally: Tally, goal = GOAL): void {
-    console.log(summary(name, tally));
-    assert.ok(tally.tried >= 10, `${name}: only ${tally.tried} labels in the ground truth`);
-    assert.ok(tally.misclicked <= goal.misclicks, `${name}: ${tally.misclicked} misclicks, at most ${goal.misclicks}:\n${summary(name, tally)}`);
-    const share = tally.landed / tally.tried;
-    assert.ok(share >= goal.landed, `${name}: ${(100 * share).toFixed(1)}% landed, floor ${100 * goal.landed}%:\n${summary(name, tally)}`);
-  }
 
   async function withOffice(kind: OfficeKind, body: (app: LibreOfficeApp) => Promise<void>): Promise<void> {
     const app = await LibreOfficeApp.start(kind, display.env, FULL_SCREEN);
@@ -81,15 +59,15 @@ describe('LibreOffice Writer and Calc: every label, and reads that do not crash 
         // The words inside its fields (font name and size, the Name Box) are left out: the tree
         // gives the field, not the word, and a number in them has copies the tree does not have
         // (Calc's row headers are drawn, not in the tree).
-        await tryLabels(kind, main.filter((l) => l.role !== 'word'));
+        await board.tryLabels(kind, main.filter((l) => l.role !== 'word'));
         const menu = await app.openMenu('Format');
-        await tryLabels(kind, menu, main);
+        await board.tryLabels(kind, menu, main);
         await app.closePopups();
         const dialog = await app.openDialog();
-        const tally = await tryLabels(kind, dialog, main);
+        await board.tryLabels(kind, dialog, main);
         await app.closePopups();
         assert.ok(app.alive(), `soffice.bin died: ${app.crashReport()}`);
-        check(kind, tally);
+        board.check(kind);
       });
     });
   }

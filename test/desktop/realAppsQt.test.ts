@@ -5,13 +5,13 @@
 // under an open menu or the dialog); the locator is asked for each without clicking. Then real
 // clicks through the click tool: a menu item that opens a dialog, a folder that opens.
 import { strict as assert } from 'node:assert';
-import { spawnSync } from 'node:child_process';
 import { TargetLocator } from '../../src/desktop/grounding/targetLocator';
 import { createDesktopRig, type DesktopRig } from './support/desktopRig';
 import { suiteDisplay } from './support/fixture';
-import { delay, run, type GroundTruthLabel } from './support/realApps/appWindow';
+import { delay, run } from './support/realApps/appWindow';
 import { AtspiApp, type AtspiAppKind } from './support/realApps/atspiApps';
-import { add, boxesByText, describeAnswer, emptyTally, foldLabel, inside, judge, summary, type Tally } from './support/realApps/labelScore';
+import { foldLabel, inside, summary } from './support/realApps/labelScore';
+import { LabelBoard, missingPrograms } from './support/realApps/labelBoard';
 
 const display = suiteDisplay();
 const PROGRAMS = ['featherpad', 'speedcrunch', 'thunar', 'mousepad'];
@@ -19,7 +19,6 @@ const PROGRAMS = ['featherpad', 'speedcrunch', 'thunar', 'mousepad'];
 // Issue 19's goal, asserted per app. The words of a text field (thunar's location path; Qt's
 // text extents are wrong, so featherpad's code has no word truth) are scored apart: no misclick,
 // and whatever lands is printed (measured 2026-11-27: OCR reads "/tmp/..." as one unsure word).
-const GOAL = { landed: 0.98, misclicks: 0 };
 
 const LAYOUT = {
   thunar: { x: 0, y: 0, width: 950, height: 500 },
@@ -36,10 +35,10 @@ describe('Qt 5 apps and a GTK 3 file manager on a busy desktop: every label', fu
   let rig: DesktopRig;
   let locator: TargetLocator;
   const apps = new Map<keyof typeof LAYOUT, AtspiApp>();
-  const tallies = new Map<string, Tally>();
+  const board = new LabelBoard((text) => locator.locate(text));
 
   before(async function () {
-    const missing = PROGRAMS.filter((p) => spawnSync('sh', ['-c', `command -v ${p}`]).status !== 0);
+    const missing = missingPrograms(PROGRAMS);
     if (missing.length > 0) {
       console.log(`      skipped: ${missing.join(', ')} not installed (node scripts/ensureDeps.mjs installs them)`);
       this.skip();
@@ -49,25 +48,10 @@ describe('Qt 5 apps and a GTK 3 file manager on a busy desktop: every label', fu
     locator = new TargetLocator(rig.services);
   });
   after(async () => {
-    for (const [name, tally] of tallies) console.log(`      ${summary(name, tally).split('\n')[0]}`);
+    board.printTotals();
     await Promise.allSettled([...apps.values()].map((app) => app.stop()));
     await rig?.dispose();
   });
-
-  /** Asks the locator for every label; `context` is all the app shows then (the same text elsewhere lands on any). */
-  async function tryLabels(name: string, labels: GroundTruthLabel[], context: GroundTruthLabel[]): Promise<Tally> {
-    const tally = tallies.get(name) ?? emptyTally();
-    tallies.set(name, tally);
-    const boxes = boxesByText([...labels, ...context]);
-    for (const label of labels) {
-      const sameText = boxes.get(foldLabel(label.text)) ?? [label.bbox];
-      const started = performance.now();
-      const result = await locator.locate(label.text);
-      const ms = performance.now() - started;
-      add(tally, { label, outcome: judge(result, label, sameText), duplicates: sameText.length - 1, answer: describeAnswer(result), ms });
-    }
-    return tally;
-  }
 
   /**
    * What the toolkit reports showing but a person does not see (scrolled out of a scroll area,
@@ -83,40 +67,32 @@ describe('Qt 5 apps and a GTK 3 file manager on a busy desktop: every label', fu
     return hidden.length;
   }
 
-  function check(name: string, tally: Tally): void {
-    console.log(summary(name, tally));
-    assert.ok(tally.tried >= 10, `${name}: only ${tally.tried} labels in the ground truth`);
-    assert.ok(tally.misclicked <= GOAL.misclicks, `${name}: ${tally.misclicked} misclicks (a point outside the label's box), at most ${GOAL.misclicks}:\n${summary(name, tally)}`);
-    const share = tally.landed / tally.tried;
-    assert.ok(share >= GOAL.landed, `${name}: ${(100 * share).toFixed(1)}% landed, floor ${100 * GOAL.landed}%:\n${summary(name, tally)}`);
-  }
-
   for (const kind of ['featherpad', 'speedcrunch', 'thunar'] as const) {
     it(`${kind}: every named element of the window, two menus and a dialog`, async () => {
       const app = apps.get(kind)!;
       await app.activate();
       await delay(300);
       const main = await app.groundTruth();
-      await tryLabels(kind, main.filter((l) => l.role !== 'word'), main);
+      await board.tryLabels(kind, main.filter((l) => l.role !== 'word'), main);
       const words = main.filter((l) => l.role === 'word');
-      if (words.length > 0) await tryLabels(`${kind} field words`, words, main);
+      if (words.length > 0) await board.tryLabels(`${kind} field words`, words, main);
       const clickedHidden: string[] = [];
       let hidden = 0;
       for (const menu of [undefined, SECOND_MENU[kind]]) {
         const items = await app.openMenu(menu);
-        await tryLabels(kind, items, await app.groundTruth());
+        await board.tryLabels(kind, items, await app.groundTruth());
         hidden += await neverHidden(app, clickedHidden);
         await app.closePopups();
       }
       const dialog = await app.openDialog();
-      const tally = await tryLabels(kind, dialog, await app.groundTruth());
+      await board.tryLabels(kind, dialog, await app.groundTruth());
       hidden += await neverHidden(app, clickedHidden);
       await app.closePopups();
       console.log(`      ${kind}: ${hidden} labels showing in the tree but not drawn; located where hidden: ${clickedHidden.join(', ') || 'none'}`);
-      check(kind, tally);
+      board.check(kind);
       assert.deepEqual(clickedHidden, [], `${kind}: labels located where they are not drawn`);
-      const wordTally = tallies.get(`${kind} field words`);
-      if (wordTally) {
+      const wordTally = board.tally(`${kind} field words`);
+      if (wordTally.tried > 0) {
         console.log(summary(`${kind} field words`, wordTally));
         assert.equal(wordTally.misclicked, 0, `${kind} field words: misclicks:\n${summary(`${kind} field words`, wordTally)}`);
       }
