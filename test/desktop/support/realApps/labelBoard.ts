@@ -38,6 +38,11 @@ export class LabelBoard {
     return tally;
   }
 
+  /** The tally of that name, undefined when no label was asked under it. */
+  find(name: string): Tally | undefined {
+    return this.tallies.get(name);
+  }
+
   tally(name: string): Tally {
     const tally = this.tallies.get(name) ?? emptyTally();
     this.tallies.set(name, tally);
