@@ -2,7 +2,7 @@ import { centreOf } from '../../common/geometry';
 import type { Candidate } from './candidate';
 import { pickNear, type Anchor } from './nearAnchor';
 import type { LocateOptions } from './textLocator';
-import { editDistance, LONG_PHRASE_WORDS, tokenize } from './textLocator';
+import { LONG_PHRASE_WORDS, oneWordOff, tokenize } from './textLocator';
 
 // The rules that decide whether a match may be clicked. A misclick is worse than a miss: a
 // match that could be something else (a glyph inside a longer label, a fuzzy reading of a short
@@ -86,11 +86,11 @@ export function judgeOcr(query: string, candidates: readonly Candidate[], option
 function oneLetterMisread(tokens: readonly string[], candidate: Candidate, rules: Required<TargetRuleOptions>): boolean {
   const read = tokenize(candidate.text);
   if (tokens.length < 2 || read.length !== tokens.length || candidate.confidence < rules.minConfidence) return false;
+  // Four words or more, all but one exact: the phrase is pinned down even if a short word lost a letter.
+  if (tokens.length >= LONG_PHRASE_WORDS) return oneWordOff(read, tokens);
   const differing = tokens.map((t, i) => [t, read[i]!] as const).filter(([t, r]) => t !== r);
   if (differing.length !== 1) return false;
   const [wanted, got] = differing[0]!;
-  // Four words or more, all but one exact: the phrase is pinned down even if a short word lost a letter.
-  if (tokens.length >= LONG_PHRASE_WORDS) return [...wanted].length >= 3 && editDistance(wanted, got) <= 1;
   const a = [...wanted];
   const b = [...got];
   return a.length >= rules.minFuzzyLength && a.length === b.length && a.filter((c, i) => c !== b[i]).length === 1;

@@ -91,11 +91,11 @@ export const LONG_PHRASE_WORDS = 4;
  * A long phrase read with one word off by one letter, however short ("rom" for "from" in small
  * grey text): the other words pin it down. Only ever a fuzzy match.
  */
-function oneWordOff(read: readonly string[], tokens: readonly string[]): boolean {
-  if (tokens.length < LONG_PHRASE_WORDS) return false;
-  const off = tokens.filter((t, k) => t !== read[k]);
+export function oneWordOff(read: readonly string[], tokens: readonly string[]): boolean {
+  if (tokens.length < LONG_PHRASE_WORDS || read.length !== tokens.length) return false;
+  const off = tokens.flatMap((t, k) => (t !== read[k] ? [k] : []));
   if (off.length !== 1) return false;
-  const k = tokens.indexOf(off[0]!);
+  const k = off[0]!;
   return [...tokens[k]!].length >= 3 && editDistance(read[k]!, tokens[k]!) <= 1;
 }
 

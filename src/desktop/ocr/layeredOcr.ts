@@ -340,15 +340,15 @@ function ringColour(image: ScreenImage, left: number, top: number, width: number
   return best;
 }
 
-/**
- * Whether pass 1 read this word: confident words cover at least half its box, with about as
- * many characters as it has glyphs (a `<-` read as `=`, or `+/-` as `+`, is not read).
- */
 /** Another word of two letters or more has its middle inside this word's box: the box is not the word's. */
 export function spansOthers(word: OcrElement, words: readonly OcrElement[]): boolean {
   return words.some((other) => other !== word && (other.text.match(/[\p{L}\p{N}]/gu) ?? []).length >= 2 && centreInside(other.bbox, word.bbox));
 }
 
+/**
+ * Whether pass 1 read this word: confident words cover at least half its box, with about as
+ * many characters as it has glyphs (a `<-` read as `=`, or `+/-` as `+`, is not read).
+ */
 function covered(word: TextWord, confident: readonly OcrElement[]): boolean {
   let area = 0;
   let chars = 0;

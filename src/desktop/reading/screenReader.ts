@@ -126,12 +126,13 @@ export class ScreenReader {
       this.seen = { image: same.shown, analysis: same.reading.analysis, secretRegions: same.reading.secretRegions };
       return { ...same.reading, window, ocr: 'cached', ocrMs: performance.now() - started };
     }
-    const known = closest(entries, image);
+    const nearest = closest(entries, image);
+    const known = nearest?.entry;
     // The tree's secret fields are looked up while OCR runs.
     const fields: Promise<BBox[]> =
       options.fields || !this.privacy ? Promise.resolve(options.fields ?? []) : this.privacy.windowFields(window, image, options.active ?? false, options.signal);
     fields.catch(() => undefined); // awaited below; an abort must not surface as unhandled
-    const { analysis, kind } = await this.recognizeChanges(known, image, options.signal);
+    const { analysis, kind } = await this.recognizeChanges(known && { ...known, changes: nearest.changes }, image, options.signal);
     const view = this.privacy ? this.privacy.protect(image, analysis, { window, fields: await fields }) : { image, analysis, regions: [] };
     const reading: WindowReading = { window, bounds, analysis: view.analysis, secretRegions: view.regions, ocr: kind, ocrMs: performance.now() - started };
     // A small change replaces the reading it was made from; a new look is kept beside the old one.
@@ -147,12 +148,13 @@ export class ScreenReader {
    * it touches, when together they are small, else the whole image.
    */
   private async recognizeChanges(
-    previous: { image: ScreenImage; analysis: OcrAnalysis } | undefined,
+    /** `changes`: the regions that differ from `previous.image`, when the caller has them already. */
+    previous: { image: ScreenImage; analysis: OcrAnalysis; changes?: BBox[] } | undefined,
     image: ScreenImage,
     signal: AbortSignal | undefined,
   ): Promise<{ analysis: OcrAnalysis; kind: 'partial' | 'full' }> {
     const frame = imageBounds(image);
-    const patches = previous ? dirtyPatches(previous.analysis, changedRegions(previous.image, image), this.margin, frame) : [];
+    const patches = previous ? dirtyPatches(previous.analysis, previous.changes ?? changedRegions(previous.image, image), this.margin, frame) : [];
     const area = patches.reduce((sum, p) => sum + p.dirty.width * p.dirty.height, 0);
     if (previous && patches.length > 0 && area < this.partialLimit * image.width * image.height) {
       const fresh = await Promise.all(patches.map((p) => this.ocr.recognize(crop(image, p.dirty), { signal })));
@@ -324,15 +326,19 @@ interface WindowEntry {
 /** Readings kept per window: its focused and its backdrop look. */
 const LOOKS_PER_WINDOW = 2;
 
-/** The reading whose pixels differ least from the image (by changed area), to re-read only that. */
-function closest(entries: WindowEntry[], image: ScreenImage): WindowEntry | undefined {
-  if (entries.length <= 1) return entries[0];
-  let best: { entry: WindowEntry; area: number } | undefined;
+/**
+ * The reading whose pixels differ least from the image (by changed area), to re-read only that,
+ * with the regions that differ when they were measured to choose it.
+ */
+function closest(entries: WindowEntry[], image: ScreenImage): { entry: WindowEntry; changes?: BBox[] } | undefined {
+  if (entries.length <= 1) return entries[0] && { entry: entries[0] };
+  let best: { entry: WindowEntry; changes: BBox[]; area: number } | undefined;
   for (const entry of entries) {
-    const area = changedRegions(entry.image, image).reduce((sum, r) => sum + r.width * r.height, 0);
-    if (!best || area < best.area) best = { entry, area };
+    const changes = changedRegions(entry.image, image);
+    const area = changes.reduce((sum, r) => sum + r.width * r.height, 0);
+    if (!best || area < best.area) best = { entry, changes, area };
   }
-  return best?.entry;
+  return best && { entry: best.entry, changes: best.changes };
 }
 
 /** The image with these screen regions painted a flat grey (a copy: a screen port may share its frames). */

@@ -73,6 +73,14 @@ def vcl_shift(role, raw, parent_raw, shift):
         return (0, 0)
     return shift
 
+def clip(box, bound):
+    # The part of box inside bound (None: no bound); None when nothing is left.
+    if bound is None:
+        return box
+    x0, y0 = max(box[0], bound[0]), max(box[1], bound[1])
+    x1, y1 = min(box[0] + box[2], bound[0] + bound[2]), min(box[1] + box[3], bound[1] + bound[3])
+    return (x0, y0, x1 - x0, y1 - y0) if x1 > x0 and y1 > y0 else None
+
 def drawn_box(raw, bound, role):
     """(box, hidden): a node's box (corrected) clipped to its ancestors' (bound). hidden: the node
     and its subtree are not drawn: cut away by an ancestor, or 0 px wide or high where it is."""
@@ -82,13 +90,10 @@ def drawn_box(raw, bound, role):
         # A 0-size node at real coordinates draws nothing, and nothing inside it; a menu's items
         # drop down in a popup of their own.
         return None, role not in DROPS
-    if bound is None or role in POPUP_CHILDREN:
+    if role in POPUP_CHILDREN:
         return raw, False
-    x0, y0 = max(raw[0], bound[0]), max(raw[1], bound[1])
-    x1, y1 = min(raw[0] + raw[2], bound[0] + bound[2]), min(raw[1] + raw[3], bound[1] + bound[3])
-    if x1 <= x0 or y1 <= y0:
-        return None, True
-    return (x0, y0, x1 - x0, y1 - y0), False
+    box = clip(raw, bound)
+    return box, box is None
 
 def huge_managed(Atspi, states, count):
     # A node that makes its descendants on demand and has more than a list's worth (Calc's sheet
@@ -145,27 +150,17 @@ def walk_root(Atspi, root, deadline, max_depth, max_nodes, gtk4=None):
     popups = []  # screen boxes of the GTK 4 popovers read
     office = is_office(root)
 
-    def box_of(node):
-        # Unmapped widgets report INT_MIN coordinates or no size: no box.
-        e = node.get_extents(SCREEN)
-        if e.width <= 0 or e.height <= 0 or e.x < -100000 or e.y < -100000:
-            return None
-        return (e.x, e.y, e.width, e.height)
-
-    def clip(box, bound):
-        if bound is None:
-            return box
-        x0, y0 = max(box[0], bound[0]), max(box[1], bound[1])
-        x1, y1 = min(box[0] + box[2], bound[0] + bound[2]), min(box[1] + box[3], bound[1] + bound[3])
-        return (x0, y0, x1 - x0, y1 - y0) if x1 > x0 and y1 > y0 else None
-
-
-    def text_of(node, role):
-        if role not in TEXT_ROLES or state['texts'] >= MAX_TEXT_READS or 'Text' not in node.get_interfaces():
+    def capped_text(node):
+        # At most MAX_TEXT_READS per walk; None past that or without a Text interface. The
+        # length is asked first: LibreOffice answers nothing when asked past the end.
+        if state['texts'] >= MAX_TEXT_READS or 'Text' not in node.get_interfaces():
             return None
         state['texts'] += 1
         count = Atspi.Text.get_character_count(node)
         return Atspi.Text.get_text(node, 0, min(count, MAX_TEXT)) if count > 0 else ''
+
+    def text_of(node, role):
+        return capped_text(node) if role in TEXT_ROLES else None
 
     def first_visible(node, bound):
         # Rows of a long list scrolled far down: start at the row showing at the top of the
@@ -177,20 +172,13 @@ def walk_root(Atspi, root, deadline, max_depth, max_nodes, gtk4=None):
             return 0
 
     def cell_text(cell):
-        if state['texts'] >= MAX_TEXT_READS or 'Text' not in cell.get_interfaces():
-            return ''
-        state['texts'] += 1
-        count = Atspi.Text.get_character_count(cell)
-        return (Atspi.Text.get_text(cell, 0, min(count, MAX_TEXT)) or '').strip() if count > 0 else ''
+        return (capped_text(cell) or '').strip()
 
     def shown_text(node, role, name):
         # A label without a name shows its text (LibreOffice's status bar fields).
-        if name or role not in BARE_LABELS or state['texts'] >= MAX_TEXT_READS or 'Text' not in node.get_interfaces():
+        if name or role not in BARE_LABELS:
             return name
-        state['texts'] += 1
-        # LibreOffice answers nothing when asked past the end: ask for what there is.
-        count = Atspi.Text.get_character_count(node)
-        return (Atspi.Text.get_text(node, 0, min(count, MAX_TEXT)) or '').strip() if count > 0 else ''
+        return (capped_text(node) or '').strip()
 
     def walk(node, depth, bound, shift=None, popup=False, parent_raw=None, vcl=(0, 0), layers=()):
         """True when the node shows inside the window. shift: GTK 4's (dx, dy) to the screen;
