@@ -72,7 +72,7 @@ function checkBrowsers(): SetupReport['browsers'] {
   const findings = browsersWithoutTree();
   if (findings.length === 0) return { ok: true, detail: 'no running browser or Electron app with its accessibility tree off', findings };
   const apps = [...new Set(findings.map((f) => f.app))];
-  return { ok: false, detail: `${apps.join(', ')} (pid ${findings.map((f) => f.pid).join(', ')}) run without an accessibility tree: ${findings[0]!.fix}`, findings };
+  return { ok: false, detail: `${apps.join(', ')} (pid ${findings.map((f) => f.pid).join(', ')}) ${findings.length > 1 ? 'run' : 'runs'} without an accessibility tree: ${findings[0]!.fix}`, findings };
 }
 
 async function checkNut(): Promise<{ detail: string; nativeModule?: string }> {

@@ -25,10 +25,9 @@ export interface BrowserTreeFinding {
 const FIREFOX = /^(firefox(-esr|-bin)?|librewolf|iceweasel)$/;
 
 export const CHROMIUM_FIX =
-  `start it with ${RENDERER_SWITCH} and ACCESSIBILITY_ENABLED=1 in its environment (for good: add the switch to its desktop entry's Exec line, ` +
-  `or on Debian to CHROMIUM_FLAGS in /etc/chromium.d/, and export ACCESSIBILITY_ENABLED=1 in ~/.profile); GAI's launch_app starts apps so. ` +
-  `Electron apps take the same switch (VS Code: also set "editor.accessibilitySupport": "on"; Slack, Discord: the switch in their desktop entry). ` +
-  'Nothing turns it on in a running Chromium: restart it. Until then GAI reads its window by OCR only.';
+  `GAI reads it by OCR only until it restarts with ${RENDERER_SWITCH} and ACCESSIBILITY_ENABLED=1 (a running Chromium cannot be switched; ` +
+  `launch_app starts apps so). For good: the switch in its desktop entry's Exec line (Debian: CHROMIUM_FLAGS in /etc/chromium.d/), ` +
+  `ACCESSIBILITY_ENABLED=1 exported in ~/.profile, and for VS Code also "editor.accessibilitySupport": "on".`;
 
 export const FIREFOX_FIX = 'set accessibility.force_disabled to 0 in about:config (or remove it from user.js) and restart Firefox. Until then GAI reads its window by OCR only.';
 
