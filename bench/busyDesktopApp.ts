@@ -71,23 +71,6 @@ export async function waitForNamedWindow(process: StartedProcess, env: NodeJS.Pr
   }
 }
 
-const UNMAXIMIZE = `
-import sys
-from Xlib import display, X, protocol
-d = display.Display()
-w = d.create_resource_object('window', int(sys.argv[1]))
-atom = d.intern_atom
-data = [0, atom('_NET_WM_STATE_MAXIMIZED_VERT'), atom('_NET_WM_STATE_MAXIMIZED_HORZ'), 1, 0]
-event = protocol.event.ClientMessage(window=w, client_type=atom('_NET_WM_STATE'), data=(32, data))
-d.screen().root.send_event(event, event_mask=X.SubstructureRedirectMask | X.SubstructureNotifyMask)
-d.flush()
-`;
-
-/** Asks the window manager to take a window out of its maximized state (EWMH), so it can be placed. */
-export async function unmaximize(windowId: string, env: NodeJS.ProcessEnv): Promise<void> {
-  await run(FIXTURE_PYTHON, ['-c', UNMAXIMIZE, windowId], env);
-  await delay(300);
-}
 
 /** Polls `check` until true, or throws naming `what`. */
 export async function waitUntil(check: () => Promise<boolean>, what: string, timeoutMs = 20_000): Promise<void> {

@@ -4,8 +4,8 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { placeWindow, startProcess, stopProcess, type GroundTruthLabel, type Placement } from '../test/desktop/support/realApps/appWindow';
-import { BenchApp, unmaximize, waitForNamedWindow, waitUntil } from './busyDesktopApp';
+import { placeWindow, startProcess, stopProcess, unmaximize, type GroundTruthLabel, type Placement } from '../test/desktop/support/realApps/appWindow';
+import { BenchApp, waitForNamedWindow, waitUntil } from './busyDesktopApp';
 
 /** The memo's paragraphs: plain words a person would point at, none of them on the other apps. */
 export const WRITER_MEMO = [

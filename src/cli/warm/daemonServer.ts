@@ -235,6 +235,8 @@ export class PerceptionDaemon {
         return { result: await accessibility?.focusedElement?.() };
       case 'a11y.digest':
         return { result: await accessibility?.treeDigest?.() };
+      case 'a11y.textBoxes':
+        return { result: accessibility?.textBoxes ? await accessibility.textBoxes(String(p.text), p) : [] };
     }
   }
 

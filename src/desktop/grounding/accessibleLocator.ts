@@ -90,7 +90,11 @@ function innermostCentre(outer: Scored, matches: Scored[]): { x: number; y: numb
   return centreOf(inner.element.bbox);
 }
 
+/** Elements kept for the text they show alone: a paragraph as a whole is no place to click (a word of it is: textBoxes). */
+const TEXT_ONLY_ROLES = new Set(['paragraph']);
+
 function score(element: AccessibleElement, query: string): Scored | undefined {
+  if (TEXT_ONLY_ROLES.has(element.role) && !element.name) return undefined;
   const rawQuery = plain(query);
   const words = tokenize(query).join(' ');
   const name = element.name;

@@ -1,5 +1,5 @@
 import { centreOf, clipBox, containsPoint, sameBox, type BBox } from '../../common/geometry';
-import { accessibleAnchor, findAccessibleMatches } from './accessibleLocator';
+import { accessibleAnchor } from './accessibleLocator';
 import type { Desktop } from '../ports/desktop';
 import type { AccessibilityPort, AccessibleElement } from '../ports/accessibilityPort';
 import type { WindowInfo } from '../ports/windowPort';
@@ -9,8 +9,8 @@ import { compactCandidates } from './compactMatch';
 import { anchorOf, type Anchor } from './nearAnchor';
 import { mergeSameControl } from './sameControl';
 import { byStrength, DEFAULT_RULES, describeCandidate, isShortQuery, judgeOcr, pick, type Judged, type TargetRuleOptions } from './targetRules';
-import { drawnOnTop, isBlank, type TreeMatch } from './targetTree';
-import { mayDrawUnnamedGlyphs, SKIP_OCR_COVERAGE, TREE_COVERAGE, treeCoverage, treeMentions, treeTextCoverage } from './treeCoverage';
+import { drawnOnTop, isBlank, treeMatches, type TreeMatch } from './targetTree';
+import { mayDrawUnnamedGlyphs, TREE_COVERAGE, treeCoverage, treeMentions, treeTextCoverage } from './treeCoverage';
 import { coveringParts, TreeKnowledge, type OwnedElement } from './treeKnowledge';
 import type { ElementSource } from '../screenElement';
 import type { Candidate, MatchKind } from './candidate';
@@ -118,12 +118,11 @@ export class TargetLocator {
       if (answer) return answer;
     }
     const others = tree !== undefined && scene.windows.some((w) => !isActive(scene, w));
-    // The active window's tree was seen to hold what its pixels show and has no such label:
-    // another window's tree answering for sure makes reading the active window's pixels moot.
+    // The active tree is known to hold what the window shows and lacks the label: other trees first.
     let treeAll: TargetResult | undefined | null = null;
-    // Never for one or two characters: a glyph button's accessible name is often a word ("−" is "Zoom out").
-    if (others && scene.active && !isShortQuery(text) && this.knowledge.coverage(scene.active) >= SKIP_OCR_COVERAGE) {
-      search.activeTreeComplete = true;
+    const silence = tree && others && scene.active ? this.knowledge.silentAbout(scene.active, search.elements, text) : undefined;
+    if (tree && silence) {
+      search[silence === 'names' ? 'activeTreeComplete' : 'activeTextKnown'] = true;
       search.trace.step('tree-all');
       treeAll = await this.fromTree(tree, false, search);
       if (treeAll?.status === 'found') return treeAll;
@@ -161,10 +160,7 @@ export class TargetLocator {
     const usable = this.usable(elements, search);
     if (activeOnly || search.elements.length === 0) search.elements = usable.map((u) => u.element);
     if (!activeOnly) search.allOwned = usable;
-    const matches = findAccessibleMatches(
-      usable.map((u) => u.element),
-      search.text,
-    ).map((m) => ({ ...m, owner: usable.find((u) => u.element === m.element)?.owner }));
+    const matches = await treeMatches(tree, usable, search.text, { activeOnly, signal: search.query.signal }, (words) => this.usable(words, search));
     const exact = matches.filter((m) => m.candidate.kind === 'exact' && !search.blank.some((b) => sameBox(b.bbox, m.candidate.bbox)));
     if (exact.length === 0) {
       if (!isShortQuery(search.text)) search.weak.push(...matches.filter((m) => m.candidate.kind === 'substring'));
@@ -244,8 +240,9 @@ export class TargetLocator {
     // in words ("−" named "Zoom out"): then the tree's silence about a glyph proves nothing.
     search.activeTreeComplete ||= coverage >= TREE_COVERAGE;
     search.activeGlyphDoubt = mayDrawUnnamedGlyphs(reading.analysis, search.elements, reading.bounds);
-    search.activeTextKnown = treeTextCoverage(reading.analysis, search.elements, reading.bounds) >= TREE_COVERAGE;
-    if (this.services.desktop.accessibility && search.query.accessibility !== false) this.knowledge.remember(scene.active, coverage);
+    const text = treeTextCoverage(reading.analysis, search.elements, reading.bounds);
+    search.activeTextKnown = text.share >= TREE_COVERAGE;
+    if (this.services.desktop.accessibility && search.query.accessibility !== false) this.knowledge.remember(scene.active, coverage, text);
     const shown = (c: Candidate): boolean => containsPoint(reading.bounds, c.point) && !coveredAt(scene, c.point, scene.active) && !treeSaysLetter(search, c);
     // Anything OCR read there like the label (fuzzy, inside a longer word, unsure) is a reason for doubt.
     const candidates = findCandidates(reading.analysis, search.text).filter(shown);

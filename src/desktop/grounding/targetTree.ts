@@ -1,9 +1,11 @@
 import { boxGap } from '../../common/geometry';
-import type { AccessibleMatch } from './accessibleLocator';
+import { findAccessibleMatches, type AccessibleMatch } from './accessibleLocator';
+import type { AccessibilityPort, AccessibleElement } from '../ports/accessibilityPort';
 import type { ScreenImage } from '../ports/screenPort';
 import type { WindowInfo } from '../ports/windowPort';
 import type { OcrAnalysis } from '../ocr/ocrTypes';
 import { preferShownNames } from './drawnRules';
+import type { OwnedElement } from './treeKnowledge';
 import { isActive, isDialogElement, isPopupElement, type WindowScene } from './windowScene';
 
 // Rules for the accessibility tree's answers: which of several equal labels a person means,
@@ -11,6 +13,40 @@ import { isActive, isDialogElement, isPopupElement, type WindowScene } from './w
 
 export interface TreeMatch extends AccessibleMatch {
   owner?: WindowInfo;
+}
+
+/**
+ * The tree's matches of the text: its elements by name (or a field's content), else the text
+ * inside the text its paragraphs and editors show, each occurrence boxed by the toolkit (a word
+ * has no element of its own). `keep`: what of the words found is usable (not covered, not in a
+ * private window), as for the elements.
+ */
+export async function treeMatches(
+  tree: AccessibilityPort,
+  usable: readonly OwnedElement[],
+  text: string,
+  options: { activeOnly: boolean; signal?: AbortSignal },
+  keep: (elements: AccessibleElement[]) => OwnedElement[],
+): Promise<TreeMatch[]> {
+  const named = ownedMatches(usable, text);
+  if (named.some((m) => m.candidate.kind === 'exact') || !tree.textBoxes) return named;
+  const wanted = text.normalize('NFKC').trim().toLowerCase();
+  if (!usable.some(({ element }) => element.text?.normalize('NFKC').toLowerCase().includes(wanted))) return named;
+  let words: AccessibleElement[];
+  try {
+    words = await tree.textBoxes(text, { activeWindowOnly: options.activeOnly, signal: options.signal });
+  } catch (error) {
+    if (options.signal?.aborted) throw error;
+    return named; // the words stay OCR's to find
+  }
+  return [...named, ...ownedMatches(keep(words), text).filter((m) => m.candidate.kind === 'exact')];
+}
+
+function ownedMatches(usable: readonly OwnedElement[], text: string): TreeMatch[] {
+  return findAccessibleMatches(
+    usable.map((u) => u.element),
+    text,
+  ).map((m) => ({ ...m, owner: usable.find((u) => u.element === m.element)?.owner }));
 }
 
 /**

@@ -57,20 +57,27 @@ export function coverageKey(window: WindowInfo): string {
   return `${window.id ?? window.appName}|${window.title}`;
 }
 
+/** How far the tree has, as text, what a window shows; and the words it lacks. */
+export interface TextCoverage {
+  /** The share of the confidently read words the tree has as text where they are drawn; 0 with too few words to tell. */
+  share: number;
+  /** The words read (lower case) that no element under them has: what the tree cannot answer for. */
+  unknown: string[];
+}
+
 /**
- * The share of the window's confidently read words that the tree has as text where they are
- * drawn: in the name or the text content of an element under them, however long (a text view's
- * document counts). Where it is high, the tree knows what the window shows, if not where.
+ * How far the tree has as text what the window shows: the words OCR read confidently that the
+ * name or the text content of an element under them has, however long (a text view's document
+ * counts). Where it is high, the tree knows what the window shows, if not where.
  */
-export function treeTextCoverage(analysis: WindowReading['analysis'], elements: readonly AccessibleElement[], bounds: BBox): number {
-  if (elements.length === 0) return 0;
+export function treeTextCoverage(analysis: WindowReading['analysis'], elements: readonly AccessibleElement[], bounds: BBox): TextCoverage {
+  if (elements.length === 0) return { share: 0, unknown: [] };
   const words = analysis.elements.filter((e) => e.level === 'word' && e.confidence >= 0.8 && e.text.trim().length >= 2 && containsPoint(bounds, centreOf(e.bbox)));
-  if (words.length < COVERAGE_MIN_WORDS) return 0;
-  const covered = words.filter((w) => {
-    const word = w.text.trim().toLowerCase();
-    return elements.some((e) => containsPoint(e.bbox, centreOf(w.bbox)) && `${e.name}\n${e.text ?? ''}`.toLowerCase().includes(word));
-  }).length;
-  return covered / words.length;
+  if (words.length < COVERAGE_MIN_WORDS) return { share: 0, unknown: [] };
+  const unknown = words
+    .map((w) => ({ at: centreOf(w.bbox), word: w.text.trim().toLowerCase() }))
+    .filter(({ at, word }) => !elements.some((e) => containsPoint(e.bbox, at) && `${e.name}\n${e.text ?? ''}`.toLowerCase().includes(word)));
+  return { share: (words.length - unknown.length) / words.length, unknown: [...new Set(unknown.map((u) => u.word))] };
 }
 
 /** Whether any of the elements has the text in its name or its text content. */

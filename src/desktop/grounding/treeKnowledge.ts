@@ -2,17 +2,20 @@ import { clipBox, type BBox } from '../../common/geometry';
 import type { AccessibleElement } from '../ports/accessibilityPort';
 import type { WindowInfo } from '../ports/windowPort';
 import { isShortQuery } from './targetRules';
-import { coverageKey, SKIP_OCR_COVERAGE, treeMentions } from './treeCoverage';
+import { coverageKey, SKIP_OCR_COVERAGE, treeMentions, type TextCoverage } from './treeCoverage';
+import { tokenize } from './textLocator';
 import type { WindowScene } from './windowScene';
 
 // What the locator learnt about each window's tree the last time it read that window's pixels
-// while it was active: how much of what it draws the tree names where it is drawn (coverage).
-// Where that is high, a window whose tree does not mention a label does not show it, and its
-// pixels need not be read for that label: on a busy desktop that skips most OCR of windows
-// that are not the target's. (A text view's document does not count: the tree has its text,
-// cut to a length, but not what part of it shows.)
+// while it was active: how much of what it draws the tree names where it is drawn (names), how
+// much of it the tree has as text at all (text: a document's words count), and the words it
+// lacked. Where that is high, a window whose tree does not mention a label does not show it,
+// and its pixels need not be read for that label: on a busy desktop that skips most OCR of
+// windows that are not the target's, and of the active window when the label is elsewhere.
 
 const KNOWLEDGE_LIMIT = 64;
+/** Words kept per window that its tree lacked (a label among them is never taken as absent). */
+const UNKNOWN_WORDS_LIMIT = 400;
 
 /** A tree element with the window the scene placed it in, when it could tell. */
 export interface OwnedElement {
@@ -20,33 +23,51 @@ export interface OwnedElement {
   owner?: WindowInfo;
 }
 
-export class TreeKnowledge {
-  private readonly known = new Map<string, number>();
+interface Known {
+  names: number;
+  text: number;
+  unknown: ReadonlySet<string>;
+}
 
-  remember(window: WindowInfo, coverage: number): void {
+/** How a window's tree is known to hold what the window shows: by name where drawn, or as text. */
+export type TreeSilence = 'names' | 'text';
+
+export class TreeKnowledge {
+  private readonly known = new Map<string, Known>();
+
+  remember(window: WindowInfo, names: number, text: TextCoverage): void {
     const key = coverageKey(window);
     this.known.delete(key); // most recently used last
-    this.known.set(key, coverage);
+    this.known.set(key, { names, text: text.share, unknown: new Set(text.unknown.slice(0, UNKNOWN_WORDS_LIMIT)) });
     if (this.known.size > KNOWLEDGE_LIMIT) this.known.delete(this.known.keys().next().value!);
   }
 
   /** The share of the window's words its tree names where they are drawn; 0 when never measured. */
   coverage(window: WindowInfo): number {
-    return this.known.get(coverageKey(window)) ?? 0;
+    return this.known.get(coverageKey(window))?.names ?? 0;
   }
 
   /**
-   * Whether the window's tree is known to name what it draws where it draws it, and none of its
-   * elements mentions the label: then its pixels do not show the label.
+   * Whether the window's tree (its elements here: `mine`) is known to hold what the window
+   * shows and says nothing of the label, and how: then its pixels do not show the label.
    * Never for one or two characters (a glyph button's name is often a word: "−" is "Zoom out"),
-   * nor for a window of unknown extent.
+   * nor when a word of the label was among those the tree lacked, nor on the strength of text
+   * the tree gave only in part.
    */
+  silentAbout(window: WindowInfo, mine: readonly AccessibleElement[], text: string): TreeSilence | undefined {
+    const known = this.known.get(coverageKey(window));
+    // No element: its tree was not read this time (or not told apart), so it says nothing.
+    if (!known || isShortQuery(text) || mine.length === 0 || treeMentions(mine, text)) return undefined;
+    const wanted = new Set(tokenize(text));
+    if ([...known.unknown].some((word) => tokenize(word).some((t) => wanted.has(t)))) return undefined;
+    if (known.names >= SKIP_OCR_COVERAGE) return 'names';
+    if (known.text >= SKIP_OCR_COVERAGE && !mine.some((e) => e.textCut)) return 'text';
+    return undefined;
+  }
+
+  /** Whether a window's pixels need not be read for the label (silentAbout, its elements picked from all windows'). */
   cannotShow(window: WindowInfo, elements: readonly OwnedElement[], text: string): boolean {
-    if (isShortQuery(text)) return false;
-    if (this.coverage(window) < SKIP_OCR_COVERAGE) return false;
-    const mine = elementsOf(window, elements);
-    // No element found for it: its tree was not read this time (or not told apart), so it says nothing.
-    return mine.length > 0 && !treeMentions(mine, text);
+    return this.silentAbout(window, elementsOf(window, elements), text) !== undefined;
   }
 }
 

@@ -15,8 +15,10 @@ export interface AccessibleElement extends ScreenElement {
   bbox: BBox;
   /** State names, e.g. `enabled`, `focused`, `checked`, `selected`. */
   states: string[];
-  /** The text inside text fields and displays (capped), when the toolkit exposes it. */
+  /** The text inside text fields, displays and paragraphs, when the toolkit exposes it: a long one's part that shows, capped. */
   text?: string;
+  /** The text holds only part of what the element has (cut to a length, or not read): its silence about a word proves nothing. */
+  textCut?: boolean;
   /** The top-level window the element is in, as AT-SPI names it. */
   window?: { name: string; role: string; active: boolean };
   /** The application's AT-SPI name (e.g. 'galculator', 'chromium'). */
@@ -55,6 +57,13 @@ export interface AccessibilityPort {
    * text), or undefined when nothing there has it. Lets type_text tell a password field.
    */
   focusedElement?(signal?: AbortSignal): Promise<FocusedElement | undefined>;
+  /**
+   * Where the text is drawn inside the text the tree's text elements show (a word of a
+   * document's paragraph, of an editor): one element per whole-word, case-insensitive
+   * occurrence, named by the text matched, boxed by the toolkit. A word has no element of its
+   * own; this places it without reading pixels.
+   */
+  textBoxes?(text: string, options?: AccessibilityQueryOptions): Promise<AccessibleElement[]>;
   /**
    * A short stable digest of the active window's tree (roles + names + rounded boxes), from the
    * cache: for cheap screen signatures.

@@ -149,7 +149,7 @@ function remoteWindows(local: WindowPort, link: PerceptionLink): WindowPort {
 }
 
 function remoteAccessibility(local: AccessibilityPort, link: PerceptionLink): AccessibilityPort {
-  const { focusedElement, treeDigest } = local;
+  const { focusedElement, treeDigest, textBoxes } = local;
   return {
     name: local.name,
     available: () => link.run(async (c) => (await c.request('a11y.available')).result === true, () => local.available()),
@@ -169,5 +169,15 @@ function remoteAccessibility(local: AccessibilityPort, link: PerceptionLink): Ac
       ? { focusedElement: (signal?: AbortSignal) => link.run(async (c) => (await c.request('a11y.focused')).result as FocusedElement | undefined, () => focusedElement.call(local, signal), signal) }
       : {}),
     ...(treeDigest ? { treeDigest: (signal?: AbortSignal) => link.run(async (c) => (await c.request('a11y.digest')).result as string | undefined, () => treeDigest.call(local, signal), signal) } : {}),
+    ...(textBoxes
+      ? {
+          textBoxes: (text: string, options = {}) =>
+            link.run(
+              async (c) => (await c.request('a11y.textBoxes', { text, ...(options.activeWindowOnly !== undefined ? { activeWindowOnly: options.activeWindowOnly } : {}) })).result as AccessibleElement[],
+              () => textBoxes.call(local, text, options),
+              options.signal,
+            ),
+        }
+      : {}),
   };
 }

@@ -6,7 +6,7 @@ import { Value } from '@sinclair/typebox/value';
 // travel as raw RGBA payloads, never inside JSON.
 
 /** Raised when client and daemon disagree: an old daemon after an upgrade is restarted. */
-export const PROTOCOL_VERSION = 1;
+export const PROTOCOL_VERSION = 2;
 
 const PREFIX_BYTES = 8;
 /** Headers hold element lists and OCR results; far below this in practice. */
@@ -110,6 +110,7 @@ export const REQUEST_PARAMS = {
   'a11y.elements': Type.Object({ activeWindowOnly: Type.Optional(Type.Boolean()), fresh: Type.Optional(Type.Boolean()) }, { additionalProperties: false }),
   'a11y.focused': Empty,
   'a11y.digest': Empty,
+  'a11y.textBoxes': Type.Object({ text: Type.String({ minLength: 1, maxLength: 1000 }), activeWindowOnly: Type.Optional(Type.Boolean()) }, { additionalProperties: false }),
 } satisfies Record<string, TSchema>;
 
 export type RequestMethod = keyof typeof REQUEST_PARAMS;

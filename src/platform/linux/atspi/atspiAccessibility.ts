@@ -27,6 +27,7 @@ interface ScriptElement {
   box: [number, number, number, number];
   states: string[];
   text?: string;
+  textCut?: boolean;
   popups?: Array<[number, number, number, number]>;
 }
 
@@ -97,6 +98,12 @@ export class AtspiAccessibility implements AccessibilityPort {
     return windows.flatMap((w) => w.elements.map((raw) => toElement(raw, w))).sort(readingOrder);
   }
 
+  async textBoxes(text: string, options: AccessibilityQueryOptions = {}): Promise<AccessibleElement[]> {
+    const answer = await this.ask('text', { active: options.activeWindowOnly !== false, query: text }, options.signal);
+    const windows = (answer.windows ?? []) as ScriptWindow[];
+    return windows.flatMap((w) => w.elements.map((raw) => toElement(raw, w))).sort(readingOrder);
+  }
+
   async focusedElement(signal?: AbortSignal): Promise<FocusedElement | undefined> {
     const answer = await this.ask('focused', {}, signal);
     const focused = answer.focused as FocusedElement | null | undefined;
@@ -138,6 +145,7 @@ function toElement(raw: ScriptElement, from: ScriptWindow): AccessibleElement {
     bbox,
     states: raw.states,
     ...(raw.text !== undefined ? { text: raw.text } : {}),
+    ...(raw.textCut ? { textCut: true } : {}),
     ...(raw.popups && raw.popups.length > 0 ? { popups: raw.popups.map(([px, py, pw, ph]) => ({ x: px, y: py, width: pw, height: ph })) } : {}),
     window: from.window,
     app: from.app,

@@ -36,6 +36,7 @@ class Tree:
         self.listener = None
         self.status = None
         self.builds = {}    # bus name -> [time of its last build event, events in that burst, a window created]
+        self.last_read = [] # (walk, window answered) of the last read, for find_text
 
     def start(self):
         if self.Atspi is not None or self.problem is not None:
@@ -68,6 +69,12 @@ class Tree:
         try:
             source = event.source
             bus = source.app.bus_name if source is not None and source.app is not None else None
+            if bus is None:
+                # An object gone defunct has lost its application; the event's sender has not.
+                # Without it every window's walk would be thrown away (LibreOffice and Firefox
+                # send thousands of these).
+                sender = getattr(event, 'sender', None)
+                bus = sender.app.bus_name if sender is not None and sender.app is not None else None
         except Exception:
             bus = None
         kind = event.type or ''
@@ -225,6 +232,7 @@ class Tree:
         deadline = time.monotonic() + budget
         windows, visited, truncated, cached = [], 0, False, 0
         places = {}
+        self.last_read = []
         for app, root, extents in self.roots(active_only):
             try:
                 bus = root.app.bus_name
@@ -256,6 +264,7 @@ class Tree:
                 windows.append({'window': {'name': (root.get_name() or '').strip(), 'role': root.get_role_name() or '',
                     'active': active}, 'app': app.get_name() or '', 'pid': self.pid(app),
                     'elements': own, 'digest': walk['digest']})
+                self.last_read.append((walk, windows[-1]))
                 if popped:
                     # A GTK 4 popover's widgets, as a popup of their own: drawn above every window.
                     windows.append({'window': {'name': '', 'role': 'menu', 'active': active}, 'app': app.get_name() or '',
@@ -265,6 +274,20 @@ class Tree:
             except Exception:
                 continue  # the window went away or its application does not answer
         return {'windows': windows, 'visited': visited, 'truncated': truncated, 'cached': cached}
+
+    def find_text(self, active_only, query, max_depth, max_nodes, budget):
+        """Where the windows' text elements (read as read() does) draw query, as elements of
+        their windows: the box of each occurrence, named by the text matched."""
+        self.read(active_only, max_depth, max_nodes, budget, False)
+        windows = []
+        for walk, window in self.last_read:
+            found = []
+            for entry in walk.get('textNodes', []):
+                for box, text in text_boxes(self.Atspi, entry, query):
+                    found.append({'name': text, 'role': 'text range', 'box': box, 'states': []})
+            if found:
+                windows.append({'window': window['window'], 'app': window['app'], 'pid': window['pid'], 'elements': found})
+        return {'windows': windows}
 
 TREE = Tree()
 # Its own X connection: the X11 half answers on another thread.
@@ -331,6 +354,8 @@ def answer_atspi(req):
         return {'focused': focused_in_active(TREE.Atspi, TREE.apps(), max_nodes, time.monotonic() + budget)}
     if cmd == 'elements':
         return TREE.read(bool(req.get('active', True)), int(req.get('maxDepth', 60)), max_nodes, budget, bool(req.get('fresh')))
+    if cmd == 'text':
+        return TREE.find_text(bool(req.get('active', True)), str(req.get('query', '')), int(req.get('maxDepth', 60)), max_nodes, budget)
     if cmd == 'digest':
         read = TREE.read(True, int(req.get('maxDepth', 60)), max_nodes, budget, False)
         if not read['windows']:

@@ -26,6 +26,8 @@ LISTS = {'list', 'list box', 'table', 'tree', 'tree table'}
 CLIPPING = {'viewport', 'scroll pane'}
 LIST_GAP = 3
 TEXT_ROLES = {'text', 'entry', 'terminal', 'paragraph', 'spin button', 'combo box'}
+# Kept for their text alone: no name, and no place to click as a whole (a word in them is).
+TEXT_ONLY = {'paragraph'}
 MAX_CHILDREN = 500
 MAX_TEXT = 500
 # Text reads per walk: each makes the app build a string, and an editor's text is OCR's to read.
@@ -146,21 +148,50 @@ def walk_root(Atspi, root, deadline, max_depth, max_nodes, gtk4=None):
     pixels, 'places': its Gtk4Places}."""
     SHOWING, VISIBLE = Atspi.StateType.SHOWING, Atspi.StateType.VISIBLE
     SCREEN = Atspi.CoordType.SCREEN
-    out, keys, state = [], [], {'visited': 0, 'truncated': False, 'timedOut': False, 'texts': 0}
+    out, keys, state = [], [], {'visited': 0, 'truncated': False, 'timedOut': False, 'texts': 0, 'text_nodes': []}
     popups = []  # screen boxes of the GTK 4 popovers read
     office = is_office(root)
 
-    def capped_text(node):
-        # At most MAX_TEXT_READS per walk; None past that or without a Text interface. The
-        # length is asked first: LibreOffice answers nothing when asked past the end.
-        if state['texts'] >= MAX_TEXT_READS or 'Text' not in node.get_interfaces():
-            return None
+    def read_text(node, item=None, view=None):
+        """(text, offset of its first character): at most MAX_TEXT_READS per walk, None past
+        that or without a Text interface. The length is asked first: LibreOffice answers nothing
+        when asked past the end. A long text is read where it shows (view: the element's box as
+        the toolkit reports it, clipped). The item is told when its text is only part of what
+        it shows (its silence then proves nothing)."""
+        if state['texts'] >= MAX_TEXT_READS:
+            if item is not None:
+                item['textCut'] = True
+            return None, 0
+        if 'Text' not in node.get_interfaces():
+            return None, 0
         state['texts'] += 1
         count = Atspi.Text.get_character_count(node)
-        return Atspi.Text.get_text(node, 0, min(count, MAX_TEXT)) if count > 0 else ''
+        if count <= MAX_TEXT:
+            return (Atspi.Text.get_text(node, 0, count) if count > 0 else ''), 0
+        shown = None
+        if view is not None:
+            try:
+                shown = visible_text(Atspi, node, view, count)
+            except Exception:
+                shown = None
+        if shown is not None:
+            return shown
+        if item is not None:
+            item['textCut'] = True
+        return Atspi.Text.get_text(node, 0, MAX_TEXT), 0
 
-    def text_of(node, role):
-        return capped_text(node) if role in TEXT_ROLES else None
+    def capped_text(node):
+        return read_text(node)[0]
+
+    def text_of(node, role, item, box=None, shift=(0, 0)):
+        """The text of a text element, kept (with its node) for text_boxes when it has any."""
+        if role not in TEXT_ROLES:
+            return None
+        view = None if box is None else (box[0] - shift[0], box[1] - shift[1], box[2], box[3])
+        text, base = read_text(node, item, view)
+        if text and box is not None:
+            state['text_nodes'].append({'node': node, 'text': text, 'base': base, 'box': box, 'shift': shift})
+        return text
 
     def first_visible(node, bound):
         # Rows of a long list scrolled far down: start at the row showing at the top of the
@@ -210,12 +241,17 @@ def walk_root(Atspi, root, deadline, max_depth, max_nodes, gtk4=None):
                 return False  # cut off, scrolled away or 0 px: its children with it
             layers = popup_layers(role, box, layers, depth)
             name = shown_text(node, role, (node.get_name() or '').strip())
-            wanted = name or (role in USEFUL and role not in BARE_LABELS)
+            # A paragraph (of a document, a web page) counts for the text it shows.
+            wanted = name or (role in USEFUL and role not in BARE_LABELS) or role in TEXT_ONLY
+            item = None
             if box is not None and role not in CONTAINERS and wanted:
                 item = {'name': name, 'role': role, 'box': box, 'states': [s.value_nick for s in states.get_states()]}
-                text = text_of(node, role)
+                text = text_of(node, role, item, box, vcl)
                 if text is not None and text != name:
                     item['text'] = text
+                if role in TEXT_ONLY and not name and not (text or '').strip():
+                    item = None  # an empty paragraph: nothing to find there
+            if item is not None:
                 if layers:
                     item['popups'] = list(layers)
                 keys.append(node.path)
@@ -277,7 +313,7 @@ def walk_root(Atspi, root, deadline, max_depth, max_nodes, gtk4=None):
             item = {'name': name, 'role': role, 'box': box, 'states': [s.value_nick for s in states.get_states()]}
             if popup:
                 item['popup'] = True
-            text = text_of(node, role)
+            text = text_of(node, role, item)
             if text is not None and text != name:
                 item['text'] = text
             index = len(out)
@@ -306,7 +342,8 @@ def walk_root(Atspi, root, deadline, max_depth, max_nodes, gtk4=None):
     if gtk4:
         out, keys = ([], []) if state.get('unplaced') else gtk4_uncovered(out, keys, popups)
     paths = {key: i for i, key in enumerate(keys)}
-    return {'elements': out, 'paths': paths, 'visited': state['visited'], 'truncated': state['truncated'], 'timedOut': state['timedOut']}
+    return {'elements': out, 'paths': paths, 'visited': state['visited'], 'truncated': state['truncated'], 'timedOut': state['timedOut'],
+        'textNodes': state['text_nodes']}
 
 def focused_in_active(Atspi, apps, max_nodes, deadline):
     # An explicit stack: deep trees must not hit the recursion limit, and the walk stops at the focus.

@@ -3,6 +3,7 @@
 import { execFile, spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
 import { exitText, hasExited, waitForExit } from '../../../../src/common/childProcesses';
 import type { BBox } from '../../../../src/common/geometry';
+import { FIXTURE_PYTHON } from '../fixture';
 
 /** Where a real app's window goes on the 1920x1080 screen (client area, screen pixels). */
 export interface Placement {
@@ -102,6 +103,25 @@ export async function placeWindow(windowId: string, placement: Placement, env: N
     if (Math.abs(last.x - placement.x) <= 40 && Math.abs(last.y - placement.y) <= 40 && Math.abs(last.width - placement.width) <= 40) return last;
   }
   return last!;
+}
+
+// EWMH: ask the window manager to take the window out of its maximized state.
+const UNMAXIMIZE = `
+import sys
+from Xlib import display, X, protocol
+d = display.Display()
+w = d.create_resource_object('window', int(sys.argv[1]))
+atom = d.intern_atom
+data = [0, atom('_NET_WM_STATE_MAXIMIZED_VERT'), atom('_NET_WM_STATE_MAXIMIZED_HORZ'), 1, 0]
+event = protocol.event.ClientMessage(window=w, client_type=atom('_NET_WM_STATE'), data=(32, data))
+d.screen().root.send_event(event, event_mask=X.SubstructureRedirectMask | X.SubstructureNotifyMask)
+d.flush()
+`;
+
+/** Takes a window out of its maximized state (LibreOffice opens maximized the first time), so it can be placed. */
+export async function unmaximize(windowId: string, env: NodeJS.ProcessEnv): Promise<void> {
+  await run(FIXTURE_PYTHON, ['-c', UNMAXIMIZE, windowId], env);
+  await delay(300);
 }
 
 export async function windowGeometry(windowId: string, env: NodeJS.ProcessEnv): Promise<Placement> {

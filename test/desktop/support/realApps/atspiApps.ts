@@ -98,7 +98,8 @@ export class AtspiApp {
     return this.process.child.pid;
   }
 
-  static async start(kind: AtspiAppKind, env: NodeJS.ProcessEnv, placement: Placement = DEFAULT_PLACEMENT[kind]): Promise<AtspiApp> {
+  /** `text`: what the editors (mousepad, featherpad) open instead of CODE_SAMPLE. */
+  static async start(kind: AtspiAppKind, env: NodeJS.ProcessEnv, placement: Placement = DEFAULT_PLACEMENT[kind], text = CODE_SAMPLE): Promise<AtspiApp> {
     const temp = mkdtempSync(path.join(tmpdir(), `gai-${kind}-`));
     // thunar's side pane shows the home folder's name: a person's, not the temp folder's.
     const home = kind === 'thunar' ? path.join(temp, 'alex') : temp;
@@ -116,7 +117,7 @@ export class AtspiApp {
     const args: string[] = [];
     if (kind === 'mousepad' || kind === 'featherpad') {
       const file = path.join(home, 'settingsLoader.ts');
-      writeFileSync(file, CODE_SAMPLE);
+      writeFileSync(file, text);
       args.push(file);
     }
     mkdirSync(path.join(home, '.config'), { recursive: true });

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import type { BBox } from '../../../../src/common/geometry';
 import { FIXTURE_PYTHON } from '../fixture';
-import { activateWindow, centre, delay, placeWindow, run, startProcess, stopProcess, type GroundTruthLabel, type Placement, type StartedProcess } from './appWindow';
+import { activateWindow, centre, delay, placeWindow, run, startProcess, stopProcess, unmaximize, type GroundTruthLabel, type Placement, type StartedProcess } from './appWindow';
 import type { AtspiElement } from './atspiApps';
 
 export type OfficeKind = 'writer' | 'calc';
@@ -106,6 +106,8 @@ export class LibreOfficeApp {
     });
     try {
       const { officePid, windowId } = await waitForOfficeWindow(process, appEnv, kind);
+      // It opens maximized the first time: a window smaller than the screen is unmaximized to be placed.
+      if (placement.width < 1900) await unmaximize(windowId, appEnv);
       const placed = await placeWindow(windowId, placement, appEnv);
       const app = new LibreOfficeApp(kind, process, officePid, home, appEnv, windowId, placed);
       await app.waitFor(async () => (await app.elements().catch(() => [])).some((e) => e.role === 'menu' && e.name === 'Format'), 'its menu bar in the AT-SPI tree', 30_000);

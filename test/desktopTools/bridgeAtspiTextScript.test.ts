@@ -1,0 +1,107 @@
+import { strict as assert } from 'node:assert';
+import { execFileSync } from 'node:child_process';
+import { BRIDGE_ATSPI_TEXT_SCRIPT } from '../../src/platform/linux/atspi/bridgeAtspiTextScript';
+import { BRIDGE_ATSPI_WALK_SCRIPT } from '../../src/platform/linux/atspi/bridgeAtspiWalkScript';
+
+// The pure parts of the bridge's text reading, run in python3 with a stand-in for libatspi's Text
+// interface: whole-word matches, what part of a long text is read, and where a word's box is
+// taken (LibreOffice's shifted paragraphs). Real apps: realAppsTreeText.test.ts.
+
+function python(body: string): unknown {
+  const out = execFileSync('python3', ['-c', `${BRIDGE_ATSPI_WALK_SCRIPT}\n${BRIDGE_ATSPI_TEXT_SCRIPT}\nimport json\n${body}`], { encoding: 'utf8' });
+  return JSON.parse(out) as unknown;
+}
+
+/** Monospaced text, 10 px a character and 20 px a line, laid out from (left, top); ranges as the toolkit gives them, moved by `report`. */
+const FAKE_ATSPI = String.raw`
+class R:
+    def __init__(self, x, y, w, h):
+        self.x, self.y, self.width, self.height = x, y, w, h
+class Range:
+    def __init__(self, s, e):
+        self.start_offset, self.end_offset = s, e
+class FakeText:
+    def __init__(self, lines, left=0, top=0, report=(0, 0)):
+        self.lines, self.left, self.top, self.report = lines, left, top, report
+        self.text = '\n'.join(lines)
+    def where(self, offset):
+        row = self.text[:offset].count('\n')
+        return row, offset - (self.text.rfind('\n', 0, offset) + 1)
+    def get_offset_at_point(self, node, x, y, coords):
+        row = min(len(self.lines) - 1, max(0, (y - self.top) // 20))
+        col = min(len(self.lines[row]), max(0, (x - self.left) // 10))
+        return sum(len(l) + 1 for l in self.lines[:row]) + col
+    def get_string_at_offset(self, node, offset, granularity):
+        row, _ = self.where(offset)
+        start = sum(len(l) + 1 for l in self.lines[:row])
+        return Range(start, start + len(self.lines[row]) + 1)
+    def get_text(self, node, start, end):
+        return self.text[start:end]
+    def get_range_extents(self, node, start, end, coords):
+        (r0, c0), (r1, c1) = self.where(start), self.where(end)
+        if r0 != r1:
+            return R(self.left + self.report[0], self.top + 20 * r0 + self.report[1], 400, 20 * (r1 - r0 + 1))
+        return R(self.left + 10 * c0 + self.report[0], self.top + 20 * r0 + self.report[1], 10 * (c1 - c0), 20)
+    def get_character_extents(self, node, offset, coords):
+        r, c = self.where(offset)
+        return R(self.left + 10 * c + self.report[0], self.top + 20 * r + self.report[1], 10, 20)
+class CoordType:
+    SCREEN = 0
+class TextGranularity:
+    LINE = 4
+class Atspi:
+    Text = None
+    CoordType = CoordType
+    TextGranularity = TextGranularity
+`;
+
+describe('bridge text reading (python, stand-in Text interface)', () => {
+  it('matches whole words, any case, across runs of white space; punctuation around a query is its own', () => {
+    const found = python(`print(json.dumps([text_matches('The late ferry; relate LATE.', 'late'), text_matches('arrived\\n  late', 'arrived late'),
+        text_matches('path.join(a) and path.joined', 'path.join'), text_matches('x <- y', '<-'), text_matches('anything', '   ')]))`);
+    assert.deepEqual(found, [[[4, 8], [23, 27]], [[0, 14]], [[0, 9]], [[2, 4]], []]);
+  });
+
+  it('reads the lines a long text shows, from the first line drawn to the last, not its start', () => {
+    const shown = python(`${FAKE_ATSPI}
+lines = ['line %03d of a long file' % i for i in range(200)]
+Atspi.Text = FakeText(lines, left=100, top=-2000)  # scrolled: line 100 is at the top of the view
+print(json.dumps(visible_text(Atspi, None, (100, 0, 300, 100), len(Atspi.Text.text))))`) as [string, number];
+    assert.ok(shown[0].startsWith('line 100 of a long file'), shown[0]);
+    assert.ok(shown[0].includes('line 104') && !shown[0].includes('line 106'), shown[0]);
+    assert.equal(shown[1], 100 * 24);
+  });
+
+  it('boxes each occurrence on the screen; a match wrapped over two lines or cut off by the view is left to OCR', () => {
+    const boxes = python(`${FAKE_ATSPI}
+Atspi.Text = FakeText(['the late ferry was late', 'arrived', 'late'], left=10, top=100)
+entry = {'node': None, 'text': Atspi.Text.text, 'base': 0, 'box': (10, 100, 400, 40), 'shift': (0, 0)}
+wrapped = dict(entry, text='late\\narrived')
+print(json.dumps([text_boxes(Atspi, entry, 'late'), text_boxes(Atspi, entry, 'late arrived'), text_boxes(Atspi, entry, 'ferry was late arrived')]))`);
+    assert.deepEqual(boxes, [
+      [
+        [[50, 100, 40, 20], 'late'],
+        [[200, 100, 40, 20], 'late'],
+      ],
+      [],
+      [],
+    ]);
+  });
+
+  it('places a LibreOffice range by the paragraph it lies in, shifted or not, and gives up when it could lie at both', () => {
+    const boxes = python(`${FAKE_ATSPI}
+# The paragraph is drawn at y 125; its own box was reported 25 px higher, so the walk shifted it.
+raw = FakeText(['Shipments from Valencia'], left=10, top=100)
+right = FakeText(['Shipments from Valencia'], left=10, top=125)
+one = {'node': None, 'text': raw.text, 'base': 0, 'box': (10, 125, 400, 19), 'shift': (0, 25)}
+Atspi.Text = raw
+shifted = text_boxes(Atspi, one, 'Valencia')
+Atspi.Text = right
+unshifted = text_boxes(Atspi, one, 'Valencia')
+tall = dict(one, box=(10, 100, 400, 80))
+both = text_boxes(Atspi, tall, 'Valencia')
+print(json.dumps([shifted, unshifted, both]))`);
+    // Clipped to the paragraph's 19 px.
+    assert.deepEqual(boxes, [[[[160, 125, 80, 19], 'Valencia']], [[[160, 125, 80, 19], 'Valencia']], []]);
+  });
+});
