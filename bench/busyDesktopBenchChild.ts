@@ -125,6 +125,9 @@ async function main(): Promise<void> {
       process.stdout.write(`BENCH_ROWS ${JSON.stringify([...passRows('click tool (tree + OCR)', withTree, targets.length, NaN, ''), ...appRows('click tool', withTree, targets)])}\n`);
       return;
     }
+    // The same labels again: each window's pixels were read once while it was active, so the
+    // locator knows which trees hold what their windows show (the steady state of a session).
+    const again = await clickAll(targets, viaTool, scene, false, traced);
     // The same with the target's window made active first (not timed): a person looking at that app.
     const focused = await clickAll(targets, viaTool, scene, true, traced);
 
@@ -158,6 +161,7 @@ async function main(): Promise<void> {
       { name: 'busy: click by text, cold (first call of a process)', value: cold, unit: 'ms', note: 'OCR workers and tree start' },
       ...passRows('click tool (tree + OCR)', withTree, targets.length, nativeMs, apps),
       ...perApp('click tool', withTree),
+      ...passRows('click tool, second round', again, targets.length, nativeMs, apps),
       ...passRows("click tool, target's window active", focused, targets.length, nativeMs, apps),
       ...perApp("window active", focused),
       ...passRows('OCR only (tree off)', withoutTree, targets.length, nativeMs, apps),

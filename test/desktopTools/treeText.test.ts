@@ -10,7 +10,7 @@ import { createFakeDesktop, ocrWords, type WordSpec } from '../support/fakeDeskt
 
 // The text the tree's paragraphs and editors show: a word in it is placed by the toolkit
 // (textBoxes) with no OCR, and a window whose tree is known to hold all the text it shows, and
-// none of it the label, is not read for that label. (treeText real apps: realAppsTreeText.test.ts.)
+// none of it the label, is not read for that label. (Real apps: realAppsTreeText.test.ts.)
 
 const EDITOR: WindowInfo = { id: '0x1', title: 'memo.txt', appName: 'editor', pid: 10, bounds: { x: 0, y: 0, width: 500, height: 600 }, type: 'normal' };
 const CALC: WindowInfo = { id: '0x3', title: 'Calculator', appName: 'calc', pid: 20, bounds: { x: 500, y: 0, width: 300, height: 600 }, type: 'normal' };

@@ -65,22 +65,22 @@ class Tree:
         return None
 
     def on_event(self, event):
-        bus = None
-        try:
-            source = event.source
-            bus = source.app.bus_name if source is not None and source.app is not None else None
-            if bus is None:
-                # An object gone defunct has lost its application; the event's sender has not.
-                # Without it every window's walk would be thrown away (LibreOffice and Firefox
-                # send thousands of these).
-                sender = getattr(event, 'sender', None)
-                bus = sender.app.bus_name if sender is not None and sender.app is not None else None
-        except Exception:
-            bus = None
+        source = event.source
+        bus = bus_of(source)
+        if bus is None:
+            # An object gone defunct has lost its application; the event's sender (its
+            # application's root, where libatspi's bindings give it) has not.
+            bus = bus_of(getattr(event, 'sender', None))
         kind = event.type or ''
+        if bus is None and kind == STATE_EVENT + 'defunct':
+            # Still unknown: only the walks holding that object are thrown away, not every
+            # window's (LibreOffice and Firefox send thousands of these). A walk that held none
+            # of it shows no element of it; what else it drops, its parent tells (children-changed).
+            self.forget_path(getattr(source, 'path', None))
+            return
         if bus and kind in ('window:activate', 'window:deactivate'):
             return  # a window's own active state is read afresh each time
-        if bus and kind.startswith(STATE_EVENT) and kind[len(STATE_EVENT):] not in STRUCTURAL_STATES:
+        if bus and source is not None and kind.startswith(STATE_EVENT) and kind[len(STATE_EVENT):] not in STRUCTURAL_STATES:
             self.patch(bus, source.path, kind[len(STATE_EVENT):], event.detail1 != 0)
             return
         if bus:
@@ -89,6 +89,13 @@ class Tree:
                 self.note_build(bus, kind.startswith('window:create'))
         else:
             self.any_gen += 1
+
+    def forget_path(self, path):
+        if path is None:
+            self.any_gen += 1
+            return
+        for key in [key for key, entry in self.cache.items() if path in entry['paths']]:
+            del self.cache[key]
 
     def note_build(self, bus, created):
         now = time.monotonic()
@@ -298,6 +305,13 @@ def showing(node, state):
         return node.get_state_set().contains(state)
     except Exception:
         return False
+
+def bus_of(node):
+    # The D-Bus name of the application a node belongs to, None when it cannot be told.
+    try:
+        return node.app.bus_name if node is not None and node.app is not None else None
+    except Exception:
+        return None
 
 def find_bus_problem(Gio, GLib):
     if os.environ.get('AT_SPI_BUS_ADDRESS'):

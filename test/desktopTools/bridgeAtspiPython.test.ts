@@ -1,11 +1,13 @@
 import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
+import { BRIDGE_ATSPI_SCRIPT } from '../../src/platform/linux/atspi/bridgeAtspiScript';
 import { BRIDGE_ATSPI_TEXT_SCRIPT } from '../../src/platform/linux/atspi/bridgeAtspiTextScript';
 import { BRIDGE_ATSPI_WALK_SCRIPT } from '../../src/platform/linux/atspi/bridgeAtspiWalkScript';
 
-// The pure parts of the bridge's text reading, run in python3 with a stand-in for libatspi's Text
-// interface: whole-word matches, what part of a long text is read, and where a word's box is
-// taken (LibreOffice's shifted paragraphs). Real apps: realAppsTreeText.test.ts.
+// The pure parts of the bridge's AT-SPI half, run in python3 with stand-ins for libatspi: the text
+// reading (whole-word matches, what part of a long text is read, where a word's box is taken,
+// LibreOffice's shifted paragraphs) and which cached walks an event throws away. Real apps:
+// realAppsTreeText.test.ts.
 
 function python(body: string): unknown {
   const out = execFileSync('python3', ['-c', `${BRIDGE_ATSPI_WALK_SCRIPT}\n${BRIDGE_ATSPI_TEXT_SCRIPT}\nimport json\n${body}`], { encoding: 'utf8' });
@@ -103,5 +105,40 @@ both = text_boxes(Atspi, tall, 'Valencia')
 print(json.dumps([shifted, unshifted, both]))`);
     // Clipped to the paragraph's 19 px.
     assert.deepEqual(boxes, [[[[160, 125, 80, 19], 'Valencia']], [[[160, 125, 80, 19], 'Valencia']], []]);
+  });
+});
+
+describe('bridge event handling (python, stand-in events)', () => {
+  it('an object gone defunct whose application is unknown throws away only the walks that held it; other unknown events, all walks', () => {
+    const state = execFileSync(
+      'python3',
+      [
+        '-c',
+        `import time, hashlib, os
+class X11Windows:
+    pass
+${BRIDGE_ATSPI_SCRIPT}
+import json
+class Node:
+    def __init__(self, path, bus=None):
+        self.path = path
+        self.app = type('App', (), {'bus_name': bus})() if bus else None
+class Event:
+    def __init__(self, kind, source, detail1=0):
+        self.type, self.source, self.detail1 = kind, source, detail1
+tree = Tree()
+tree.cache = {(':1.5', '/w1'): {'paths': {'/a/1': 0}}, (':1.6', '/w2'): {'paths': {'/a/2': 0}}}
+tree.on_event(Event('object:state-changed:defunct', Node('/a/1')))
+after_defunct = sorted(k[1] for k in tree.cache)
+tree.on_event(Event('object:state-changed:defunct', Node('/a/9')))
+after_other = sorted(k[1] for k in tree.cache)
+gen_before = tree.any_gen
+tree.on_event(Event('object:children-changed:add', Node('/a/3')))
+tree.on_event(Event('object:children-changed:add', Node('/a/4', ':1.6')))
+print(json.dumps([after_defunct, after_other, gen_before, tree.any_gen, tree.app_gen]))`,
+      ],
+      { encoding: 'utf8' },
+    );
+    assert.deepEqual(JSON.parse(state), [['/w2'], ['/w2'], 0, 1, { ':1.6': 1 }]);
   });
 });
