@@ -62,6 +62,8 @@ export interface CliStackOptions {
   logger: Logger;
   /** Perception through the warm daemon: `auto` when one runs, `warm` starts one, `cold` never. */
   warm: 'warm' | 'cold' | 'auto';
+  /** With `auto`: why a warm daemon should be started now (an app a new accessibility client may crash), if so. */
+  whyWarm?: () => string | undefined;
   verbose?: boolean;
   /** The desktop GAI acts on; default: this machine's (tests give their own). */
   platform?: () => Desktop;
@@ -79,7 +81,10 @@ export class CliStack {
 
   constructor(private readonly options: CliStackOptions) {
     const { io, file, redactor, logger } = options;
-    const link = new PerceptionLink(() => connectWarm({ env: io.env, mode: options.warm, ocrLanguage: file.desktop?.ocrLanguage ?? 'eng', logger }), logger);
+    const link = new PerceptionLink(() => {
+      const reason = options.warm === 'auto' ? options.whyWarm?.() : undefined;
+      return connectWarm({ env: io.env, mode: reason ? 'prefer' : options.warm, ...(reason ? { reason } : {}), ocrLanguage: file.desktop?.ocrLanguage ?? 'eng', logger });
+    }, logger);
     const front: StackFront = {
       logger,
       redactor,

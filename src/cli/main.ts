@@ -19,6 +19,7 @@ import { registerToolsCommand } from './commands/toolsCommand';
 import { registerAppsCommand } from './commands/appsCommand';
 import { registerDaemonCommand } from './warm/daemonCommand';
 import { registerMcpCommand } from '../mcp/server/serverCommand';
+import { fragileTreeApps } from '../platform/linux/fragileTrees';
 
 // The CLI's composition root: everything is built here and handed down by constructor.
 
@@ -67,6 +68,11 @@ export async function runCli(argv: string[], terminal: CliIo): Promise<number> {
       redactor,
       logger: logger(),
       warm: globals().cold ? 'cold' : globals().warm ? 'warm' : 'auto',
+      // One long-lived accessibility client, not one per command, while an app it may crash runs.
+      whyWarm: () => {
+        const [app] = fragileTreeApps({ display: io.env.DISPLAY });
+        return app && `${app.why} (${app.app}, pid ${app.pid} runs)`;
+      },
       verbose: globals().verbose === true,
     });
     return built;

@@ -11,12 +11,17 @@ import { answers } from './daemonServer';
 
 // Starting, finding, stopping the warm daemon from a `gai` command.
 
-/** auto: use a daemon that runs; warm: start one when none runs; cold: never use one. */
-export type WarmMode = 'auto' | 'warm' | 'cold';
+/**
+ * auto: use a daemon that runs; warm: start one when none runs; cold: never use one; prefer:
+ * start one when none runs, and read in this process (saying why) when that fails.
+ */
+export type WarmMode = 'auto' | 'warm' | 'cold' | 'prefer';
 
 export interface WarmRequest {
   env: NodeJS.ProcessEnv;
   mode: WarmMode;
+  /** Why `prefer` starts a daemon, for the log. */
+  reason?: string;
   ocrLanguage: string;
   logger: Logger;
   /** Idle minutes for a daemon started here. */
@@ -29,6 +34,14 @@ const STOP_WAIT_MS = 10_000;
 /** A connection to a compatible daemon, or undefined when perception runs in this process. */
 export async function connectWarm(request: WarmRequest): Promise<PerceptionClient | undefined> {
   if (request.mode === 'cold') return undefined;
+  if (request.mode === 'prefer') {
+    try {
+      return await connectWarm({ ...request, mode: 'warm' });
+    } catch (error) {
+      request.logger.warn(`warm daemon: could not start one (${errorMessage(error)}); reading in this process${request.reason ? `, though ${request.reason}` : ''}`);
+      return undefined;
+    }
+  }
   let place: DaemonPlace;
   try {
     place = daemonPlace(request.env);
@@ -54,6 +67,8 @@ export async function connectWarm(request: WarmRequest): Promise<PerceptionClien
   }
   if (request.mode === 'auto' && !replaced) return undefined;
   await startDaemon(place, request);
+  // A process left running is the person's to know of: said once, when it starts.
+  if (request.reason) request.logger.warn(`warm daemon: started one, since ${request.reason}; \`gai daemon stop\` ends it, --cold reads in the command itself`);
   const client = await open(place.socketPath);
   if (!client) throw new Error(`the warm daemon started but ${place.socketPath} does not answer`);
   const hello = await greet(client, request.ocrLanguage);
