@@ -1,6 +1,7 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { CHROMIUM_FAMILY, RENDERER_SWITCH } from './accessibleLaunch';
+import { runningProcesses } from './procScan';
 
 // Which running browsers and Electron apps show GAI no accessibility tree, and how a person
 // turns it on for good. Measured on Debian 12 (Xvfb + openbox, 2026-11-27):
@@ -33,19 +34,10 @@ export const FIREFOX_FIX = 'set accessibility.force_disabled to 0 in about:confi
 
 /** Running Chromium-family, Electron and Firefox main processes whose tree GAI cannot read. */
 export function browsersWithoutTree(procRoot = '/proc'): BrowserTreeFinding[] {
-  if (process.platform !== 'linux' && procRoot === '/proc') return [];
-  let entries: string[];
-  try {
-    entries = readdirSync(procRoot).filter((name) => /^\d+$/.test(name));
-  } catch {
-    return [];
-  }
   const findings: BrowserTreeFinding[] = [];
-  for (const entry of entries) {
-    const args = readArgs(join(procRoot, entry, 'cmdline'));
-    if (!args || args.length === 0) continue;
+  for (const { pid, args } of runningProcesses(procRoot)) {
+    if (args.length === 0) continue;
     const app = basename(args[0]!).toLowerCase();
-    const pid = Number(entry);
     if (CHROMIUM_FAMILY.test(app)) {
       // Renderers, GPU and utility processes carry --type=; the browser process does not.
       if (args.some((a) => a.startsWith('--type='))) continue;
@@ -56,15 +48,7 @@ export function browsersWithoutTree(procRoot = '/proc'): BrowserTreeFinding[] {
       if (profile && forceDisabled(profile)) findings.push({ pid, app, reason: 'its profile sets accessibility.force_disabled: no accessibility tree', fix: FIREFOX_FIX });
     }
   }
-  return findings.sort((a, b) => a.pid - b.pid);
-}
-
-function readArgs(file: string): string[] | undefined {
-  try {
-    return readFileSync(file, 'utf8').split('\0').filter((a) => a !== '');
-  } catch {
-    return undefined; // gone, or another user's
-  }
+  return findings;
 }
 
 /** The profile folder given on the command line (-profile DIR, --profile DIR, --profile=DIR). */

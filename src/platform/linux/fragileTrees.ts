@@ -1,5 +1,6 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
+import { runningProcesses } from './procScan';
 
 // Running applications whose accessibility bridge a new AT-SPI client can crash. Measured on
 // Debian 12 (LibreOffice 7.4 with the GTK 3 plugin, at-spi2-core 2.46, 2026-11-27): a `gai click`
@@ -29,33 +30,16 @@ const FRAGILE: Array<{ name: RegExp; why: string }> = [
  * with `display`, only those on that X display (or whose display cannot be read).
  */
 export function fragileTreeApps(options: { procRoot?: string; display?: string } = {}): FragileTreeApp[] {
-  const procRoot = options.procRoot ?? '/proc';
-  if (process.platform !== 'linux' && procRoot === '/proc') return [];
-  let entries: string[];
-  try {
-    entries = readdirSync(procRoot).filter((name) => /^\d+$/.test(name));
-  } catch {
-    return [];
-  }
   const found: FragileTreeApp[] = [];
-  for (const entry of entries) {
-    const app = executableOf(join(procRoot, entry, 'cmdline'));
+  for (const { pid, args, dir } of runningProcesses(options.procRoot)) {
+    const app = args[0] && basename(args[0]);
     const rule = app && FRAGILE.find((f) => f.name.test(app));
     if (!app || !rule) continue;
-    const display = options.display === undefined ? undefined : displayOf(join(procRoot, entry, 'environ'));
+    const display = options.display === undefined ? undefined : displayOf(join(dir, 'environ'));
     if (display !== undefined && display !== options.display) continue; // another desktop's: its own accessibility bus
-    found.push({ pid: Number(entry), app, why: rule.why });
+    found.push({ pid, app, why: rule.why });
   }
-  return found.sort((a, b) => a.pid - b.pid);
-}
-
-function executableOf(cmdline: string): string | undefined {
-  try {
-    const first = readFileSync(cmdline, 'latin1').split('\0')[0];
-    return first ? basename(first) : undefined;
-  } catch {
-    return undefined; // gone, or not ours to read
-  }
+  return found;
 }
 
 function displayOf(environ: string): string | undefined {
