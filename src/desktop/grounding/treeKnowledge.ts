@@ -42,11 +42,6 @@ export class TreeKnowledge {
     if (this.known.size > KNOWLEDGE_LIMIT) this.known.delete(this.known.keys().next().value!);
   }
 
-  /** The share of the window's words its tree names where they are drawn; 0 when never measured. */
-  coverage(window: WindowInfo): number {
-    return this.known.get(coverageKey(window))?.names ?? 0;
-  }
-
   /**
    * Whether the window's tree (its elements here: `mine`) is known to hold what the window
    * shows and says nothing of the label, and how: then its pixels do not show the label.
