@@ -14,6 +14,7 @@ import { createDesktopRig, type DesktopRig } from './support/desktopRig';
 import { suiteDisplay } from './support/fixture';
 import { delay } from './support/realApps/appWindow';
 import { AtspiApp } from './support/realApps/atspiApps';
+import { missingPrograms } from './support/realApps/labelBoard';
 import { LibreOfficeApp } from './support/realApps/libreOfficeApp';
 
 const display = suiteDisplay();
@@ -30,11 +31,10 @@ describe('words in documents and editors, read from the tree', function () {
   let writer: LibreOfficeApp | undefined;
 
   before(async function () {
-    for (const program of ['mousepad', 'soffice']) {
-      if (spawnSync('sh', ['-c', `command -v ${program}`]).status !== 0) {
-        console.log(`      skipped: ${program} not installed (node scripts/ensureDeps.mjs installs it)`);
-        this.skip();
-      }
+    const missing = missingPrograms(['mousepad', 'soffice']);
+    if (missing.length > 0) {
+      console.log(`      skipped: ${missing.join(', ')} not installed (node scripts/ensureDeps.mjs installs them)`);
+      this.skip();
     }
     rig = createDesktopRig(display.env);
     tree = rig.services.desktop.accessibility!;

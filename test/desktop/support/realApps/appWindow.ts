@@ -143,6 +143,16 @@ export function delay(ms: number): Promise<void> {
 }
 
 /** The centre of a box, for real clicks. */
+/** A real click (xdotool) on the centre of the first element with this name (and role); `what` names the app in the error. */
+export async function clickFirst<E extends { name: string; role: string; bbox: BBox }>(elements: readonly E[], name: string | RegExp, role: string | undefined, what: string, env: NodeJS.ProcessEnv): Promise<E> {
+  const matches = (e: E): boolean => (typeof name === 'string' ? e.name === name : name.test(e.name)) && (role === undefined || e.role === role);
+  const element = elements.find(matches);
+  if (!element) throw new Error(`${what} shows no element ${String(name)}${role ? ` (${role})` : ''}`);
+  const point = centre(element.bbox);
+  await run('xdotool', ['mousemove', String(point.x), String(point.y), 'click', '1'], env);
+  return element;
+}
+
 export function centre(box: BBox): { x: number; y: number } {
   return { x: Math.round(box.x + box.width / 2), y: Math.round(box.y + box.height / 2) };
 }

@@ -10,7 +10,7 @@ import type { BBox } from '../../../../src/common/geometry';
 import { FIXTURE_PYTHON } from '../fixture';
 import {
   activateWindow,
-  centre,
+  clickFirst,
   delay,
   placeWindow,
   run,
@@ -169,12 +169,7 @@ export class AtspiApp {
 
   /** A real click (xdotool) on the centre of the first element with this name (and role). */
   async clickElement(name: string | RegExp, role?: string): Promise<AtspiElement> {
-    const matches = (e: AtspiElement): boolean => (typeof name === 'string' ? e.name === name : name.test(e.name)) && (role === undefined || e.role === role);
-    const element = (await this.elements()).find(matches);
-    if (!element) throw new Error(`${this.kind} shows no element ${String(name)}${role ? ` (${role})` : ''}`);
-    const point = centre(element.bbox);
-    await run('xdotool', ['mousemove', String(point.x), String(point.y), 'click', '1'], this.env);
-    return element;
+    return clickFirst(await this.elements(), name, role, this.kind, this.env);
   }
 
   private screen: { width: number; height: number } | undefined;

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import type { BBox } from '../../../../src/common/geometry';
 import { FIXTURE_PYTHON } from '../fixture';
-import { activateWindow, centre, delay, placeWindow, run, startProcess, stopProcess, unmaximize, type GroundTruthLabel, type Placement, type StartedProcess } from './appWindow';
+import { activateWindow, clickFirst, delay, placeWindow, run, startProcess, stopProcess, unmaximize, type GroundTruthLabel, type Placement, type StartedProcess } from './appWindow';
 import type { AtspiElement } from './atspiApps';
 
 export type OfficeKind = 'writer' | 'calc';
@@ -160,12 +160,7 @@ export class LibreOfficeApp {
 
   /** A real click (xdotool) on the centre of the first drawn element with this name (and role). */
   async clickElement(name: string | RegExp, role?: string): Promise<AtspiElement> {
-    const matches = (e: AtspiElement): boolean => (typeof name === 'string' ? e.name === name : name.test(e.name)) && (role === undefined || e.role === role);
-    const element = (await this.elements()).find(matches);
-    if (!element) throw new Error(`${this.kind} shows no element ${String(name)}${role ? ` (${role})` : ''}`);
-    const point = centre(element.bbox);
-    await run('xdotool', ['mousemove', String(point.x), String(point.y), 'click', '1'], this.env);
-    return element;
+    return clickFirst(await this.elements(), name, role, this.kind, this.env);
   }
 
   /** Opens a menu of the menu bar; returns the labels of its items. */
