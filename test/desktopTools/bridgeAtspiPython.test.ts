@@ -6,7 +6,8 @@ import { BRIDGE_ATSPI_WALK_SCRIPT } from '../../src/platform/linux/atspi/bridgeA
 
 // The pure parts of the bridge's AT-SPI half, run in python3 with stand-ins for libatspi: the text
 // reading (whole-word matches, what part of a long text is read, where a word's box is taken,
-// LibreOffice's shifted paragraphs) and which cached walks an event throws away. Real apps:
+// LibreOffice's shifted paragraphs), which cached walks an event throws away and which new text
+// is written into them. Real apps:
 // realAppsTreeText.test.ts.
 
 function python(body: string): unknown {
@@ -140,5 +141,52 @@ print(json.dumps([after_defunct, after_other, gen_before, tree.any_gen, tree.app
       { encoding: 'utf8' },
     );
     assert.deepEqual(JSON.parse(state), [['/w2'], ['/w2'], 0, 1, { ':1.6': 1 }]);
+  });
+
+  it('new text in a cached text element is read into the walk when asked, not walked again; a label\'s or an unknown object\'s is', () => {
+    const state = execFileSync(
+      'python3',
+      [
+        '-c',
+        `import time, hashlib, os
+class X11Windows:
+    pass
+${BRIDGE_ATSPI_WALK_SCRIPT}
+${BRIDGE_ATSPI_TEXT_SCRIPT}
+${BRIDGE_ATSPI_SCRIPT}
+import json
+class Node:
+    def __init__(self, path, bus, text=''):
+        self.path, self.text = path, text
+        self.app = type('App', (), {'bus_name': bus})()
+class Text:
+    @staticmethod
+    def get_character_count(node):
+        return len(node.text)
+    @staticmethod
+    def get_text(node, start, end):
+        return node.text[start:end]
+class Atspi:
+    Text = Text
+class Event:
+    def __init__(self, kind, source, detail1=0):
+        self.type, self.source, self.detail1 = kind, source, detail1
+display = Node('/display', ':1.7', '2+')
+walk = {'paths': {'/display': 0, '/label': 1}, 'elements': [{'name': '', 'role': 'text', 'text': '2', 'states': []},
+    {'name': 'Result', 'role': 'label', 'states': []}], 'textNodes': [{'node': display, 'text': '2', 'base': 0}]}
+tree = Tree()
+tree.cache = {(':1.7', '/w'): walk}
+tree.on_event(Event('object:text-changed:insert', display, 1))
+marked = sorted(tree.text_dirty.get(':1.7', {}))
+gen_after_text = tree.app_gen.get(':1.7', 0)
+fresh = refresh_texts(Atspi, walk, tree.text_dirty[':1.7'])
+tree.on_event(Event('object:text-changed:insert', Node('/label', ':1.7'), 0))
+tree.on_event(Event('object:text-changed:insert', Node('/elsewhere', ':1.7'), 0))
+long_text = refresh_texts(Atspi, walk, {'/display': Node('/display', ':1.7', 'x' * (MAX_TEXT + 1))})
+print(json.dumps([marked, gen_after_text, fresh, walk['elements'][0]['text'], walk['textNodes'][0]['text'], tree.app_gen.get(':1.7', 0), long_text]))`,
+      ],
+      { encoding: 'utf8' },
+    );
+    assert.deepEqual(JSON.parse(state), [['/display'], 0, true, '2+', '2+', 2, false]);
   });
 });

@@ -10,7 +10,7 @@ import { createFakeDesktop, ocrWords, type WordSpec } from '../support/fakeDeskt
 
 // A tree element is a click target only where it is drawn (issue 19): not under an open menu
 // that is part of the same window's tree (Qt), and a toolbar icon named like a drawn label
-// (its tooltip) loses to that label.
+// (its tooltip) loses to that label; a calculator's key beats the same sign in its history.
 
 const MAIN: WindowInfo = { id: '0x1', title: 'Untitled', appName: 'featherpad', pid: 10, bounds: { x: 0, y: 0, width: 800, height: 600 }, type: 'normal' };
 /** An open menu drawn over the toolbar, as Qt exposes it: inside the main window's tree. */
@@ -98,5 +98,19 @@ describe('drawn targets: open menus and icon-only buttons', () => {
     ]).locate('Find');
     assert.equal(both.status, 'ambiguous', JSON.stringify(both));
     assert.deepEqual(foundAt(await locator([TOOLBAR_FIND]).locate('Find')), { x: 216, y: 46 });
+  });
+
+  it('a key named in digits or signs beats the same text its history shows; two keys, or a word, stay ambiguous', async () => {
+    const key = el('=', { x: 600, y: 500, width: 100, height: 80 }, 'push button');
+    const history = el('=', { x: 400, y: 200, width: 60, height: 20 }, 'label');
+    assert.deepEqual(foundAt(await locator([history, key]).locate('=')), { x: 650, y: 540 });
+    const twoKeys = await locator([history, key, el('=', { x: 100, y: 500, width: 100, height: 80 }, 'push button')]).locate('=');
+    assert.equal(twoKeys.status, 'ambiguous', JSON.stringify(twoKeys));
+    // "Total" the button and "Total" a heading: a word may be a tooltip-only icon's name, so no preference here.
+    const words = await locator([el('Total', { x: 600, y: 500, width: 100, height: 30 }, 'push button'), el('Total', { x: 400, y: 200, width: 60, height: 20 }, 'heading')], [
+      { text: 'Total', x: 610, y: 505, w: 40, h: 14 },
+      { text: 'Total', x: 405, y: 203, w: 40, h: 14 },
+    ]).locate('Total');
+    assert.equal(words.status, 'ambiguous', JSON.stringify(words));
   });
 });

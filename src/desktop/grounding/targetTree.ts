@@ -65,6 +65,7 @@ export function preferOnTop(matches: TreeMatch[], scene: WindowScene): TreeMatch
   if (kept.length > 1) narrow((m) => m.element.window?.active === true || isActive(scene, m.owner));
   if (kept.length > 1) narrow((m) => isDialogElement(m.element, m.owner));
   if (kept.length > 1) kept = labelOverField(kept);
+  if (kept.length > 1) kept = controlOverText(kept);
   return kept;
 }
 
@@ -76,6 +77,8 @@ export async function drawnOnTop(matches: TreeMatch[], scene: WindowScene, readi
 /** Roles that show a text, and roles of fields that take their accessible name from such a text. */
 const TEXT_ROLES = new Set(['label', 'static', 'heading', 'paragraph', 'caption']);
 const FIELD_ROLES = new Set(['combo box', 'entry', 'text', 'spin button', 'check box', 'radio button', 'password text', 'list box', 'slider']);
+/** Roles of what a click is for: it does something. */
+const CONTROL_ROLES = new Set(['push button', 'toggle button', 'menu item', 'check menu item', 'radio menu item', 'link', 'page tab', 'check box', 'radio button']);
 
 /**
  * A field named after the label beside it ("Billing cycle" the label, "Billing cycle" the
@@ -88,6 +91,18 @@ function labelOverField(matches: TreeMatch[]): TreeMatch[] {
   if (texts.length !== 1 || fields.length === 0 || texts.length + fields.length !== matches.length) return matches;
   const label = texts[0]!.element.bbox;
   return fields.every((f) => boxGap(f.element.bbox, label) <= 2 * Math.max(label.height, 12) + 16) ? texts : matches;
+}
+
+/**
+ * A key and static text of one name of digits or signs (a calculator's "=" or "4" key and the
+ * "=" or "4" its history shows): the key is what a click is for. Only where every match is one
+ * or the other. A name in words may be an icon's tooltip, never drawn: drawnRules judges those.
+ */
+function controlOverText(matches: TreeMatch[]): TreeMatch[] {
+  if (matches.some((m) => /\p{L}/u.test(m.element.name))) return matches;
+  const controls = matches.filter((m) => CONTROL_ROLES.has(m.element.role));
+  if (controls.length === 0 || controls.length === matches.length) return matches;
+  return matches.every((m) => CONTROL_ROLES.has(m.element.role) || TEXT_ROLES.has(m.element.role)) ? controls : matches;
 }
 
 /** True when no channel varies by more than `tolerance` across the image: nothing drawn. */

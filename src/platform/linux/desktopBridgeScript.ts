@@ -1,3 +1,4 @@
+import { BRIDGE_ATSPI_BUS_SCRIPT } from './atspi/bridgeAtspiBusScript';
 import { BRIDGE_ATSPI_SCRIPT } from './atspi/bridgeAtspiScript';
 import { BRIDGE_ATSPI_TEXT_SCRIPT } from './atspi/bridgeAtspiTextScript';
 import { BRIDGE_ATSPI_WALK_SCRIPT } from './atspi/bridgeAtspiWalkScript';
@@ -88,4 +89,4 @@ else:
     MAIN_GLIB.MainLoop().run()
 `;
 
-export const DESKTOP_BRIDGE_SCRIPT = [PRELUDE, BRIDGE_X11_SCRIPT, BRIDGE_GTK4_SCRIPT, BRIDGE_ATSPI_WALK_SCRIPT, BRIDGE_ATSPI_TEXT_SCRIPT, BRIDGE_ATSPI_SCRIPT, MAIN].join('\n');
+export const DESKTOP_BRIDGE_SCRIPT = [PRELUDE, BRIDGE_X11_SCRIPT, BRIDGE_GTK4_SCRIPT, BRIDGE_ATSPI_WALK_SCRIPT, BRIDGE_ATSPI_TEXT_SCRIPT, BRIDGE_ATSPI_BUS_SCRIPT, BRIDGE_ATSPI_SCRIPT, MAIN].join('\n');

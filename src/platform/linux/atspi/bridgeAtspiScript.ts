@@ -1,14 +1,17 @@
 // The AT-SPI half of the desktop bridge's python3 helper (desktopBridge.ts), run by python3-gi
 // with gir1.2-atspi-2.0 on the helper's GLib main loop: each top-level window's walk
 // (bridgeAtspiWalkScript.ts) is cached and thrown away when its application sends an AT-SPI
-// event that can change what the walk finds (children, showing, names, text, bounds) or the
-// window moves; other state changes are written into the cached elements.
+// event that can change what the walk finds (children, showing, names, bounds) or the window
+// moves; other state changes, and the new text of a text element it holds, are written into it.
 export const BRIDGE_ATSPI_SCRIPT = String.raw`
 # What makes a cached walk stale. Caret moves and selections of text do not.
 EVENTS = ['object:children-changed', 'object:state-changed', 'object:bounds-changed', 'object:text-changed',
     'object:property-change:accessible-name', 'window:activate', 'window:deactivate', 'window:create',
     'window:destroy', 'window:minimize', 'window:restore']
 CACHE_LIMIT = 64
+TEXT_EVENT = 'object:text-changed'
+# Text elements of one application waiting to be read again; past that its windows are walked anew.
+MAX_DIRTY_TEXTS = 200
 STATE_EVENT = 'object:state-changed:'
 # States that decide what a walk includes; any other state change (focused, active, checked,
 # selected...) is written into the cached element it belongs to, so switching between windows,
@@ -29,6 +32,7 @@ class Tree:
         self.problem = None
         self.app_gen = {}   # bus name -> events seen from that application
         self.app_patches = {}  # bus name -> state changes written into its cached walks
+        self.text_dirty = {}   # bus name -> {path: node} of cached text elements whose text changed
         self.any_gen = 0    # events whose application could not be told
         self.cache = {}     # (bus name, path) -> walk of one top-level window
         self.pids = {}
@@ -83,6 +87,13 @@ class Tree:
         if bus and source is not None and kind.startswith(STATE_EVENT) and kind[len(STATE_EVENT):] not in STRUCTURAL_STATES:
             self.patch(bus, source.path, kind[len(STATE_EVENT):], event.detail1 != 0)
             return
+        if bus and source is not None and kind.startswith(TEXT_EVENT) and self.holds_text(bus, source.path):
+            # Read again when a walk is asked for, not on each keystroke.
+            dirty = self.text_dirty.setdefault(bus, {})
+            dirty[source.path] = source
+            if len(dirty) <= MAX_DIRTY_TEXTS:
+                return
+            del self.text_dirty[bus]
         if bus:
             self.app_gen[bus] = self.app_gen.get(bus, 0) + 1
             if kind.startswith(BUILD_EVENTS):
@@ -96,6 +107,13 @@ class Tree:
             return
         for key in [key for key, entry in self.cache.items() if path in entry['paths']]:
             del self.cache[key]
+
+    def holds_text(self, bus, path):
+        for key, entry in self.cache.items():
+            index = entry['paths'].get(path) if key[0] == bus else None
+            if index is not None and entry['elements'][index]['role'] in TEXT_ROLES:
+                return True
+        return False
 
     def note_build(self, bus, created):
         now = time.monotonic()
@@ -251,11 +269,17 @@ class Tree:
                 # A GTK 4 window reports the same boxes wherever it is: where X puts it counts.
                 stamp = (self.app_gen.get(bus, 0), self.any_gen, extents, max_depth, gtk4['shift'] if gtk4 else None)
                 entry = None if fresh else self.cache.get(key)
-                if entry is not None and entry['stamp'] == stamp and entry['visited'] <= max_nodes - visited:
+                dirty = self.text_dirty.get(bus, {})
+                if entry is not None and entry['stamp'] == stamp and entry['visited'] <= max_nodes - visited and refresh_texts(Atspi, entry, dirty):
                     walk, cached = entry, cached + 1
+                    for path in [path for path in dirty if path in entry['paths']]:
+                        del dirty[path]
                 else:
                     patches = self.app_patches.get(bus, 0)
+                    marked = set(dirty)
                     walk = walk_root(Atspi, root, deadline, max_depth, max_nodes - visited, gtk4)
+                    for path in marked.intersection(walk['paths']):
+                        dirty.pop(path, None)
                     walk['stamp'] = stamp
                     walk['digest'] = digest_of(walk['elements'])
                     self.cache.pop(key, None)
@@ -312,40 +336,6 @@ def bus_of(node):
         return node.app.bus_name if node is not None and node.app is not None else None
     except Exception:
         return None
-
-def find_bus_problem(Gio, GLib):
-    if os.environ.get('AT_SPI_BUS_ADDRESS'):
-        return None
-    try:
-        from Xlib import display
-        d = display.Display()
-        try:
-            if d.screen().root.get_full_property(d.intern_atom('AT_SPI_BUS'), 0) is not None:
-                return None
-        finally:
-            d.close()
-    except Exception:
-        pass
-    # As libatspi would: ask the session bus (GLib starts one for this display if none runs).
-    try:
-        bus = Gio.bus_get_sync(Gio.BusType.SESSION, None)
-        bus.call_sync('org.a11y.Bus', '/org/a11y/bus', 'org.a11y.Bus', 'GetAddress', None,
-            GLib.VariantType.new('(s)'), Gio.DBusCallFlags.NONE, 5000, None)
-        return None
-    except Exception as e:
-        return 'no accessibility bus: no AT_SPI_BUS on the X root window and the session bus has no org.a11y.Bus (%s)' % e
-
-def enable_accessibility(Gio, GLib):
-    # Apps that ask at start whether assistive technology runs (Chromium, Firefox, Qt) register
-    # with AT-SPI only when org.a11y.Status IsEnabled is true; Qt also follows later changes.
-    try:
-        bus = Gio.bus_get_sync(Gio.BusType.SESSION, None)
-        bus.call_sync('org.a11y.Bus', '/org/a11y/bus', 'org.freedesktop.DBus.Properties', 'Set',
-            GLib.Variant('(ssv)', ('org.a11y.Status', 'IsEnabled', GLib.Variant('b', True))),
-            None, Gio.DBusCallFlags.NONE, 2000, None)
-        return 'enabled'
-    except Exception as e:
-        return 'not enabled: %s' % e
 
 def digest_of(elements):
     h = hashlib.sha1()

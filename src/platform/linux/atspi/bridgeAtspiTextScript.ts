@@ -6,6 +6,33 @@
 export const BRIDGE_ATSPI_TEXT_SCRIPT = String.raw`
 import re
 
+def refresh_texts(Atspi, walk, nodes):
+    """Writes into a cached walk the text now held by those of its text elements that said
+    their text changed (nodes: path -> node): a calculator's display or a field typed into need
+    no walk of the whole window. False when one cannot be written in place (gone, or too long to
+    read whole): the window is walked again."""
+    for path, node in nodes.items():
+        index = walk['paths'].get(path)
+        if index is None:
+            continue
+        try:
+            count = Atspi.Text.get_character_count(node)
+            if count > MAX_TEXT:
+                return False
+            text = Atspi.Text.get_text(node, 0, count) if count > 0 else ''
+        except Exception:
+            return False
+        item = walk['elements'][index]
+        if text != item['name']:
+            item['text'] = text
+        else:
+            item.pop('text', None)
+        item.pop('textCut', None)
+        for entry in walk.get('textNodes', []):
+            if entry['node'].path == path:
+                entry['text'], entry['base'] = text, 0
+    return True
+
 # Longest stretch of text read from what an element shows (a full screen of small text is less).
 MAX_VISIBLE_TEXT = 20000
 # Boxes asked of the toolkit per element for one query: more occurrences than that are ambiguous anyway.
