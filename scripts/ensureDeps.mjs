@@ -33,6 +33,8 @@ export const APT_PACKAGES = [
   'gnome-calculator', 'gnome-text-editor', 'featherpad',
   'libreoffice-writer', 'libreoffice-calc', 'libreoffice-gtk3',
   'firefox-esr', 'thunar',
+  // A terminal on the test display that `gai` is started from: the window it was asked from.
+  'xterm',
 ];
 
 /** Runs `npm ci` when node_modules is missing or older than package-lock.json. */

@@ -2,6 +2,7 @@
 // CLI's warm daemon), the person's input watched by the safety monitor, and the shared services.
 // Built on first use: nothing touches the display until a desktop tool runs.
 import { createDesktopServices, type DesktopServices } from '../desktop/desktopServices';
+import { askedFrom } from '../platform/linux/askedFrom';
 import { InputPermissionScope, withGuardedInput } from '../desktop/input/guardedInput';
 import { withWatchedInput } from '../desktop/input/watchedInput';
 import type { Desktop } from '../desktop/ports/desktop';
@@ -58,6 +59,8 @@ export class DesktopAssembly {
     const perceived = front.perception ? front.perception(local) : local;
     this.services = createDesktopServices(withGuardedInput(withWatchedInput(perceived, this.safety), this.inputScope), {
       screenshotMaxWidth: desktop.screenshotMaxWidth,
+      // The terminal or editor GAI was started from shows the request: click by text looks past it.
+      ...(front.platform ? {} : { asker: askedFrom(front.env, front.desktopEnv) }),
       redactor: front.redactor,
       privateWindowTitles: desktop.privateWindowTitles,
     });

@@ -5,6 +5,7 @@ import type { WindowTitleRule } from './reading/privateWindows';
 import { ScreenPrivacy } from './reading/screenPrivacy';
 import { ScreenReader } from './reading/screenReader';
 import { TargetLocator } from './grounding/targetLocator';
+import type { Asker } from './grounding/askerWindows';
 
 /** The desktop plus the shared, stateful helpers built on it (one per host). */
 export interface DesktopServices {
@@ -26,6 +27,8 @@ export interface DesktopServicesOptions {
   privateWindowTitles?: readonly WindowTitleRule[];
   redactor?: SecretRedactor;
   logger?: Logger;
+  /** Where requests come from (the terminal, the editor): click by text looks past those windows. */
+  asker?: Asker;
 }
 
 export function createDesktopServices(desktop: Desktop, options: DesktopServicesOptions = {}): DesktopServices {
@@ -42,5 +45,5 @@ export function createDesktopServices(desktop: Desktop, options: DesktopServices
     redactor: options.redactor ?? new SecretRedactor(),
     screenshotMaxWidth: options.screenshotMaxWidth ?? 1280,
   };
-  return { ...services, locator: new TargetLocator(services) };
+  return { ...services, locator: new TargetLocator(services, options.asker ? { asker: options.asker } : {}) };
 }

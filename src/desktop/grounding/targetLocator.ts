@@ -17,6 +17,8 @@ import type { Candidate, MatchKind } from './candidate';
 import { findCandidates, isTimesReadAsX, locateText, tokenize, type LocateOptions } from './textLocator';
 import { coveredAt, elementVisible, hidden, isActive, isDialogWindow, uncovered, type WindowScene } from './windowScene';
 import { readSettledScene } from './sceneRead';
+import { Trace, type LocateTrace } from './locateTrace';
+import { isAskerWindow, type Asker } from './askerWindows';
 
 // Where to click for a label, fast on a busy screen and never on a guess. The accessibility
 // tree answers first where it has the label exactly (no OCR at all); otherwise the active
@@ -38,26 +40,8 @@ export interface TargetQuery extends LocateOptions {
 export interface TargetLocatorOptions extends TargetRuleOptions {
   /** Largest per-channel spread of an element's pixels that still counts as nothing drawn; default 10. */
   blankTolerance?: number;
-}
-
-/** What one locate() went through: for benches and tests (which path answered, how much was read). */
-export interface LocateTrace {
-  steps: Array<'tree-active' | 'tree-all' | 'ocr-active' | 'ocr-window' | 'ocr-screen'>;
-  /** Window readings that ran OCR (not served from the per-window cache). */
-  ocrRuns: number;
-  /** When each step began, in ms since locate() began (the scene read comes before the first). */
-  startedAt: number[];
-}
-
-class Trace implements LocateTrace {
-  readonly steps: LocateTrace['steps'] = [];
-  readonly startedAt: number[] = [];
-  ocrRuns = 0;
-  constructor(private readonly began: number) {}
-  step(step: LocateTrace['steps'][number]): void {
-    this.steps.push(step);
-    this.startedAt.push(Math.round(performance.now() - this.began));
-  }
+  /** Where requests come from: those windows (a terminal showing `gai click Save`) are looked past. */
+  asker?: Asker;
 }
 
 /** The state of one locate() call. */
@@ -87,6 +71,10 @@ interface Search {
   activeTextKnown?: boolean;
   /** Readings like the label in the active window's pixels (fuzzy, partial or unsure). */
   activeLookAlikes?: number;
+  /** The active window is the one GAI was asked from (the terminal): it is looked past, as the asker's other windows are. */
+  askerActive: boolean;
+  /** The asker's windows on the screen, for the reason when nothing is found. */
+  askers: WindowInfo[];
 }
 
 export class TargetLocator {
@@ -108,11 +96,13 @@ export class TargetLocator {
     const began = performance.now();
     const size = await desktop.screen.size();
     const scene = await readSettledScene(desktop.windows, { x: 0, y: 0, width: size.width, height: size.height }, query.signal);
-    const search: Search = { text, query, scene, trace: new Trace(began), doubtful: [], blank: [], weak: [], suggestions: new Set(), privateWindows: new Set(), elements: [] };
+    const askers = scene.windows.filter((w) => !hidden(scene, w) && this.isAsker(w));
+    const askerActive = scene.active !== undefined && this.isAsker(scene.active);
+    const search: Search = { text, query, scene, trace: new Trace(began), doubtful: [], blank: [], weak: [], suggestions: new Set(), privateWindows: new Set(), elements: [], askerActive, askers };
     this.lastTrace = search.trace;
     const tree = query.accessibility === false ? undefined : await this.treePort();
 
-    if (tree) {
+    if (tree && !askerActive) {
       search.trace.step('tree-active');
       const answer = await this.fromTree(tree, true, search);
       if (answer) return answer;
@@ -120,14 +110,14 @@ export class TargetLocator {
     const others = tree !== undefined && scene.windows.some((w) => !isActive(scene, w));
     // The active tree is known to hold what the window shows and lacks the label: other trees first.
     let treeAll: TargetResult | undefined | null = null;
-    const silence = tree && others && scene.active ? this.knowledge.silentAbout(scene.active, search.elements, text) : undefined;
+    const silence = tree && others && scene.active && !askerActive ? this.knowledge.silentAbout(scene.active, search.elements, text) : undefined;
     if (tree && silence) {
       search[silence === 'names' ? 'activeTreeComplete' : 'activeTextKnown'] = true;
       search.trace.step('tree-all');
       treeAll = await this.fromTree(tree, false, search);
       if (treeAll?.status === 'found') return treeAll;
     }
-    const ocrActive = await this.fromActiveWindow(search);
+    const ocrActive = askerActive ? undefined : await this.fromActiveWindow(search);
     if (ocrActive) return ocrActive;
     if (others) {
       if (treeAll === null) search.trace.step('tree-all');
@@ -201,7 +191,7 @@ export class TargetLocator {
       if (!bbox) continue;
       const element: AccessibleElement = { ...raw, bbox, ...(isSecretRole(raw.role) ? { text: undefined } : {}) };
       const { visible, owner } = elementVisible(search.scene, element);
-      if (!visible) continue;
+      if (!visible || (owner ? this.isAsker(owner) : element.pid !== undefined && this.options.asker?.pids.includes(element.pid))) continue;
       if (owner && this.services.privacy.isPrivateWindow(owner)) {
         search.privateWindows.add(owner.title);
         continue;
@@ -263,7 +253,7 @@ export class TargetLocator {
     }
     const found: Array<{ window: WindowInfo; sure: Candidate[]; anchor?: Anchor }> = [];
     for (const window of scene.windows) {
-      if (isActive(scene, window) || hidden(scene, window)) continue;
+      if (isActive(scene, window) || hidden(scene, window) || this.isAsker(window)) continue;
       if (search.allOwned && this.knowledge.cannotShow(window, search.allOwned, search.text)) continue;
       search.trace.step('ocr-window');
       const reading = await this.readWindow(search, window, false);
@@ -280,6 +270,10 @@ export class TargetLocator {
     const chosen = pool.length > 1 && dialogs.length === 1 ? dialogs : pool;
     const candidates = chosen.flatMap((f) => f.sure).sort(byStrength);
     return onlyElsewhere(search, decide(candidates, search.query, chosen[0]?.anchor, 'ocr'), chosen[0]?.window);
+  }
+
+  private isAsker(window: WindowInfo): boolean {
+    return isAskerWindow(window, this.options.asker);
   }
 
   private async readWindow(search: Search, window: WindowInfo, active: boolean): Promise<WindowReading> {
@@ -346,7 +340,11 @@ export class TargetLocator {
       return { status: 'low_confidence', candidates: search.blank.slice(0, 5), reason: `the accessibility tree places "${search.text}" at (${at.x}, ${at.y}) but nothing is drawn there` };
     }
     const hiddenIn = [...search.privateWindows];
-    const reason = hiddenIn.length > 0 ? `"${search.text}" was not found; private windows are not read (${hiddenIn.map((t) => `"${t}"`).join(', ')})` : undefined;
+    const notes = [
+      ...(hiddenIn.length > 0 ? [`private windows are not read (${hiddenIn.map((t) => `"${t}"`).join(', ')})`] : []),
+      ...(search.askers.length > 0 ? [`${search.askers.map((w) => `"${w.title}"`).join(', ')}, where GAI was asked from, is not searched: it shows the request itself`] : []),
+    ];
+    const reason = notes.length > 0 ? `"${search.text}" was not found; ${notes.join('; ')}` : undefined;
     return { status: 'not_found', suggestions: [...search.suggestions].slice(0, 5), ...(reason ? { reason } : {}) };
   }
 }
@@ -368,7 +366,8 @@ function decide(found: Candidate[], query: LocateOptions, anchor: Anchor | undef
  * word), so that is no place to click without asking.
  */
 function onlyElsewhere(search: Search, answer: TargetResult, where: WindowInfo | string | undefined): TargetResult {
-  if (answer.status !== 'found' || !search.scene.active || !isShortQuery(search.text)) return answer;
+  // Asked from the active window (a terminal): the person is not looking at a window of targets.
+  if (answer.status !== 'found' || !search.scene.active || search.askerActive || !isShortQuery(search.text)) return answer;
   if (typeof where === 'object' && isActive(search.scene, where)) return answer;
   // Where the active window's tree shows all it draws, its silence means the label is not there.
   // A symbol may be drawn by a button named in words; letters and digits OCR reads where drawn.

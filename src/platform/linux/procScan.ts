@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-// The running processes as /proc shows them: their ids and command lines, read only.
+// The running processes as /proc shows them: their ids, command lines and parents, read only.
 
 export interface RunningProcess {
   pid: number;
@@ -27,6 +27,35 @@ export function runningProcesses(procRoot = '/proc'): RunningProcess[] {
     if (args) found.push({ pid: Number(entry), args, dir });
   }
   return found.sort((a, b) => a.pid - b.pid);
+}
+
+/**
+ * The process's parent, its parent's parent, and so on up to init (not included): the terminal
+ * or editor a command was started from is among them. None off Linux or without /proc.
+ */
+export function ancestorPids(pid = process.pid, procRoot = '/proc'): number[] {
+  if (process.platform !== 'linux' && procRoot === '/proc') return [];
+  const found: number[] = [];
+  let current = pid;
+  while (found.length < 64) {
+    const parent = parentOf(join(procRoot, String(current), 'stat'));
+    if (parent === undefined || parent <= 1 || found.includes(parent)) break;
+    found.push(parent);
+    current = parent;
+  }
+  return found;
+}
+
+/** The ppid field of /proc/N/stat, read after the command name (which may hold spaces and parentheses). */
+function parentOf(statFile: string): number | undefined {
+  try {
+    const stat = readFileSync(statFile, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const ppid = Number(fields[1]);
+    return Number.isInteger(ppid) ? ppid : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function readArgs(file: string): string[] | undefined {
