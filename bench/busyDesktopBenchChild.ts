@@ -19,7 +19,7 @@ import { changedRegions } from '../src/desktop/reading/screenDiff';
 import { createDesktopTools } from '../src/tools/desktop/desktopTools';
 import { ToolRegistry } from '../src/tools/toolRegistry';
 import { ToolRuntime } from '../src/runtime/toolRuntime';
-import { activateWindow, type GroundTruthLabel } from '../test/desktop/support/realApps/appWindow';
+import { activateWindow, startProcess, stopProcess, waitForWindow, type GroundTruthLabel } from '../test/desktop/support/realApps/appWindow';
 import { CODE_SAMPLE } from '../test/desktop/support/realApps/atspiApps';
 import { foldLabel, inside } from '../test/desktop/support/realApps/labelScore';
 import { median, percentile, type BenchRow } from './benchReport';
@@ -54,7 +54,10 @@ interface Pass {
 async function main(): Promise<void> {
   const load = loadavg()[0]!;
   const tesseract = new TesseractJsOcr();
-  const services = createDesktopServices(createPlatformDesktop({ ocr: new LayeredOcr(tesseract) }));
+  // The terminal a person asks from (`gai click …`), in the gap under galculator: GAI looks past it.
+  const terminal = startProcess('xterm', ['-geometry', '50x4+645+995', '-e', 'sh', '-c', "printf '$ gai click '; sleep 3600"], { env: process.env, stdio: ['ignore', 'ignore', 'pipe'] });
+  const terminalWindow = await waitForWindow(terminal, process.env, 'xterm');
+  const services = createDesktopServices(createPlatformDesktop({ ocr: new LayeredOcr(tesseract) }), { asker: { pids: [terminal.child.pid ?? 0], windowIds: [] } });
   const registry = new ToolRegistry();
   for (const tool of createDesktopTools(services)) registry.register(tool);
   const runtime = new ToolRuntime(registry, { autoApprove: ['read', 'action', 'system'] });
@@ -119,7 +122,7 @@ async function main(): Promise<void> {
       readings.length = 0;
       return line;
     };
-    const withTree = await clickAll(targets, viaTool, scene, false, traced);
+    const withTree = await clickAll(targets, viaTool, scene, undefined, traced);
     // GAI_BENCH_QUICK=1: that pass alone, to profile while changing the code.
     if (process.env.GAI_BENCH_QUICK) {
       process.stdout.write(`BENCH_ROWS ${JSON.stringify([...passRows('click tool (tree + OCR)', withTree, targets.length, NaN, ''), ...appRows('click tool', withTree, targets)])}\n`);
@@ -127,9 +130,11 @@ async function main(): Promise<void> {
     }
     // The same labels again: each window's pixels were read once while it was active, so the
     // locator knows which trees hold what their windows show (the steady state of a session).
-    const again = await clickAll(targets, viaTool, scene, false, traced);
+    const again = await clickAll(targets, viaTool, scene, undefined, traced);
     // The same with the target's window made active first (not timed): a person looking at that app.
-    const focused = await clickAll(targets, viaTool, scene, true, traced);
+    const focused = await clickAll(targets, viaTool, scene, (app) => activateWindow(scene.windows[app], process.env), traced);
+    // Asked from the terminal: it is the active window at each click (made so, not timed), as for a person typing `gai click`.
+    const asked = await clickAll(targets, viaTool, scene, () => activateWindow(terminalWindow, process.env), traced);
 
     const ocrOnly = new TargetLocator(services);
     const viaOcr = async (text: string): Promise<Clicked> => {
@@ -164,6 +169,7 @@ async function main(): Promise<void> {
       ...passRows('click tool, second round', again, targets.length, nativeMs, apps),
       ...passRows("click tool, target's window active", focused, targets.length, nativeMs, apps),
       ...perApp("window active", focused),
+      ...passRows('click tool, asked from the active terminal', asked, targets.length, nativeMs, apps),
       ...passRows('OCR only (tree off)', withoutTree, targets.length, nativeMs, apps),
       ...perApp('OCR only', withoutTree),
       { name: 'busy: full-screen read (ScreenReader.read after reset)', value: median(reads), unit: 'ms', note: `p95 ${percentile(reads, 95).toFixed(0)} ms, ${FULL_READS} reads` },
@@ -177,6 +183,7 @@ async function main(): Promise<void> {
     process.stdout.write(`BENCH_ROWS ${JSON.stringify(rows)}\n`);
   } finally {
     await scene.stop().catch((error: unknown) => console.error(error));
+    await stopProcess(terminal.child);
     await services.desktop.ocr.dispose();
   }
 }
@@ -217,11 +224,11 @@ function appRows(what: string, pass: Pass, targets: Target[]): BenchRow[] {
 }
 
 /** Clicks each target once, timed; judged by the ground-truth box (and chromium's own record). */
-async function clickAll(targets: Target[], click: (text: string) => Promise<Clicked>, scene: BenchScene, activateFirst = false, trace?: () => string): Promise<Pass> {
+async function clickAll(targets: Target[], click: (text: string) => Promise<Clicked>, scene: BenchScene, before?: (app: BenchAppName) => Promise<void>, trace?: () => string): Promise<Pass> {
   const pass: Pass = { times: [], outcomes: [], landed: 0, missed: 0, misclicked: 0, failures: [] };
   await scene.chromium.takeClicks();
   for (const { app, label } of targets) {
-    if (activateFirst) await activateWindow(scene.windows[app], process.env);
+    if (before) await before(app);
     await new Promise((r) => setTimeout(r, 120)); // let the last click's redraw finish (not timed)
     const started = performance.now();
     const { point, why } = await click(label.text);
