@@ -109,26 +109,29 @@ print(json.dumps([shifted, unshifted, both]))`);
   });
 });
 
-describe('bridge event handling (python, stand-in events)', () => {
-  it('an object gone defunct whose application is unknown throws away only the walks that held it; other unknown events, all walks', () => {
-    const state = execFileSync(
-      'python3',
-      [
-        '-c',
-        `import time, hashlib, os
+/** Runs `body` after the bridge's Tree (with the walk and text parts) and stand-in nodes and events; returns its JSON. */
+function withTree(body: string): unknown {
+  const script = `import time, hashlib, os, json
 class X11Windows:
     pass
+${BRIDGE_ATSPI_WALK_SCRIPT}
+${BRIDGE_ATSPI_TEXT_SCRIPT}
 ${BRIDGE_ATSPI_SCRIPT}
-import json
 class Node:
-    def __init__(self, path, bus=None):
-        self.path = path
+    def __init__(self, path, bus=None, text=''):
+        self.path, self.text = path, text
         self.app = type('App', (), {'bus_name': bus})() if bus else None
 class Event:
     def __init__(self, kind, source, detail1=0):
         self.type, self.source, self.detail1 = kind, source, detail1
 tree = Tree()
-tree.cache = {(':1.5', '/w1'): {'paths': {'/a/1': 0}}, (':1.6', '/w2'): {'paths': {'/a/2': 0}}}
+${body}`;
+  return JSON.parse(execFileSync('python3', ['-c', script], { encoding: 'utf8' })) as unknown;
+}
+
+describe('bridge event handling (python, stand-in events)', () => {
+  it('an object gone defunct whose application is unknown throws away only the walks that held it; other unknown events, all walks', () => {
+    const state = withTree(`tree.cache = {(':1.5', '/w1'): {'paths': {'/a/1': 0}}, (':1.6', '/w2'): {'paths': {'/a/2': 0}}}
 tree.on_event(Event('object:state-changed:defunct', Node('/a/1')))
 after_defunct = sorted(k[1] for k in tree.cache)
 tree.on_event(Event('object:state-changed:defunct', Node('/a/9')))
@@ -136,30 +139,12 @@ after_other = sorted(k[1] for k in tree.cache)
 gen_before = tree.any_gen
 tree.on_event(Event('object:children-changed:add', Node('/a/3')))
 tree.on_event(Event('object:children-changed:add', Node('/a/4', ':1.6')))
-print(json.dumps([after_defunct, after_other, gen_before, tree.any_gen, tree.app_gen]))`,
-      ],
-      { encoding: 'utf8' },
-    );
-    assert.deepEqual(JSON.parse(state), [['/w2'], ['/w2'], 0, 1, { ':1.6': 1 }]);
+print(json.dumps([after_defunct, after_other, gen_before, tree.any_gen, tree.app_gen]))`);
+    assert.deepEqual(state, [['/w2'], ['/w2'], 0, 1, { ':1.6': 1 }]);
   });
 
   it('new text in a cached text element is read into the walk when asked, not walked again; a label\'s or an unknown object\'s is', () => {
-    const state = execFileSync(
-      'python3',
-      [
-        '-c',
-        `import time, hashlib, os
-class X11Windows:
-    pass
-${BRIDGE_ATSPI_WALK_SCRIPT}
-${BRIDGE_ATSPI_TEXT_SCRIPT}
-${BRIDGE_ATSPI_SCRIPT}
-import json
-class Node:
-    def __init__(self, path, bus, text=''):
-        self.path, self.text = path, text
-        self.app = type('App', (), {'bus_name': bus})()
-class Text:
+    const state = withTree(`class Text:
     @staticmethod
     def get_character_count(node):
         return len(node.text)
@@ -168,13 +153,9 @@ class Text:
         return node.text[start:end]
 class Atspi:
     Text = Text
-class Event:
-    def __init__(self, kind, source, detail1=0):
-        self.type, self.source, self.detail1 = kind, source, detail1
 display = Node('/display', ':1.7', '2+')
 walk = {'paths': {'/display': 0, '/label': 1}, 'elements': [{'name': '', 'role': 'text', 'text': '2', 'states': []},
     {'name': 'Result', 'role': 'label', 'states': []}], 'textNodes': [{'node': display, 'text': '2', 'base': 0}]}
-tree = Tree()
 tree.cache = {(':1.7', '/w'): walk}
 tree.on_event(Event('object:text-changed:insert', display, 1))
 marked = sorted(tree.text_dirty.get(':1.7', {}))
@@ -183,10 +164,7 @@ fresh = refresh_texts(Atspi, walk, tree.text_dirty[':1.7'])
 tree.on_event(Event('object:text-changed:insert', Node('/label', ':1.7'), 0))
 tree.on_event(Event('object:text-changed:insert', Node('/elsewhere', ':1.7'), 0))
 long_text = refresh_texts(Atspi, walk, {'/display': Node('/display', ':1.7', 'x' * (MAX_TEXT + 1))})
-print(json.dumps([marked, gen_after_text, fresh, walk['elements'][0]['text'], walk['textNodes'][0]['text'], tree.app_gen.get(':1.7', 0), long_text]))`,
-      ],
-      { encoding: 'utf8' },
-    );
-    assert.deepEqual(JSON.parse(state), [['/display'], 0, true, '2+', '2+', 2, false]);
+print(json.dumps([marked, gen_after_text, fresh, walk['elements'][0]['text'], walk['textNodes'][0]['text'], tree.app_gen.get(':1.7', 0), long_text]))`);
+    assert.deepEqual(state, [['/display'], 0, true, '2+', '2+', 2, false]);
   });
 });
