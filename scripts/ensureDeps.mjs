@@ -35,6 +35,9 @@ export const APT_PACKAGES = [
   'firefox-esr', 'thunar',
   // A terminal on the test display that `gai` is started from: the window it was asked from.
   'xterm',
+  // GTK 2 apps (GIMP 2.10, Pidgin) join AT-SPI only through these modules, which launch_app names
+  // in GTK_MODULES (accessibleLaunch.ts); lxtask is the GTK 2 app the tests start.
+  'libgail-common', 'libatk-adaptor', 'lxtask',
 ];
 
 /** Runs `npm ci` when node_modules is missing or older than package-lock.json. */

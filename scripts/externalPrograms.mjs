@@ -39,6 +39,7 @@ export const EXTERNAL_PROGRAMS = {
   'gnome-text-editor': { apt: 'gnome-text-editor', for: 'the real GTK 4 / libadwaita editor of the GTK 4 real-app tests' },
   featherpad: { apt: 'featherpad', for: 'the real Qt 5 editor of the Qt real-app tests' },
   thunar: { apt: 'thunar', for: 'the real GTK 3 file manager of the Qt/GTK 3 real-app tests' },
+  lxtask: { apt: 'lxtask', for: 'the GTK 2 app whose tree launch_app turns on (gtk2Accessibility.test.ts)' },
   xterm: { apt: 'xterm', for: 'the terminal on the test display that gai is started from (askerWindow.test.ts)' },
 
   node: { node: true, for: 'child Node processes: the CLI, tsx, mocha, esbuild, npm, the VS Code server' },

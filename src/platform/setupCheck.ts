@@ -8,6 +8,7 @@ import { dirname, join } from 'node:path';
 import type { ScreenImage } from '../desktop/ports/screenPort';
 import { SharpImages } from './images/sharpImages';
 import { browsersWithoutTree, type BrowserTreeFinding } from './linux/browserTrees';
+import { GTK2_FIX, gtk2AppsWithoutTree, type Gtk2TreeFinding } from './linux/gtk2Trees';
 import { TesseractJsOcr } from './ocr/tesseractJsOcr';
 
 type Sharp = (typeof import('sharp'))['default'];
@@ -34,6 +35,8 @@ export interface SetupReport {
    * reads them by OCR only. A finding, not a failure: clicks still work, less surely.
    */
   browsers: { ok: boolean; detail: string; findings: BrowserTreeFinding[] };
+  /** Running GTK 2 apps without the accessibility modules (read from /proc): likewise OCR only. */
+  gtk2: { ok: boolean; detail: string; findings: Gtk2TreeFinding[] };
 }
 
 export interface SetupCheckOptions {
@@ -65,7 +68,15 @@ export async function checkSetup(options: SetupCheckOptions = {}): Promise<Setup
     ocr,
     display: checkDisplay(),
     browsers: checkBrowsers(),
+    gtk2: checkGtk2(),
   };
+}
+
+function checkGtk2(): SetupReport['gtk2'] {
+  const findings = gtk2AppsWithoutTree();
+  if (findings.length === 0) return { ok: true, detail: 'no running GTK 2 app without its accessibility tree', findings };
+  const apps = [...new Set(findings.map((f) => f.app))];
+  return { ok: false, detail: `${apps.join(', ')} (pid ${findings.map((f) => f.pid).join(', ')}) ${findings.length > 1 ? 'run' : 'runs'} without an accessibility tree: ${GTK2_FIX}`, findings };
 }
 
 function checkBrowsers(): SetupReport['browsers'] {

@@ -5,6 +5,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { browsersWithoutTree } from '../../src/platform/linux/browserTrees';
+import { gtk2AppsWithoutTree } from '../../src/platform/linux/gtk2Trees';
 
 describe('browsersWithoutTree (Check Setup)', () => {
   let root: string;
@@ -45,5 +46,17 @@ describe('browsersWithoutTree (Check Setup)', () => {
     const findings = browsersWithoutTree(root);
     assert.deepEqual(findings.map((f) => f.pid), [10]);
     assert.match(findings[0]!.fix, /accessibility\.force_disabled/);
+  });
+
+  it('names GTK 2 apps that have not loaded the accessibility bridge, not those that have, nor GTK 3 ones', () => {
+    const withMaps = (pid: number, exe: string, libraries: string[]): void => {
+      proc(pid, [exe]);
+      writeFileSync(path.join(root, String(pid), 'maps'), libraries.map((l, i) => `7f00000${i}000-7f00000${i}fff r-xp 00000000 08:01 ${i} ${l}`).join('\n') + '\n');
+    };
+    withMaps(500, '/usr/bin/gimp-2.10', ['/usr/lib/x86_64-linux-gnu/libgtk-x11-2.0.so.0.2400.33', '/usr/lib/x86_64-linux-gnu/libgdk-x11-2.0.so.0']);
+    withMaps(501, '/usr/bin/pidgin', ['/usr/lib/x86_64-linux-gnu/libgtk-x11-2.0.so.0.2400.33', '/usr/lib/x86_64-linux-gnu/gtk-2.0/modules/libatk-bridge.so', '/usr/lib/x86_64-linux-gnu/libatk-bridge-2.0.so.0']);
+    withMaps(502, '/usr/bin/mousepad', ['/usr/lib/x86_64-linux-gnu/libgtk-3.so.0', '/usr/lib/x86_64-linux-gnu/libatk-bridge-2.0.so.0']);
+    proc(503, ['/usr/bin/bash']);
+    assert.deepEqual(gtk2AppsWithoutTree(root), [{ pid: 500, app: 'gimp-2.10' }]);
   });
 });

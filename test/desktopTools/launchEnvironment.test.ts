@@ -3,7 +3,7 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, wr
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SecretRedactor } from '../../src/common/redact';
-import { accessibleAppArgs } from '../../src/platform/linux/accessibleLaunch';
+import { accessibleAppArgs, withGtkModules } from '../../src/platform/linux/accessibleLaunch';
 import { LinuxAppLauncher } from '../../src/platform/linux/appLaunchers';
 
 // An app started through a desktop entry (as launch_app does) gets our environment without the
@@ -86,9 +86,16 @@ describe('launched apps\' environment (Linux launcher)', function () {
     const lines = seen.split('\n');
     assert.ok(lines.includes('ACCESSIBILITY_ENABLED=1'), seen);
     assert.ok(lines.includes('QT_LINUX_ACCESSIBILITY_ALWAYS_ON=1'), seen);
+    assert.ok(lines.includes('GTK_MODULES=gail:atk-bridge'), seen);
     assert.ok(!lines.some((line) => line.startsWith('NO_AT_BRIDGE=')), seen);
     assert.ok(!lines.some((line) => line.startsWith('AT_SPI_BUS_ADDRESS=')), seen);
     assert.ok(lines.includes('GAI_ARGS=--force-renderer-accessibility --new-window'), seen);
+  });
+
+  it('adds GTK 2\'s accessibility modules to the person\'s own, once', () => {
+    assert.equal(withGtkModules(undefined, ['gail', 'atk-bridge']), 'gail:atk-bridge');
+    assert.equal(withGtkModules('canberra-gtk-module', ['gail', 'atk-bridge']), 'canberra-gtk-module:gail:atk-bridge');
+    assert.equal(withGtkModules('atk-bridge::gail', ['gail', 'atk-bridge']), 'atk-bridge:gail');
   });
 
   it('gives the renderer switch to Chromium and Electron executables only, once', () => {

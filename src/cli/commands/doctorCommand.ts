@@ -26,6 +26,7 @@ export function formatSetupReport(report: SetupReport): string {
     row(`OCR ${report.ocr.language}`, report.ocr) +
     `  ${'display'.padEnd(8)} ${report.display.ok ? 'ok  ' : 'none'}  ${display}\n` +
     `  ${'browsers'.padEnd(8)} ${report.browsers.ok ? 'ok  ' : 'note'}  ${report.browsers.detail}\n` +
+    `  ${'GTK 2'.padEnd(8)} ${report.gtk2.ok ? 'ok  ' : 'note'}  ${report.gtk2.detail}\n` +
     (report.ok ? 'All parts found.\n' : 'Some parts are missing or broken; see above.\n')
   );
 }

@@ -11,6 +11,10 @@ import { atspiEnv } from './desktopBridge';
 //   with --force-renderer-accessibility; the switch alone does not register it. Nothing found
 //   turns the tree on in a Chromium already running: setting IsEnabled or ScreenReaderEnabled
 //   later is ignored.
+// - GTK 2 apps (GIMP 2.10, lxtask, Pidgin) join only with the gail and atk-bridge modules
+//   (libgail-common, libatk-adaptor) named in GTK_MODULES, as a GNOME session with accessibility
+//   on does through XSETTINGS; without them they are OCR only. GTK 3 skips those two names (both
+//   are built in), GTK 4 and Qt ignore the variable.
 
 /** Executables of Chromium-based browsers and common Electron apps, which take Chromium's switches. */
 export const CHROMIUM_FAMILY = /^(chromium(-browser)?|chrome|google-chrome(-stable|-beta|-unstable)?|brave(-browser)?|microsoft-edge(-stable|-beta|-dev)?|vivaldi(-stable)?|opera|code(-insiders|-oss)?|codium|vscodium|cursor|slack|discord|signal-desktop|obsidian|teams-for-linux|electron\d*)$/;
@@ -23,7 +27,16 @@ export function accessibleAppEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   delete copy.NO_AT_BRIDGE;
   copy.ACCESSIBILITY_ENABLED = '1';
   copy.QT_LINUX_ACCESSIBILITY_ALWAYS_ON = '1';
+  copy.GTK_MODULES = withGtkModules(copy.GTK_MODULES, GTK2_ACCESSIBILITY_MODULES);
   return copy;
+}
+
+const GTK2_ACCESSIBILITY_MODULES = ['gail', 'atk-bridge'];
+
+/** The colon-separated module list with `wanted` added where missing (the person's own kept first). */
+export function withGtkModules(current: string | undefined, wanted: readonly string[]): string {
+  const modules = (current ?? '').split(':').filter((m) => m !== '');
+  return [...modules, ...wanted.filter((m) => !modules.includes(m))].join(':');
 }
 
 /** The arguments with Chromium's renderer accessibility switch first, for a Chromium or Electron executable. */

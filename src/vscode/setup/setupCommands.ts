@@ -73,6 +73,7 @@ export class SetupCommands implements vscode.Disposable {
         { name: 'Images (sharp)', ok: report.sharp.ok, detail: report.sharp.detail },
         { name: `OCR (tesseract, ${report.ocr.language})`, ok: report.ocr.ok, detail: report.ocr.detail },
         { name: 'Browser accessibility trees', ok: report.browsers.ok, detail: report.browsers.detail },
+        { name: 'GTK 2 accessibility trees', ok: report.gtk2.ok, detail: report.gtk2.detail },
       );
     } catch (error) {
       items.push({ name: 'Desktop libraries', ok: false, detail: errorMessage(error) });
