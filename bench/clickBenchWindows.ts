@@ -3,7 +3,7 @@
 // the window it is in (first read and cached), and the pipeline before the target locator
 // (OCR of the whole screen, then the text matched in it).
 import type { DesktopServices } from '../src/desktop/desktopServices';
-import type { TargetResult } from '../src/desktop/grounding/targetLocator';
+import type { TargetResult } from '../src/desktop/grounding/locateTypes';
 import { locateText } from '../src/desktop/grounding/textLocator';
 import type { Fixture } from '../test/desktop/support/fixture';
 import { AtspiApp } from '../test/desktop/support/realApps/atspiApps';

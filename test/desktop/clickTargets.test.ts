@@ -17,7 +17,7 @@ import { createDesktopServices, type DesktopServices } from '../../src/desktop/d
 import { LayeredOcr } from '../../src/desktop/ocr/layeredOcr';
 import type { OcrEngine, OcrOptions } from '../../src/desktop/ports/ocrPort';
 import type { ScreenImage } from '../../src/desktop/ports/screenPort';
-import type { TargetResult } from '../../src/desktop/grounding/targetLocator';
+import type { TargetResult } from '../../src/desktop/grounding/locateTypes';
 import { ClickTool } from '../../src/tools/desktop/clickTool';
 import { FIXTURE_PYTHON, launchFixture, suiteDisplay, type Fixture } from './support/fixture';
 import { gtkFixtureMissing } from './support/gtkPasswordFixture';

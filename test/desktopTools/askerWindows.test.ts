@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { BBox } from '../../src/common/geometry';
 import { createDesktopServices } from '../../src/desktop/desktopServices';
 import { isAskerWindow, type Asker } from '../../src/desktop/grounding/askerWindows';
-import type { TargetResult } from '../../src/desktop/grounding/targetLocator';
+import type { TargetResult } from '../../src/desktop/grounding/locateTypes';
 import type { AccessibilityPort, AccessibleElement } from '../../src/desktop/ports/accessibilityPort';
 import type { WindowInfo, WindowPort } from '../../src/desktop/ports/windowPort';
 import { askedFrom } from '../../src/platform/linux/askedFrom';

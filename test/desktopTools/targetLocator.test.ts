@@ -5,7 +5,8 @@ import type { AccessibilityPort, AccessibilityQueryOptions, AccessibleElement } 
 import type { WindowInfo, WindowPort } from '../../src/desktop/ports/windowPort';
 import { compileWindowTitles } from '../../src/desktop/reading/privateWindows';
 import { judgeOcr } from '../../src/desktop/grounding/targetRules';
-import { TargetLocator, type TargetResult } from '../../src/desktop/grounding/targetLocator';
+import { TargetLocator } from '../../src/desktop/grounding/targetLocator';
+import type { TargetResult } from '../../src/desktop/grounding/locateTypes';
 import type { Candidate } from '../../src/desktop/grounding/candidate';
 import { ClickTool } from '../../src/tools/desktop/clickTool';
 import { createFakeDesktop, ocrWords, runTool, type FakeDesktop, type WordSpec } from '../support/fakeDesktop';

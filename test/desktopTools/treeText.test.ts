@@ -3,7 +3,7 @@ import type { BBox } from '../../src/common/geometry';
 import { createDesktopServices } from '../../src/desktop/desktopServices';
 import type { AccessibilityPort, AccessibilityQueryOptions, AccessibleElement } from '../../src/desktop/ports/accessibilityPort';
 import type { WindowInfo, WindowPort } from '../../src/desktop/ports/windowPort';
-import type { TargetResult } from '../../src/desktop/grounding/targetLocator';
+import type { TargetResult } from '../../src/desktop/grounding/locateTypes';
 import { TreeKnowledge } from '../../src/desktop/grounding/treeKnowledge';
 import { compileWindowTitles } from '../../src/desktop/reading/privateWindows';
 import { createFakeDesktop, ocrWords, type WordSpec } from '../support/fakeDesktop';

@@ -6,36 +6,24 @@ import type { WindowInfo } from '../ports/windowPort';
 import type { ScreenReader, WindowReading } from '../reading/screenReader';
 import { isSecretRole, type ScreenPrivacy } from '../reading/screenPrivacy';
 import { compactCandidates } from './compactMatch';
-import { anchorOf, type Anchor } from './nearAnchor';
-import { mergeSameControl } from './sameControl';
-import { byStrength, DEFAULT_RULES, describeCandidate, isShortQuery, judgeOcr, pick, type Judged, type TargetRuleOptions } from './targetRules';
+import type { Anchor } from './nearAnchor';
+import { byStrength, DEFAULT_RULES, describeCandidate, isShortQuery, judgeOcr, type Judged, type TargetRuleOptions } from './targetRules';
 import { drawnOnTop, isBlank, treeMatches, type TreeMatch } from './targetTree';
-import { mayDrawUnnamedGlyphs, TREE_COVERAGE, treeCoverage, treeMentions, treeTextCoverage } from './treeCoverage';
-import { coveringParts, TreeKnowledge, type OwnedElement } from './treeKnowledge';
-import type { ElementSource } from '../screenElement';
-import type { Candidate, MatchKind } from './candidate';
-import { findCandidates, isTimesReadAsX, locateText, tokenize, type LocateOptions } from './textLocator';
-import { coveredAt, elementVisible, hidden, isActive, isDialogWindow, uncovered, type WindowScene } from './windowScene';
+import { mayDrawUnnamedGlyphs, TREE_COVERAGE, treeCoverage, treeTextCoverage } from './treeCoverage';
+import { coveringParts, TreeKnowledge } from './treeKnowledge';
+import type { Candidate } from './candidate';
+import { findCandidates, locateText, tokenize } from './textLocator';
+import { coveredAt, elementVisible, hidden, isActive, isDialogWindow, uncovered } from './windowScene';
 import { readSettledScene } from './sceneRead';
 import { Trace, type LocateTrace } from './locateTrace';
+import type { Search, TargetQuery, TargetResult } from './locateTypes';
+import { decide, ocrAnchor, onlyElsewhere, treeSaysLetter } from './locateAnswers';
 import { isAskerWindow, type Asker } from './askerWindows';
 
 // Where to click for a label, fast on a busy screen and never on a guess. The accessibility
 // tree answers first where it has the label exactly (no OCR at all); otherwise the active
 // window's pixels are read (cached per window by its pixels), then the tree of the other
 // windows, then their pixels. Whatever could be something else is reported, not clicked.
-
-export type TargetResult =
-  | { status: 'found'; point: { x: number; y: number }; bbox: BBox; source: ElementSource; confidence: number; kind: MatchKind; text: string; alternatives: number }
-  | { status: 'not_found'; suggestions: string[]; reason?: string }
-  | { status: 'ambiguous'; candidates: Candidate[] }
-  | { status: 'low_confidence'; candidates: Candidate[]; reason: string };
-
-export interface TargetQuery extends LocateOptions {
-  signal?: AbortSignal;
-  /** false: OCR only (bench comparison); default true. */
-  accessibility?: boolean;
-}
 
 export interface TargetLocatorOptions extends TargetRuleOptions {
   /** Largest per-channel spread of an element's pixels that still counts as nothing drawn; default 10. */
@@ -44,38 +32,6 @@ export interface TargetLocatorOptions extends TargetRuleOptions {
   asker?: Asker;
 }
 
-/** The state of one locate() call. */
-interface Search {
-  text: string;
-  query: TargetQuery;
-  scene: WindowScene;
-  trace: Trace;
-  doubtful: Candidate[];
-  /** Tree answers whose box shows nothing: not clicked, unless the pixels agree elsewhere. */
-  blank: Candidate[];
-  /** Tree matches inside longer names, the last resort. */
-  weak: TreeMatch[];
-  /** OCR matches that are not exact but clickable: a tree exact answer still beats them. */
-  inexact?: { candidates: Candidate[]; anchor?: Anchor };
-  suggestions: Set<string>;
-  privateWindows: Set<string>;
-  /** Tree elements that may be used, for anchors and secret fields. */
-  elements: AccessibleElement[];
-  /** The usable elements of all windows' trees (once read), with their windows. */
-  allOwned?: OwnedElement[];
-  /** The active window's tree holds what its pixels show (most words OCR read lie on its elements). */
-  activeTreeComplete?: boolean;
-  /** The active window has small named elements whose names OCR did not read: glyph buttons named in words, maybe. */
-  activeGlyphDoubt?: boolean;
-  /** The active window's tree has, as text, what the window shows (a text view's document included). */
-  activeTextKnown?: boolean;
-  /** Readings like the label in the active window's pixels (fuzzy, partial or unsure). */
-  activeLookAlikes?: number;
-  /** The active window is the one GAI was asked from (the terminal): it is looked past, as the asker's other windows are. */
-  askerActive: boolean;
-  /** The asker's windows on the screen, for the reason when nothing is found. */
-  askers: WindowInfo[];
-}
 
 export class TargetLocator {
   /** The last locate()'s path, for benches and tests. */
@@ -347,50 +303,4 @@ export class TargetLocator {
     const reason = notes.length > 0 ? `"${search.text}" was not found; ${notes.join('; ')}` : undefined;
     return { status: 'not_found', suggestions: [...search.suggestions].slice(0, 5), ...(reason ? { reason } : {}) };
   }
-}
-
-/** Turns the candidates of one source into an answer (occurrence / near / unique / ambiguous). */
-function decide(found: Candidate[], query: LocateOptions, anchor: Anchor | undefined, source: ElementSource): TargetResult {
-  const candidates = mergeSameControl(found);
-  const picked = pick(candidates, query, anchor);
-  if (picked?.ambiguous) return { status: 'ambiguous', candidates: picked.ambiguous };
-  if (picked && !picked.match) return { status: 'not_found', suggestions: [], reason: picked.reason };
-  const match = picked?.match ?? (candidates.length === 1 ? candidates[0] : undefined);
-  if (!match) return { status: 'ambiguous', candidates };
-  return { status: 'found', point: match.point, bbox: match.bbox, source, confidence: match.confidence, kind: match.kind, text: match.text, alternatives: candidates.length - 1 };
-}
-
-/**
- * One or two characters found only in a window other than the active one: the active window
- * may well show them where they could not be read (a glyph OCR misses, a digit inside a longer
- * word), so that is no place to click without asking.
- */
-function onlyElsewhere(search: Search, answer: TargetResult, where: WindowInfo | string | undefined): TargetResult {
-  // Asked from the active window (a terminal): the person is not looking at a window of targets.
-  if (answer.status !== 'found' || !search.scene.active || search.askerActive || !isShortQuery(search.text)) return answer;
-  if (typeof where === 'object' && isActive(search.scene, where)) return answer;
-  // Where the active window's tree shows all it draws, its silence means the label is not there.
-  // A symbol may be drawn by a button named in words; letters and digits OCR reads where drawn.
-  if (search.activeTreeComplete && (/[\p{L}\p{N}]/u.test(search.text) || !search.activeGlyphDoubt)) return answer;
-  // The tree knows the active window's text and none of it has the label, nor may a button draw it.
-  if (search.activeTextKnown && !search.activeGlyphDoubt && !treeMentions(search.elements, search.text)) return answer;
-  // Two letters or digits OCR read nowhere in the active window, not even as a doubtful look-alike.
-  if ((search.text.match(/[\p{L}\p{N}]/gu) ?? []).length >= 2 && search.activeLookAlikes === 0) return answer;
-  const candidate: Candidate = { text: answer.text, bbox: answer.bbox, point: answer.point, confidence: answer.confidence, kind: answer.kind, whole: true, source: answer.source };
-  const title = typeof where === 'object' ? where.title : where;
-  const window = title ? `"${title}"` : 'another window';
-  return { status: 'low_confidence', candidates: [candidate], reason: `"${search.text}" was found only in ${window}, not in the active window "${search.scene.active.title}"; activate that window first or click by coordinates` };
-}
-
-/** A lone x read for "×" on a key or button the tree names with a letter x (a variable key "x", "x²"): a letter, not the sign. */
-function treeSaysLetter(search: Search, candidate: Candidate): boolean {
-  return isTimesReadAsX(search.text, candidate) && search.elements.some((e) => e.bbox.width <= 160 && e.bbox.height <= 64 && containsPoint(e.bbox, candidate.point) && /x/i.test(`${e.name} ${e.text ?? ''}`));
-}
-
-function ocrAnchor(search: Search, analysis: WindowReading['analysis']): Anchor | undefined {
-  const near = search.query.near;
-  if (near === undefined) return undefined;
-  if (typeof near !== 'string') return near;
-  const found = findCandidates(analysis, near)[0];
-  return found ? anchorOf(found) : accessibleAnchor(search.elements, near);
 }

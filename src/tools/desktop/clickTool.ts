@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { ToolResult } from '../toolTypes';
 import type { DesktopServices } from '../../desktop/desktopServices';
-import type { TargetResult } from '../../desktop/grounding/targetLocator';
+import type { TargetResult } from '../../desktop/grounding/locateTypes';
 import type { Candidate } from '../../desktop/grounding/candidate';
 import { neutralizeScreenText, quoteScreenText } from '../../common/screenText';
 import { StringEnum, toolInput } from '../../common/schema';

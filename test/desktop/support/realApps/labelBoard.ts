@@ -3,7 +3,7 @@
 // holds now where a test says so. One place, so every toolkit's test scores alike.
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
-import type { TargetResult } from '../../../../src/desktop/grounding/targetLocator';
+import type { TargetResult } from '../../../../src/desktop/grounding/locateTypes';
 import type { GroundTruthLabel } from './appWindow';
 import { add, boxesByText, describeAnswer, emptyTally, foldLabel, judge, summary, type Tally } from './labelScore';
 

@@ -3,7 +3,7 @@
 // misclick. A text that shows more than once is "duplicated": it lands on any of its boxes, or
 // is rightly answered "ambiguous" (counted as landed: the locator did the right thing).
 import type { BBox } from '../../../../src/common/geometry';
-import type { TargetResult } from '../../../../src/desktop/grounding/targetLocator';
+import type { TargetResult } from '../../../../src/desktop/grounding/locateTypes';
 import { foldGlyphs } from '../../../../src/desktop/grounding/textLocator';
 import type { GroundTruthLabel } from './appWindow';
 
