@@ -7,7 +7,7 @@ import type { ScreenReader, WindowReading } from '../reading/screenReader';
 import { isSecretRole, type ScreenPrivacy } from '../reading/screenPrivacy';
 import { compactCandidates } from './compactMatch';
 import type { Anchor } from './nearAnchor';
-import { byStrength, DEFAULT_RULES, describeCandidate, isShortQuery, judgeOcr, type Judged, type TargetRuleOptions } from './targetRules';
+import { byStrength, DEFAULT_RULES, describeCandidate, isProseWord, isShortQuery, judgeOcr, type Judged, type TargetRuleOptions } from './targetRules';
 import { drawnOnTop, isBlank, treeMatches, type TreeMatch } from './targetTree';
 import { mayDrawUnnamedGlyphs, TREE_COVERAGE, treeCoverage, treeTextCoverage } from './treeCoverage';
 import { coveringParts, TreeKnowledge } from './treeKnowledge';
@@ -218,7 +218,7 @@ export class TargetLocator {
       if (judged.sure.length > 0) found.push({ window, sure: judged.sure, anchor: ocrAnchor(search, reading.analysis) });
     }
     if (found.length === 0) return undefined;
-    const exact = found.filter((f) => f.sure.some((c) => c.kind === 'exact'));
+    const exact = found.filter((f) => f.sure.some((c) => c.kind === 'exact' && !isProseWord(search.text, c)));
     const pool = exact.length > 0 ? exact : found;
     if (exact.length === 0 && search.inexact) return undefined; // the active window's own reading goes first
     // A label in two windows: the dialog among them, else ask.
@@ -251,9 +251,11 @@ export class TargetLocator {
     const judged = this.judgeOcrIn(search, analysis, keep, candidates);
     if (judged.sure.length === 0) return undefined;
     const anchor = ocrAnchor(search, analysis);
-    const exact = judged.sure.filter((c) => c.kind === 'exact');
+    const exact = judged.sure.filter((c) => c.kind === 'exact' && !isProseWord(search.text, c));
     if (exact.length > 0) return decide(exact, search.query, anchor, 'ocr');
-    search.inexact ??= { candidates: judged.sure, ...(anchor ? { anchor } : {}) };
+    // A word of prose ("file" in a sentence, for "File") waits, as inexact matches do, for a control named so.
+    const prose = judged.sure.filter((c) => c.kind === 'exact');
+    search.inexact ??= { candidates: prose.length > 0 ? prose : judged.sure, ...(anchor ? { anchor } : {}) };
     return undefined;
   }
 

@@ -156,6 +156,19 @@ export function pick(
   return undefined;
 }
 
+/**
+ * An OCR match inside a longer line and written in another case than asked ("file" in "a file
+ * sharing program" for "File", "MEMBERS" in "TEAM MEMBERS" for "Members"): a word of prose or a
+ * heading, weaker than a control named as asked. Clicked only when nothing stronger is found.
+ */
+export function isProseWord(query: string, candidate: Candidate): boolean {
+  if (candidate.whole || candidate.source !== 'ocr') return false;
+  const letters = (text: string): string => text.normalize('NFKC').replace(/[^\p{L}\p{N}]+/gu, '');
+  const read = letters(candidate.text);
+  const asked = letters(query);
+  return read !== asked && read.toLowerCase() === asked.toLowerCase();
+}
+
 /** Best first: sure exact matches first, then by confidence. */
 export function byStrength(a: Candidate, b: Candidate): number {
   const rank = { exact: 0, substring: 1, fuzzy: 2 } as const;
