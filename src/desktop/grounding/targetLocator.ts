@@ -23,7 +23,8 @@ import { isAskerWindow, type Asker } from './askerWindows';
 // Where to click for a label, fast on a busy screen and never on a guess. The accessibility
 // tree answers first where it has the label exactly (no OCR at all); otherwise the active
 // window's pixels are read (cached per window by its pixels), then the tree of the other
-// windows, then their pixels. Whatever could be something else is reported, not clicked.
+// windows, then their pixels. Whatever could be something else is reported, not clicked. The
+// window GAI was asked from (a terminal, VS Code) shows the request itself and is looked past.
 
 export interface TargetLocatorOptions extends TargetRuleOptions {
   /** Largest per-channel spread of an element's pixels that still counts as nothing drawn; default 10. */
@@ -31,7 +32,6 @@ export interface TargetLocatorOptions extends TargetRuleOptions {
   /** Where requests come from: those windows (a terminal showing `gai click Save`) are looked past. */
   asker?: Asker;
 }
-
 
 export class TargetLocator {
   /** The last locate()'s path, for benches and tests. */
