@@ -6,11 +6,12 @@ import type { BBox } from '../../src/common/geometry';
 import { createDesktopServices } from '../../src/desktop/desktopServices';
 import { isAskerWindow, type Asker } from '../../src/desktop/grounding/askerWindows';
 import type { TargetResult } from '../../src/desktop/grounding/locateTypes';
-import type { AccessibilityPort, AccessibleElement } from '../../src/desktop/ports/accessibilityPort';
-import type { WindowInfo, WindowPort } from '../../src/desktop/ports/windowPort';
+import type { AccessibleElement } from '../../src/desktop/ports/accessibilityPort';
+import type { WindowInfo } from '../../src/desktop/ports/windowPort';
 import { askedFrom } from '../../src/platform/linux/askedFrom';
 import { ancestorPids } from '../../src/platform/linux/procScan';
 import { createFakeDesktop, ocrWords, type WordSpec } from '../support/fakeDesktop';
+import { StackedWindows, WindowTree } from '../support/fakeTrees';
 
 // The window GAI was asked from (the terminal where `gai click Save` was typed, VS Code with the
 // chat) shows the request's own words: click by text looks past it, even when it is the active
@@ -21,26 +22,7 @@ const EDITOR: WindowInfo = { id: '0x1', title: 'notes.txt', appName: 'editor', p
 const CALC: WindowInfo = { id: '0x2', title: 'Calculator', appName: 'calc', pid: 20, bounds: { x: 1000, y: 0, width: 300, height: 400 }, type: 'normal' };
 const ASKER: Asker = { pids: [4000, 77, 30], windowIds: [] };
 
-class Stacked implements WindowPort {
-  constructor(private readonly windows: WindowInfo[]) {}
-  async activeWindow(): Promise<WindowInfo | undefined> {
-    return this.windows[0];
-  }
-  async listWindows(): Promise<WindowInfo[]> {
-    return this.windows;
-  }
-}
 
-class Tree implements AccessibilityPort {
-  readonly name = 'tree';
-  constructor(private readonly all: AccessibleElement[]) {}
-  async available(): Promise<boolean> {
-    return true;
-  }
-  async elements(options: { activeWindowOnly?: boolean } = {}): Promise<AccessibleElement[]> {
-    return options.activeWindowOnly === false ? this.all : this.all.filter((e) => e.window?.active);
-  }
-}
 
 function el(name: string, bbox: BBox, window: WindowInfo, active: boolean): AccessibleElement {
   return { name, role: 'push button', bbox, states: ['enabled', 'showing'], window: { name: window.title, role: 'frame', active }, pid: window.pid, app: window.appName };
@@ -56,8 +38,8 @@ const TYPED = (label: string): WordSpec[] => [
 
 function locator(windows: WindowInfo[], words: WordSpec[], tree: AccessibleElement[], asker: Asker | undefined) {
   const fake = createFakeDesktop({ width: 1920, height: 1080, analysis: ocrWords(words) });
-  (fake as { windows: unknown }).windows = new Stacked(windows);
-  if (tree.length > 0) fake.accessibility = new Tree(tree);
+  (fake as { windows: unknown }).windows = new StackedWindows(windows);
+  if (tree.length > 0) fake.accessibility = new WindowTree(tree);
   for (const w of words) fake.screen.paint({ x: w.x + 1, y: w.y + 1, width: Math.max(1, w.w - 2), height: Math.max(1, w.h - 2) });
   for (const e of tree) fake.screen.paint({ x: e.bbox.x + 4, y: e.bbox.y + 4, width: 6, height: 4 });
   return { fake, locator: createDesktopServices(fake, asker ? { asker } : {}).locator };

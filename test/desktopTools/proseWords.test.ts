@@ -3,9 +3,10 @@ import type { BBox } from '../../src/common/geometry';
 import { createDesktopServices } from '../../src/desktop/desktopServices';
 import type { TargetResult } from '../../src/desktop/grounding/locateTypes';
 import { isProseWord } from '../../src/desktop/grounding/targetRules';
-import type { AccessibilityPort, AccessibleElement } from '../../src/desktop/ports/accessibilityPort';
-import type { WindowInfo, WindowPort } from '../../src/desktop/ports/windowPort';
+import type { AccessibleElement } from '../../src/desktop/ports/accessibilityPort';
+import type { WindowInfo } from '../../src/desktop/ports/windowPort';
 import { createFakeDesktop, ocrWords, type WordSpec } from '../support/fakeDesktop';
+import { StackedWindows, WindowTree } from '../support/fakeTrees';
 
 // A word of a sentence is not the control a label names (found with transmission-gtk, whose
 // first-run dialog says "Transmission is a file sharing program. When you run a torrent, …"
@@ -15,25 +16,7 @@ import { createFakeDesktop, ocrWords, type WordSpec } from '../support/fakeDeskt
 const MAIN: WindowInfo = { id: '0x1', title: 'Transmission', appName: 'transmission-gtk', pid: 10, bounds: { x: 0, y: 0, width: 1000, height: 700 }, type: 'normal' };
 const DIALOG: WindowInfo = { id: '0x2', title: '', appName: 'transmission-gtk', pid: 10, bounds: { x: 0, y: 200, width: 540, height: 140 }, type: 'dialog' };
 
-class Stacked implements WindowPort {
-  async activeWindow(): Promise<WindowInfo | undefined> {
-    return DIALOG;
-  }
-  async listWindows(): Promise<WindowInfo[]> {
-    return [DIALOG, MAIN];
-  }
-}
 
-class Tree implements AccessibilityPort {
-  readonly name = 'tree';
-  constructor(private readonly all: AccessibleElement[]) {}
-  async available(): Promise<boolean> {
-    return true;
-  }
-  async elements(options: { activeWindowOnly?: boolean } = {}): Promise<AccessibleElement[]> {
-    return options.activeWindowOnly === false ? this.all : this.all.filter((e) => e.window?.active);
-  }
-}
 
 const MENU_FILE: AccessibleElement = { name: 'File', role: 'menu', bbox: { x: 20, y: 40, width: 40, height: 24 }, states: ['enabled', 'showing'], window: { name: 'Transmission', role: 'frame', active: false }, pid: 10, app: 'transmission-gtk' };
 
@@ -45,8 +28,8 @@ const SENTENCE: WordSpec[] = ['Transmission', 'is', 'a', 'file', 'sharing', 'pro
 
 function locate(words: WordSpec[], tree: AccessibleElement[], text: string): Promise<TargetResult> {
   const fake = createFakeDesktop({ width: 1920, height: 1080, analysis: ocrWords(words) });
-  (fake as { windows: unknown }).windows = new Stacked();
-  if (tree.length > 0) fake.accessibility = new Tree(tree);
+  (fake as { windows: unknown }).windows = new StackedWindows([DIALOG, MAIN]);
+  if (tree.length > 0) fake.accessibility = new WindowTree(tree);
   for (const w of words) fake.screen.paint({ x: w.x + 1, y: w.y + 1, width: Math.max(1, w.w - 2), height: Math.max(1, w.h - 2) });
   for (const e of tree) fake.screen.paint({ x: e.bbox.x + 4, y: e.bbox.y + 4, width: 6, height: 4 });
   return createDesktopServices(fake).locator.locate(text);
