@@ -75,15 +75,19 @@ export async function checkSetup(options: SetupCheckOptions = {}): Promise<Setup
 function checkGtk2(): SetupReport['gtk2'] {
   const findings = gtk2AppsWithoutTree();
   if (findings.length === 0) return { ok: true, detail: 'no running GTK 2 app without its accessibility tree', findings };
+  return { ok: false, detail: withoutTree(findings, GTK2_FIX), findings };
+}
+
+/** "chromium, code (pid 1, 2) run without an accessibility tree: FIX". */
+function withoutTree(findings: ReadonlyArray<{ pid: number; app: string }>, fix: string): string {
   const apps = [...new Set(findings.map((f) => f.app))];
-  return { ok: false, detail: `${apps.join(', ')} (pid ${findings.map((f) => f.pid).join(', ')}) ${findings.length > 1 ? 'run' : 'runs'} without an accessibility tree: ${GTK2_FIX}`, findings };
+  return `${apps.join(', ')} (pid ${findings.map((f) => f.pid).join(', ')}) ${findings.length > 1 ? 'run' : 'runs'} without an accessibility tree: ${fix}`;
 }
 
 function checkBrowsers(): SetupReport['browsers'] {
   const findings = browsersWithoutTree();
   if (findings.length === 0) return { ok: true, detail: 'no running browser or Electron app with its accessibility tree off', findings };
-  const apps = [...new Set(findings.map((f) => f.app))];
-  return { ok: false, detail: `${apps.join(', ')} (pid ${findings.map((f) => f.pid).join(', ')}) ${findings.length > 1 ? 'run' : 'runs'} without an accessibility tree: ${findings[0]!.fix}`, findings };
+  return { ok: false, detail: withoutTree(findings, findings[0]!.fix), findings };
 }
 
 async function checkNut(): Promise<{ detail: string; nativeModule?: string }> {

@@ -24,7 +24,7 @@ const TEXT_ELEMENT_MAX_WORDS = 4;
  */
 export function treeCoverage(analysis: WindowReading['analysis'], elements: readonly AccessibleElement[], bounds: BBox): number {
   if (elements.length === 0) return 0;
-  const words = analysis.elements.filter((e) => e.level === 'word' && e.confidence >= 0.8 && e.text.trim().length >= 2 && containsPoint(bounds, centreOf(e.bbox)));
+  const words = confidentWords(analysis, bounds);
   if (words.length < COVERAGE_MIN_WORDS) return 0;
   const named = elements.flatMap((e) => {
     const name = tokenize(e.name);
@@ -37,6 +37,11 @@ export function treeCoverage(analysis: WindowReading['analysis'], elements: read
     return named.some((e) => containsPoint(e.bbox, centreOf(w.bbox)) && tokens.every((t) => e.tokens.includes(t)));
   }).length;
   return covered / words.length;
+}
+
+/** The words OCR read surely in the window, two characters or more: what the coverages count. */
+function confidentWords(analysis: WindowReading['analysis'], bounds: BBox): WindowReading['analysis']['elements'] {
+  return analysis.elements.filter((e) => e.level === 'word' && e.confidence >= 0.8 && e.text.trim().length >= 2 && containsPoint(bounds, centreOf(e.bbox)));
 }
 
 /** Largest side of an element that may draw a lone glyph (a toolbar or keypad button). */
@@ -72,7 +77,7 @@ export interface TextCoverage {
  */
 export function treeTextCoverage(analysis: WindowReading['analysis'], elements: readonly AccessibleElement[], bounds: BBox): TextCoverage {
   if (elements.length === 0) return { share: 0, unknown: [] };
-  const words = analysis.elements.filter((e) => e.level === 'word' && e.confidence >= 0.8 && e.text.trim().length >= 2 && containsPoint(bounds, centreOf(e.bbox)));
+  const words = confidentWords(analysis, bounds);
   if (words.length < COVERAGE_MIN_WORDS) return { share: 0, unknown: [] };
   const unknown = words
     .map((w) => ({ at: centreOf(w.bbox), word: w.text.trim().toLowerCase() }))

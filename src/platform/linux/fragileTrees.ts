@@ -1,6 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { runningProcesses } from './procScan';
+import { readProcFile, runningProcesses } from './procScan';
 
 // Running applications whose accessibility bridge a new AT-SPI client can crash. Measured on
 // Debian 12 (LibreOffice 7.4 with the GTK 3 plugin, at-spi2-core 2.46, 2026-11-27): a `gai click`
@@ -43,12 +42,8 @@ export function fragileTreeApps(options: { procRoot?: string; display?: string }
 }
 
 function displayOf(environ: string): string | undefined {
-  try {
-    const entry = readFileSync(environ, 'latin1')
-      .split('\0')
-      .find((e) => e.startsWith('DISPLAY='));
-    return entry?.slice('DISPLAY='.length);
-  } catch {
-    return undefined;
-  }
+  return readProcFile(environ)
+    ?.split('\0')
+    .find((e) => e.startsWith('DISPLAY='))
+    ?.slice('DISPLAY='.length);
 }

@@ -1,6 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { runningProcesses } from './procScan';
+import { readProcFile, runningProcesses } from './procScan';
 
 // Which running GTK 2 apps (GIMP 2.10, Pidgin, lxtask) show GAI no accessibility tree. A GTK 2
 // process joins AT-SPI only with the gail and atk-bridge modules loaded (GTK_MODULES, or a
@@ -23,17 +22,9 @@ export function gtk2AppsWithoutTree(procRoot = '/proc'): Gtk2TreeFinding[] {
   const findings: Gtk2TreeFinding[] = [];
   for (const { pid, args, dir } of runningProcesses(procRoot)) {
     if (args.length === 0) continue;
-    const maps = readMaps(join(dir, 'maps'));
+    const maps = readProcFile(join(dir, 'maps'));
     if (maps === undefined || !maps.includes('libgtk-x11-2.0.so') || maps.includes('libatk-bridge')) continue;
     findings.push({ pid, app: basename(args[0]!) });
   }
   return findings;
-}
-
-function readMaps(file: string): string | undefined {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch {
-    return undefined; // gone, or another user's
-  }
 }

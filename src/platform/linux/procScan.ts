@@ -59,9 +59,14 @@ function parentOf(statFile: string): number | undefined {
 }
 
 function readArgs(file: string): string[] | undefined {
+  return readProcFile(file)?.split('\0').filter((a) => a !== '');
+}
+
+/** A /proc file of a process (cmdline, environ, maps); undefined when it is gone or another user's. */
+export function readProcFile(file: string): string | undefined {
   try {
-    return readFileSync(file, 'utf8').split('\0').filter((a) => a !== '');
+    return readFileSync(file, 'utf8');
   } catch {
-    return undefined; // gone, or another user's
+    return undefined;
   }
 }

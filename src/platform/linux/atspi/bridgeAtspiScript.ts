@@ -108,12 +108,15 @@ class Tree:
         for key in [key for key, entry in self.cache.items() if path in entry['paths']]:
             del self.cache[key]
 
-    def holds_text(self, bus, path):
+    def holding(self, bus, path):
+        """(walk, index of the element) of each cached walk of the application that holds the object."""
         for key, entry in self.cache.items():
             index = entry['paths'].get(path) if key[0] == bus else None
-            if index is not None and entry['elements'][index]['role'] in TEXT_ROLES:
-                return True
-        return False
+            if index is not None:
+                yield entry, index
+
+    def holds_text(self, bus, path):
+        return any(entry['elements'][index]['role'] in TEXT_ROLES for entry, index in self.holding(bus, path))
 
     def note_build(self, bus, created):
         now = time.monotonic()
@@ -139,10 +142,7 @@ class Tree:
 
     def patch(self, bus, path, state, on):
         self.app_patches[bus] = self.app_patches.get(bus, 0) + 1
-        for key, entry in self.cache.items():
-            index = entry['paths'].get(path) if key[0] == bus else None
-            if index is None:
-                continue
+        for entry, index in self.holding(bus, path):
             states = entry['elements'][index]['states']
             if on and state not in states:
                 states.append(state)
