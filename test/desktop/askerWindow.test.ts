@@ -7,6 +7,8 @@ import { strict as assert } from 'node:assert';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { AtspiAccessibility } from '../../src/platform/linux/atspi/atspiAccessibility';
+import { DesktopBridge } from '../../src/platform/linux/desktopBridge';
 import { BUILT_CLI } from './support/builtCli';
 import { launchFixture, suiteDisplay, type Fixture } from './support/fixture';
 import { delay, startProcess, stopProcess, type StartedProcess } from './support/realApps/appWindow';
@@ -28,6 +30,12 @@ describe('gai started from a terminal on the screen (xterm)', function () {
     }
     if (!existsSync(BUILT_CLI)) throw new Error('dist/cli.js is missing: npm test builds it before the suites');
     app = await launchFixture(display);
+    // The display's session and accessibility buses are started here when no test did before: one
+    // autolaunched by the gai run inside the xterm would end with the xterm, and with it every
+    // later test's tree.
+    const bridge = new DesktopBridge(display.env);
+    await new AtspiAccessibility(display.env, {}, bridge).available();
+    await bridge.dispose();
   });
   after(async () => {
     if (terminal) await stopProcess(terminal.child);
