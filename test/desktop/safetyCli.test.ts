@@ -23,8 +23,10 @@ describe('gai ask: stop hotkey and takeover (built CLI on the suite display)', f
     if (!existsSync(CLI)) throw new Error('dist/cli.js is missing: npm test builds it before the suites');
     home = mkdtempSync(join(tmpdir(), 'gai-safety-cli-'));
     app = await launchFixture(display);
-    // Clicks by text: each reads the screen first, so the queue takes seconds.
-    server = await ScriptedMessagesServer.start([toolReply(Array.from({ length: CLICKS }, () => ({ name: 'click', input: { text: 'Apply' } }))), textReply('done')]);
+    // One click per model turn, each turn answered after a pause: a click by text on the
+    // fixture takes milliseconds, so a queue in one reply ended before the stop arrived.
+    const turn = { ...toolReply([{ name: 'click', input: { text: 'Apply' } }]), delayMs: 250 };
+    server = await ScriptedMessagesServer.start([...Array.from({ length: CLICKS }, () => turn), textReply('done')]);
   });
   afterEach(async () => {
     await app?.close();
@@ -36,7 +38,7 @@ describe('gai ask: stop hotkey and takeover (built CLI on the suite display)', f
     const env = { ...display.env, XDG_CONFIG_HOME: join(home, 'config'), ANTHROPIC_BASE_URL: server.baseUrl, ANTHROPIC_API_KEY: 'test-key' };
     let child: ChildProcess | undefined;
     const done = new Promise<{ code: number; stderr: string }>((finish) => {
-      child = execFile(process.execPath, [CLI, 'ask', `click Apply ${CLICKS} times`, '--yes'], { env, timeout: 80_000 }, (error, _stdout, stderr) => {
+      child = execFile(process.execPath, [CLI, 'ask', `click Apply ${CLICKS} times`, '--yes', '--max-iterations', String(CLICKS + 1)], { env, timeout: 80_000 }, (error, _stdout, stderr) => {
         finish({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stderr });
       });
     });
