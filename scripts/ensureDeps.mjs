@@ -38,7 +38,21 @@ export const APT_PACKAGES = [
   // GTK 2 apps (GIMP 2.10, Pidgin) join AT-SPI only through these modules, which launch_app names
   // in GTK_MODULES (accessibleLaunch.ts); lxtask is the GTK 2 app the tests start.
   'libgail-common', 'libatk-adaptor', 'lxtask',
+  // Issue 20: Wayland. sway headless is the wlroots desktop the tests start (as WAYLAND_USER,
+  // since sway refuses root); grim captures its screen (wlr-screencopy).
+  'sway', 'grim',
 ];
+
+/** The unprivileged user the Wayland tests start sway as (sway will not run as root). */
+export const WAYLAND_USER = 'gai-wayland';
+
+/** Creates WAYLAND_USER when running as root and it is missing (no login shell, no password). */
+export function ensureWaylandUser() {
+  const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+  if (!isRoot || process.platform !== 'linux') return;
+  if (spawnSync('id', ['-u', WAYLAND_USER], { stdio: 'ignore' }).status === 0) return;
+  run('useradd', ['--system', '--create-home', '--shell', '/usr/sbin/nologin', WAYLAND_USER], process.env);
+}
 
 /** Runs `npm ci` when node_modules is missing or older than package-lock.json. */
 export function ensureNodeModules() {
@@ -126,6 +140,7 @@ function aptFromArgs(argv) {
 export function ensureDeps(extraAptPackages = []) {
   ensureNodeModules();
   ensureAptPackages([...new Set([...APT_PACKAGES, ...extraAptPackages])]);
+  ensureWaylandUser();
 }
 
 // Run only when executed directly, so start.mjs can import ensureDeps().

@@ -42,6 +42,12 @@ export const EXTERNAL_PROGRAMS = {
   lxtask: { apt: 'lxtask', for: 'the GTK 2 app whose tree launch_app turns on (gtk2Accessibility.test.ts)' },
   xterm: { apt: 'xterm', for: 'the terminal on the test display that gai is started from (askerWindow.test.ts)' },
 
+  sway: { apt: 'sway', for: 'the headless wlroots desktop of the Wayland tests (swayDisplay.ts), started as the gai-wayland user' },
+  grim: { apt: 'grim', for: 'screen capture on wlroots compositors (GrimScreen)' },
+  runuser: { debian: 'util-linux', for: 'the Wayland tests start sway as the unprivileged gai-wayland user' },
+  id: { debian: 'coreutils', for: 'ensureDeps checks whether the gai-wayland user exists' },
+  useradd: { debian: 'passwd', for: 'ensureDeps creates the gai-wayland user that sway runs as' },
+
   node: { node: true, for: 'child Node processes: the CLI, tsx, mocha, esbuild, npm, the VS Code server' },
   npm: { node: true, for: 'ensureDeps runs npm ci; the VS Code host installer finds npm-cli.js' },
 

@@ -37,3 +37,19 @@ export function isGaiError(value: unknown, code?: GaiErrorCode): value is GaiErr
 export function errorMessage(value: unknown): string {
   return value instanceof Error ? value.message : String(value);
 }
+
+/**
+ * The desktop cannot be driven here (a Wayland compositor without what GAI needs, a program
+ * missing): tools answer UNSUPPORTED_PLATFORM with the message and what to do, never a raw
+ * X or socket error.
+ */
+export class DesktopUnavailableError extends Error {
+  constructor(
+    message: string,
+    /** What the person can do about it. */
+    readonly hint: string,
+  ) {
+    super(message);
+    this.name = 'DesktopUnavailableError';
+  }
+}

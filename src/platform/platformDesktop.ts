@@ -12,6 +12,8 @@ import { SharpImages } from './images/sharpImages';
 import { X11Windows } from './linux/x11/x11Windows';
 import { TesseractJsOcr } from './ocr/tesseractJsOcr';
 import { LayeredOcr } from '../desktop/ocr/layeredOcr';
+import { detectDisplaySession, type DisplaySession } from './linux/displaySession';
+import { createWaylandPorts } from './linux/wayland/waylandDesktop';
 
 export interface PlatformDesktopOptions {
   /** Tesseract language(s), e.g. `eng` or `eng+deu`. */
@@ -40,6 +42,8 @@ export function createPlatformDesktop(options: PlatformDesktopOptions = {}): Des
     throw new GaiError('CONFIG', `GAI's desktop tools support Linux (X11), macOS and Windows, not ${platform}`);
   }
   const env = options.env ?? process.env;
+  const session = platform === 'linux' ? detectDisplaySession(env) : undefined;
+  if (session?.kind === 'wayland') return waylandDesktop(session, env, options);
   const screen = new NutScreen();
   const scale = (): Promise<number> => screen.scaleFactor();
   // One python3 helper keeps the X connection and the accessibility tree warm for both ports.
@@ -57,6 +61,28 @@ export function createPlatformDesktop(options: PlatformDesktopOptions = {}): Des
     ...(bridge ? { accessibility: new AtspiAccessibility(env, {}, bridge) } : {}),
     async dispose() {
       await Promise.all([ocr.dispose(), bridge?.dispose()]);
+    },
+  };
+}
+
+/**
+ * A Wayland session: nut-js and the X11 helpers are never loaded (through a rootless XWayland
+ * they read nothing and Xlib ends the process on the error). The tree is not read yet: its
+ * boxes are window-relative there (see the note in the README).
+ */
+function waylandDesktop(session: Extract<DisplaySession, { kind: 'wayland' }>, env: NodeJS.ProcessEnv, options: PlatformDesktopOptions): Desktop {
+  const ports = createWaylandPorts(session, env);
+  const ocr = options.ocr ?? new LayeredOcr(new TesseractJsOcr({ language: options.ocrLanguage }));
+  return {
+    platform: 'linux',
+    screen: ports.screen,
+    input: ports.input,
+    ocr,
+    windows: ports.windows,
+    launcher: launcherFor('linux', env, options.holdsSecret, options.launchAllow),
+    images: new SharpImages(),
+    async dispose() {
+      await Promise.all([ocr.dispose(), ports.dispose()]);
     },
   };
 }

@@ -1,19 +1,28 @@
 import type { InterruptHandlers, InterruptOptions, InterruptPort, InterruptWatch } from '../desktop/ports/interruptPort';
 import { X11InterruptWatcher } from './linux/x11/x11InterruptWatcher';
+import { detectDisplaySession } from './linux/displaySession';
+import { unsupportedReason } from './linux/wayland/waylandDesktop';
+import { SwayInterrupts } from './linux/wayland/swayInterrupts';
+import { SwayIpc } from './linux/wayland/swayIpc';
 
 /** The interrupt watcher of this platform; nothing starts until a request runs. */
 export function createPlatformInterrupts(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): InterruptPort {
-  return platform === 'linux' ? new X11InterruptWatcher({ env }) : new UnavailableInterrupts(platform);
+  if (platform !== 'linux') return new UnavailableInterrupts(`the global stop hotkey is not available on ${platform} yet; use the Stop button`);
+  const session = detectDisplaySession(env);
+  if (session.kind !== 'wayland') return new X11InterruptWatcher({ env });
+  if (session.compositor === 'sway' && session.swaySocket) return new SwayInterrupts(new SwayIpc(session.swaySocket));
+  return new UnavailableInterrupts(`the global stop hotkey is not available: ${unsupportedReason(session).message}; use the Stop button`);
 }
 
 /**
- * macOS and Windows: the global hotkey (RegisterHotKey, a CGEventTap) and the input watch are
- * not built yet. Every watch fails with the reason, which the safety monitor shows once.
+ * macOS and Windows (the global hotkey through RegisterHotKey or a CGEventTap is not built yet)
+ * and Wayland desktops GAI cannot drive: every watch fails with the reason, which the safety
+ * monitor shows once.
  */
 export class UnavailableInterrupts implements InterruptPort {
-  constructor(private readonly platform: string) {}
+  constructor(private readonly why: string) {}
 
   watch(_options: InterruptOptions, _handlers: InterruptHandlers): Promise<InterruptWatch> {
-    return Promise.reject(new Error(`the global stop hotkey is not available on ${this.platform} yet; use the Stop button`));
+    return Promise.reject(new Error(this.why));
   }
 }

@@ -10,6 +10,8 @@ import { SharpImages } from './images/sharpImages';
 import { browsersWithoutTree, type BrowserTreeFinding } from './linux/browserTrees';
 import { GTK2_FIX, gtk2AppsWithoutTree, type Gtk2TreeFinding } from './linux/gtk2Trees';
 import { TesseractJsOcr } from './ocr/tesseractJsOcr';
+import { describeSession, detectDisplaySession } from './linux/displaySession';
+import { unsupportedReason } from './linux/wayland/waylandDesktop';
 
 type Sharp = (typeof import('sharp'))['default'];
 
@@ -134,10 +136,15 @@ async function checkOcr(image: ScreenImage | undefined, language: string): Promi
 
 function checkDisplay(): SetupReport['display'] {
   if (process.platform !== 'linux') return { ok: true, detail: `${process.platform} desktop` };
-  const display = process.env.DISPLAY;
-  if (display) return { ok: true, detail: `DISPLAY=${display}` };
-  const wayland = process.env.WAYLAND_DISPLAY ? ` (WAYLAND_DISPLAY=${process.env.WAYLAND_DISPLAY} alone is not enough: GAI needs X11 or XWayland)` : '';
-  return { ok: false, detail: `not set${wayland}` };
+  const session = detectDisplaySession(process.env);
+  const described = describeSession(session);
+  if (session.kind === 'x11') return { ok: true, detail: described };
+  if (session.kind === 'none') return { ok: false, detail: described };
+  if (session.compositor === 'sway' && session.swaySocket) {
+    return { ok: true, detail: `${described}: screen through grim, input through the virtual pointer and keyboard, windows through sway's IPC; no accessibility tree and no takeover pause there yet` };
+  }
+  const why = unsupportedReason(session);
+  return { ok: false, detail: `${described}: ${why.message}; ${why.hint}` };
 }
 
 /** On Linux the proof that the addon is really loaded: it is mapped into this process. */

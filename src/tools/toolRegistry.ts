@@ -1,4 +1,4 @@
-import { errorMessage } from '../common/errors';
+import { DesktopUnavailableError, errorMessage } from '../common/errors';
 import type { OpenAiFunctionDefinition, ToolCall, ToolDefinition } from '../model/messages';
 import type { ToolResult } from './toolTypes';
 import { NullLogger, type Logger } from '../common/logger';
@@ -81,6 +81,9 @@ export async function invokeTool(tool: AnyTool, input: unknown, context: ToolCon
     }
     return normalizeResult(result as ToolResult);
   } catch (error: unknown) {
+    if (error instanceof DesktopUnavailableError) {
+      return ToolResults.failure('UNSUPPORTED_PLATFORM', error.message, { observation: `${tool.name} cannot work here: ${error.message}`, hint: error.hint });
+    }
     return ToolResults.failure('FAILED', `Tool execution failed: ${errorMessage(error)}`, {
       observation: `${tool.name} failed: ${errorMessage(error)}`,
     });

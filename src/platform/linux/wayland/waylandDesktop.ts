@@ -1,0 +1,93 @@
+import { DesktopUnavailableError } from '../../../common/errors';
+import type { BBox } from '../../../common/geometry';
+import type { InputPort } from '../../../desktop/ports/inputPort';
+import type { ScreenImage, ScreenPort, ScreenSize } from '../../../desktop/ports/screenPort';
+import type { WindowInfo, WindowPort } from '../../../desktop/ports/windowPort';
+import type { DisplaySession } from '../displaySession';
+import { GrimScreen } from './grimScreen';
+import { SwayIpc } from './swayIpc';
+import { SwayLayout } from './waylandLayout';
+import { SwayWindows } from './swayWindows';
+import { WlrInput } from './wlrInput';
+
+type WaylandSession = Extract<DisplaySession, { kind: 'wayland' }>;
+
+/** The screen, input and window ports of a Wayland session, or ports that say why it cannot be driven. */
+export interface WaylandPorts {
+  screen: ScreenPort;
+  input: InputPort;
+  windows: WindowPort;
+  /** The sway IPC, for the stop hotkey's binding. */
+  sway?: SwayIpc;
+  dispose(): Promise<void>;
+}
+
+export function createWaylandPorts(session: WaylandSession, env: NodeJS.ProcessEnv): WaylandPorts {
+  if (session.compositor === 'sway' && session.swaySocket) {
+    const sway = new SwayIpc(session.swaySocket);
+    const layout = new SwayLayout(sway);
+    const input = new WlrInput(env, layout);
+    return { screen: new GrimScreen(env, layout), input, windows: new SwayWindows(sway), sway, dispose: () => input.dispose() };
+  }
+  const why = unsupportedReason(session);
+  return { screen: new UnavailableScreen(why), input: unavailableInput(why), windows: new UnavailableWindows(why), dispose: async () => undefined };
+}
+
+/** Why GAI cannot drive this Wayland session yet, and what the person can do. */
+export function unsupportedReason(session: WaylandSession): DesktopUnavailableError {
+  const x11 = 'or log into an X11 session ("GNOME on Xorg", "Plasma (X11)") where GAI works fully';
+  switch (session.compositor) {
+    case 'gnome':
+      return new DesktopUnavailableError(
+        `${session.name} on Wayland lets no program read the screen or send input except through the desktop portals (RemoteDesktop, ScreenCast), which GAI does not use yet`,
+        `run GAI in an X11 session: ${x11.replace(/^or /, '')}`,
+      );
+    case 'kde':
+      return new DesktopUnavailableError(`${session.name} on Wayland is reached through the RemoteDesktop and ScreenCast portals, which GAI does not use yet`, `run GAI in an X11 session: ${x11.replace(/^or /, '')}`);
+    case 'wlroots':
+      return new DesktopUnavailableError(
+        `${session.name} is a wlroots-style compositor, but GAI reads windows only through sway's IPC`,
+        `use sway, ${x11}`,
+      );
+    default:
+      return new DesktopUnavailableError(`GAI does not know how to drive ${session.name} (WAYLAND_DISPLAY=${session.display})`, `use sway, ${x11}`);
+  }
+}
+
+class UnavailableScreen implements ScreenPort {
+  constructor(private readonly why: DesktopUnavailableError) {}
+  size(): Promise<ScreenSize> {
+    return Promise.reject(this.why);
+  }
+  scaleFactor(): Promise<number> {
+    return Promise.reject(this.why);
+  }
+  grab(_region?: BBox): Promise<ScreenImage> {
+    return Promise.reject(this.why);
+  }
+}
+
+class UnavailableWindows implements WindowPort {
+  constructor(private readonly why: DesktopUnavailableError) {}
+  activeWindow(): Promise<WindowInfo | undefined> {
+    return Promise.reject(this.why);
+  }
+}
+
+function unavailableInput(why: DesktopUnavailableError): InputPort {
+  const fail = (): Promise<never> => Promise.reject(why);
+  return {
+    move: fail,
+    position: fail,
+    click: fail,
+    drag: fail,
+    dragAlong: fail,
+    mouseDown: fail,
+    mouseUp: fail,
+    scroll: fail,
+    typeText: fail,
+    pressKey: fail,
+    holdKey: fail,
+    isKnownKey: () => true,
+  };
+}

@@ -1,0 +1,237 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { DesktopUnavailableError } from '../../../common/errors';
+import { sleep } from '../../../common/timing';
+import { canonicalKey } from '../../../desktop/input/keys';
+import type { ClickCount, InputPort, KeyCombo, Modifier, MouseButton, Point, ScrollDirection } from '../../../desktop/ports/inputPort';
+import type { LayoutSource } from './grimScreen';
+import { WLR_INPUT_SCRIPT } from './wlrInputScript';
+
+// Mouse and keyboard on a wlroots compositor through its virtual-pointer and virtual-keyboard
+// protocols (wlrInputScript.ts): a long-lived helper that holds both devices on the seat.
+
+const KEYSYMS: Record<string, string> = {
+  enter: 'Return', tab: 'Tab', escape: 'Escape', space: 'space', backspace: 'BackSpace', delete: 'Delete', insert: 'Insert',
+  home: 'Home', end: 'End', pageup: 'Prior', pagedown: 'Next', up: 'Up', down: 'Down', left: 'Left', right: 'Right',
+  capslock: 'Caps_Lock', printscreen: 'Print', menu: 'Menu', shift: 'Shift_L', ctrl: 'Control_L', alt: 'Alt_L', super: 'Super_L',
+  minus: 'minus', equal: 'equal', comma: 'comma', period: 'period', slash: 'slash', backslash: 'backslash', semicolon: 'semicolon',
+  quote: 'apostrophe', grave: 'grave', leftbracket: 'bracketleft', rightbracket: 'bracketright',
+};
+const TIMEOUT_MS = 5_000;
+
+type HelperMods = Array<'shift' | 'ctrl' | 'alt' | 'super'>;
+
+export class WlrInput implements InputPort {
+  private child: ChildProcess | undefined;
+  private ready: Promise<ChildProcess> | undefined;
+  private readonly pending = new Map<number, { resolve: () => void; reject: (error: Error) => void }>();
+  private nextId = 1;
+  /** Where GAI left the pointer: a Wayland client cannot ask where the pointer is. */
+  private at: Point | undefined;
+
+  private readonly python: string;
+
+  constructor(
+    private readonly env: NodeJS.ProcessEnv,
+    private readonly outputs: LayoutSource,
+  ) {
+    // Debian's interpreter: a python3 earlier on PATH (pyenv, a venv) may lack what the helper needs.
+    this.python = existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3';
+  }
+
+  async move(to: Point): Promise<void> {
+    const { width, height, scale } = await this.outputs.layout();
+    await this.send({ cmd: 'move', x: Math.round(to.x / scale), y: Math.round(to.y / scale), width, height });
+    this.at = { x: to.x, y: to.y };
+  }
+
+  /** Where GAI put the pointer last (the compositor does not tell clients); the screen's centre before that. */
+  async position(): Promise<Point> {
+    if (this.at) return this.at;
+    const { width, height, scale } = await this.outputs.layout();
+    return { x: Math.round((width * scale) / 2), y: Math.round((height * scale) / 2) };
+  }
+
+  async click(at: Point, button: MouseButton, count: ClickCount, modifiers: readonly Modifier[] = []): Promise<void> {
+    const times = count === true ? 2 : count === false ? 1 : count;
+    await this.move(at);
+    await this.withModifiers(modifiers, async () => {
+      for (let i = 0; i < times; i++) {
+        await this.send({ cmd: 'button', button, pressed: true });
+        await this.send({ cmd: 'button', button, pressed: false });
+      }
+    });
+  }
+
+  drag(from: Point, to: Point, button: MouseButton): Promise<void> {
+    return this.dragAlong([from, to], button);
+  }
+
+  async dragAlong(path: readonly Point[], button: MouseButton): Promise<void> {
+    const first = path[0];
+    if (!first || path.length < 2) throw new Error('a drag needs at least two points');
+    await this.move(first);
+    await this.send({ cmd: 'button', button, pressed: true });
+    try {
+      let here = first;
+      // Motion on the way: toolkits start a drag only after the pointer moved a few pixels.
+      for (const next of path.slice(1)) {
+        for (let i = 1; i <= 10; i++) await this.move({ x: here.x + ((next.x - here.x) * i) / 10, y: here.y + ((next.y - here.y) * i) / 10 });
+        here = next;
+      }
+    } finally {
+      await this.send({ cmd: 'button', button, pressed: false });
+    }
+  }
+
+  async mouseDown(button: MouseButton): Promise<void> {
+    await this.send({ cmd: 'button', button, pressed: true });
+  }
+
+  async mouseUp(button: MouseButton): Promise<void> {
+    await this.send({ cmd: 'button', button, pressed: false });
+  }
+
+  async scroll(direction: ScrollDirection, amount: number, modifiers: readonly Modifier[] = []): Promise<void> {
+    const axis = direction === 'up' || direction === 'down' ? 0 : 1;
+    const sign = direction === 'up' || direction === 'left' ? -1 : 1;
+    await this.withModifiers(modifiers, () => this.send({ cmd: 'scroll', axis, steps: sign * Math.max(1, Math.round(amount)) }));
+  }
+
+  async typeText(text: string, delayMs: number, signal?: AbortSignal): Promise<void> {
+    // One keysym per character, as wtype types: any character, whatever the person's layout.
+    const keysyms = [...text].map((char) => (char === '\n' ? 'Return' : char === '\t' ? 'Tab' : `U${char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`));
+    if (delayMs <= 0) return this.send({ cmd: 'keys', keysyms });
+    for (const keysym of keysyms) {
+      if (signal?.aborted) return;
+      await this.send({ cmd: 'keys', keysyms: [keysym] });
+      await sleep(delayMs);
+    }
+  }
+
+  async pressKey(combo: KeyCombo): Promise<void> {
+    await this.send({ cmd: 'keys', keysyms: [this.keysym(combo.key)], mods: helperMods(combo.modifiers) });
+  }
+
+  async holdKey(combo: KeyCombo, ms: number, signal?: AbortSignal): Promise<void> {
+    // The virtual keyboard has no "hold": the modifiers stay down for the time, then the key.
+    await this.send({ cmd: 'mods', mods: helperMods(combo.modifiers) });
+    try {
+      await sleep(ms, signal).catch(() => undefined);
+    } finally {
+      await this.send({ cmd: 'mods', mods: [] });
+    }
+    if (!signal?.aborted) await this.pressKey({ modifiers: [], key: combo.key });
+  }
+
+  isKnownKey(name: string): boolean {
+    return canonicalKey(name) !== undefined;
+  }
+
+  async dispose(): Promise<void> {
+    const child = this.child;
+    this.child = undefined;
+    this.ready = undefined;
+    child?.stdin?.end();
+  }
+
+  private keysym(key: string): string {
+    const canonical = canonicalKey(key) ?? key;
+    if (/^f\d{1,2}$/.test(canonical)) return canonical.toUpperCase();
+    return KEYSYMS[canonical] ?? canonical;
+  }
+
+  private async withModifiers(modifiers: readonly Modifier[], action: () => Promise<void>): Promise<void> {
+    if (modifiers.length === 0) return action();
+    await this.send({ cmd: 'mods', mods: helperMods(modifiers) });
+    try {
+      await action();
+    } finally {
+      await this.send({ cmd: 'mods', mods: [] });
+    }
+  }
+
+  private async send(request: Record<string, unknown>): Promise<void> {
+    const child = await this.start();
+    const id = this.nextId++;
+    holdAlive(child, true);
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.pending.delete(id);
+        reject(new Error(`the Wayland input helper did not answer "${String(request.cmd)}" within ${TIMEOUT_MS} ms`));
+      }, TIMEOUT_MS);
+      this.pending.set(id, {
+        resolve: () => (clearTimeout(timer), resolve()),
+        reject: (error) => (clearTimeout(timer), reject(error)),
+      });
+      child.stdin?.write(`${JSON.stringify({ ...request, id })}\n`);
+    }).finally(() => this.pending.size === 0 && holdAlive(child, false));
+  }
+
+  private start(): Promise<ChildProcess> {
+    if (this.ready) return this.ready;
+    this.ready = new Promise<ChildProcess>((resolve, reject) => {
+      const child = spawn(this.python, ['-c', WLR_INPUT_SCRIPT], { env: this.env, stdio: ['pipe', 'pipe', 'pipe'] });
+      this.child = child;
+      let hello = false;
+      const lines = createInterface({ input: child.stdout! });
+      lines.on('line', (line) => {
+        let message: { type?: string; id?: number; ok?: boolean; error?: string };
+        try {
+          message = JSON.parse(line) as typeof message;
+        } catch {
+          return;
+        }
+        if (message.type === 'hello') {
+          hello = true;
+          if (message.error) {
+            this.ready = undefined;
+            reject(new DesktopUnavailableError(`GAI cannot send input to this Wayland desktop: ${message.error}`, 'wlroots compositors (sway, Hyprland, river, labwc, wayfire) offer virtual-pointer and virtual-keyboard; on GNOME and KDE GAI needs the RemoteDesktop portal'));
+          } else resolve(child);
+          if (this.pending.size === 0) holdAlive(child, false);
+          return;
+        }
+        const waiter = message.id === undefined ? undefined : this.pending.get(message.id);
+        if (!waiter) return;
+        this.pending.delete(message.id!);
+        if (message.ok) waiter.resolve();
+        else waiter.reject(new Error(`Wayland input: ${message.error ?? 'failed'}`));
+      });
+      child.on('error', (error) => {
+        this.ready = undefined;
+        reject(new DesktopUnavailableError(`cannot start the Wayland input helper (${this.python}): ${error.message}`, 'install python3'));
+      });
+      child.on('exit', (code, signal) => {
+        if (this.child === child) {
+          this.child = undefined;
+          this.ready = undefined;
+        }
+        if (!hello) reject(new Error(`the Wayland input helper ended before it connected (${signal ?? `exit ${code}`})`));
+        for (const [id, waiter] of this.pending) {
+          this.pending.delete(id);
+          waiter.reject(new Error(`the Wayland input helper ended (${signal ?? `exit ${code}`})`));
+        }
+      });
+      child.stderr?.resume();
+      holdAlive(child, true);
+    });
+    return this.ready;
+  }
+}
+
+/** Only a question waiting for its answer keeps Node alive, not the helper itself. */
+function holdAlive(child: ChildProcess, alive: boolean): void {
+  const streams = [child.stdout, child.stderr, child.stdin] as unknown as Array<{ ref?: () => void; unref?: () => void } | null>;
+  if (alive) {
+    child.ref();
+    for (const stream of streams) stream?.ref?.();
+  } else {
+    child.unref();
+    for (const stream of streams) stream?.unref?.();
+  }
+}
+
+function helperMods(modifiers: readonly Modifier[]): HelperMods {
+  return [...new Set(modifiers.map((m) => (m === 'command' ? 'ctrl' : m)))] as HelperMods;
+}

@@ -1,0 +1,85 @@
+// A headless sway (wlroots) desktop for the Wayland tests: started as the unprivileged user the
+// set-up creates (sway refuses to run as root), with its own XDG_RUNTIME_DIR, a 1280x800 output
+// and the pixman renderer. Stopped by the PID of the process group it was started in.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { chownSync, chmodSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+export const WAYLAND_USER = 'gai-wayland';
+export const SWAY_SIZE = { width: 1280, height: 800 };
+
+export interface SwayDisplay {
+  /** For clients of this desktop: WAYLAND_DISPLAY, XDG_RUNTIME_DIR, SWAYSOCK; no DISPLAY. */
+  env: NodeJS.ProcessEnv;
+  runtimeDir: string;
+  swaySocket: string;
+  stop(): Promise<void>;
+}
+
+/** Why sway cannot be started here, or undefined when it can. */
+export function swayMissing(): string | undefined {
+  if (process.platform !== 'linux') return 'sway runs on Linux only';
+  if (spawnSync('sway', ['--version'], { stdio: 'ignore' }).error) return 'sway is not installed (npm test installs it as root)';
+  const user = spawnSync('id', ['-u', WAYLAND_USER], { encoding: 'utf8' });
+  if (user.status !== 0) return `the ${WAYLAND_USER} user is missing (npm test creates it as root)`;
+  if (process.getuid?.() !== 0 && String(process.getuid?.()) !== user.stdout.trim()) return `sway is started as ${WAYLAND_USER}, which needs root`;
+  return undefined;
+}
+
+export async function startSway(timeoutMs = 15_000): Promise<SwayDisplay> {
+  const ids = spawnSync('id', [WAYLAND_USER], { encoding: 'utf8' }).stdout;
+  const uid = Number(/uid=(\d+)/.exec(ids)?.[1]);
+  const gid = Number(/gid=(\d+)/.exec(ids)?.[1]);
+  const runtimeDir = mkdtempSync('/tmp/gai-sway-');
+  chownSync(runtimeDir, uid, gid);
+  chmodSync(runtimeDir, 0o700);
+  const config = join(runtimeDir, 'config');
+  writeFileSync(config, `output HEADLESS-1 resolution ${SWAY_SIZE.width}x${SWAY_SIZE.height}\nxwayland disable\nfocus_follows_mouse no\n`);
+  chownSync(config, uid, gid);
+  const env = [
+    `HOME=/home/${WAYLAND_USER}`, 'PATH=/usr/bin:/bin', `XDG_RUNTIME_DIR=${runtimeDir}`,
+    'WLR_BACKENDS=headless', 'WLR_LIBINPUT_NO_DEVICES=1', 'WLR_RENDERER=pixman',
+  ];
+  const child: ChildProcess = spawn('runuser', ['-u', WAYLAND_USER, '--', 'env', '-i', ...env, 'sway', '-c', config], {
+    detached: true,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let log = '';
+  child.stderr?.on('data', (chunk: Buffer) => (log = (log + chunk.toString('utf8')).slice(-4000)));
+  const stop = async (): Promise<void> => {
+    if (child.pid !== undefined && child.exitCode === null) {
+      const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+      try {
+        process.kill(-child.pid, 'SIGTERM');
+      } catch {
+        // already gone
+      }
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 3_000))]);
+      if (child.exitCode === null) {
+        try {
+          process.kill(-child.pid, 'SIGKILL');
+        } catch {
+          // already gone
+        }
+      }
+    }
+    rmSync(runtimeDir, { recursive: true, force: true });
+  };
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const names = existsSync(runtimeDir) ? readdirSync(runtimeDir) : [];
+    const wayland = names.find((n) => /^wayland-\d+$/.test(n));
+    const ipc = names.find((n) => /^sway-ipc\..*\.sock$/.test(n));
+    if (wayland && ipc) {
+      const swaySocket = join(runtimeDir, ipc);
+      const clientEnv: NodeJS.ProcessEnv = { ...process.env, WAYLAND_DISPLAY: wayland, XDG_RUNTIME_DIR: runtimeDir, SWAYSOCK: swaySocket, XDG_SESSION_TYPE: 'wayland', XDG_CURRENT_DESKTOP: 'sway' };
+      delete clientEnv.DISPLAY;
+      return { env: clientEnv, runtimeDir, swaySocket, stop };
+    }
+    if (child.exitCode !== null || Date.now() > deadline) {
+      await stop();
+      throw new Error(`sway did not start (${child.exitCode !== null ? `exit ${child.exitCode}` : `no sockets within ${timeoutMs} ms`}): ${log.trim().split('\n').slice(-3).join(' | ')}`);
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}

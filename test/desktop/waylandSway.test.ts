@@ -1,0 +1,124 @@
+// GAI on a Wayland desktop: a headless sway started by the test as the unprivileged set-up user,
+// a native Wayland galculator (GTK 3, GDK_BACKEND=wayland), and GAI's own ports and CLI.
+import { strict as assert } from 'node:assert';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { detectDisplaySession } from '../../src/platform/linux/displaySession';
+import { createPlatformDesktop } from '../../src/platform/platformDesktop';
+import { SwayInterrupts } from '../../src/platform/linux/wayland/swayInterrupts';
+import { SwayIpc } from '../../src/platform/linux/wayland/swayIpc';
+import type { Desktop } from '../../src/desktop/ports/desktop';
+import type { StopTrigger } from '../../src/desktop/ports/interruptPort';
+import { runBuiltCli } from './support/builtCli';
+import { suiteDisplay } from './support/fixture';
+import { SWAY_SIZE, startSway, swayMissing, type SwayDisplay } from './support/swayDisplay';
+
+describe('Wayland: sway (wlroots), headless, a native Wayland GTK app', function () {
+  this.timeout(120_000);
+  let sway: SwayDisplay;
+  let desktop: Desktop;
+  let app: ChildProcess | undefined;
+
+  before(async function () {
+    const missing = swayMissing();
+    if (missing) {
+      console.log(`      skipped: ${missing}`);
+      this.skip();
+    }
+    sway = await startSway();
+    desktop = createPlatformDesktop({ env: sway.env });
+    app = spawn('galculator', [], { env: { ...sway.env, GDK_BACKEND: 'wayland', NO_AT_BRIDGE: '1' }, stdio: 'ignore' });
+    const deadline = Date.now() + 20_000;
+    while (!(await desktop.windows.listWindows!()).some((w) => w.appName === 'galculator')) {
+      if (Date.now() > deadline) throw new Error('galculator did not show on sway within 20 s');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    // The first frame after the window is mapped: the buttons are drawn.
+    await new Promise((r) => setTimeout(r, 700));
+  });
+
+  after(async () => {
+    if (app?.pid !== undefined && app.exitCode === null) app.kill('SIGTERM');
+    await desktop?.dispose?.();
+    await sway?.stop();
+  });
+
+  /** The calculator's display, read by OCR from a fresh capture of its top strip. */
+  async function displayText(): Promise<string> {
+    const window = (await desktop.windows.activeWindow())!;
+    const strip = await desktop.screen.grab({ x: window.bounds.x, y: window.bounds.y + 26, width: window.bounds.width, height: 60 });
+    return (await desktop.ocr.recognize(strip)).fullText.replace(/\s+/g, '');
+  }
+
+  it('knows the session is sway from the environment, and the screen is captured through grim', async () => {
+    const session = detectDisplaySession(sway.env);
+    assert.equal(session.kind, 'wayland');
+    assert.equal(session.kind === 'wayland' && session.compositor, 'sway');
+    assert.deepEqual(await desktop.screen.size(), SWAY_SIZE);
+    const image = await desktop.screen.grab();
+    assert.equal(image.width, SWAY_SIZE.width);
+    assert.equal(image.height, SWAY_SIZE.height);
+    // Not a blank frame: galculator's light buttons and dark labels are both there.
+    let dark = 0;
+    for (let i = 0; i < image.data.length; i += 4) if (image.data[i]! < 80) dark++;
+    assert.ok(dark > 1000, `dark pixels in the capture: ${dark}`);
+  });
+
+  it('lists the window from sway\'s tree, with its pid and client box, and knows it is active', async () => {
+    const windows = await desktop.windows.listWindows!();
+    const galculator = windows.find((w) => w.appName === 'galculator');
+    assert.ok(galculator, JSON.stringify(windows));
+    assert.equal(galculator.pid, app!.pid);
+    assert.ok(galculator.bounds.width > 1000 && galculator.bounds.height > 700, JSON.stringify(galculator.bounds));
+    assert.equal((await desktop.windows.activeWindow())?.id, galculator.id);
+  });
+
+  it('gai click by text (OCR) presses the button on the Wayland window, and typing reaches it', async () => {
+    const clicked = await runBuiltCli(['click', '9', '--json'], sway.env);
+    assert.equal(clicked.code, 0, clicked.stdout + clicked.stderr);
+    assert.match(clicked.stdout, /"success": true/);
+    await desktop.input.typeText('42', 0);
+    assert.match(await displayText(), /942/);
+    await runBuiltCli(['click', 'AC'], sway.env);
+    assert.doesNotMatch(await displayText(), /942/);
+  });
+
+  it('the stop hotkey is a sway binding for the request: pressing it stops, and it is gone after', async () => {
+    const interrupts = new SwayInterrupts(new SwayIpc(sway.swaySocket));
+    const stops: StopTrigger[] = [];
+    const warnings: string[] = [];
+    const watch = await interrupts.watch(
+      { stopHotkey: { modifiers: ['ctrl', 'alt'], key: 'escape' }, failSafeCorner: true, watchInput: true },
+      { onStop: (trigger) => stops.push(trigger), onWarning: (message) => warnings.push(message) },
+    );
+    assert.deepEqual(watch.capabilities, { hotkey: true, corner: false, input: false });
+    assert.match(warnings.join('\n'), /takeover pause and the fail-safe corner cannot work on sway/);
+    await desktop.input.pressKey({ modifiers: ['ctrl', 'alt'], key: 'escape' });
+    const deadline = Date.now() + 3_000;
+    while (stops.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    assert.deepEqual(stops, ['hotkey']);
+    await watch.close();
+    // After the request the combination is the person's again: sway runs no binding for it.
+    const heard: unknown[] = [];
+    const listening = await new SwayIpc(sway.swaySocket).subscribe(['binding'], (_type, payload) => heard.push(payload), () => undefined);
+    await desktop.input.pressKey({ modifiers: ['ctrl', 'alt'], key: 'escape' });
+    await new Promise((r) => setTimeout(r, 300));
+    listening.close();
+    assert.deepEqual(heard, []);
+  });
+});
+
+describe('Wayland desktops GAI cannot drive yet: a coded answer, never an X error', function () {
+  this.timeout(60_000);
+
+  it('GNOME on Wayland (XWayland DISPLAY set too): click answers UNSUPPORTED_PLATFORM naming GNOME and what to do', async () => {
+    const env: NodeJS.ProcessEnv = { ...suiteDisplay().env, WAYLAND_DISPLAY: 'wayland-0', XDG_SESSION_TYPE: 'wayland', XDG_CURRENT_DESKTOP: 'GNOME' };
+    delete env.SWAYSOCK;
+    const outcome = await runBuiltCli(['click', 'Apply', '--json'], env);
+    assert.notEqual(outcome.code, 0);
+    const text = outcome.stdout + outcome.stderr;
+    assert.match(text, /UNSUPPORTED_PLATFORM/);
+    assert.match(text, /GNOME \(Mutter\) on Wayland/);
+    assert.match(text, /X11 session/);
+    assert.doesNotMatch(text, /X Error|BadMatch|X_GetImage|\n\s+at /);
+  });
+});
