@@ -41,6 +41,8 @@ export const APT_PACKAGES = [
   // Issue 20: Wayland. sway headless is the wlroots desktop the tests start (as WAYLAND_USER,
   // since sway refuses root); grim captures its screen (wlr-screencopy).
   'sway', 'grim',
+  // The Wayland desktop's own session bus (its apps' accessibility bus starts through it).
+  'dbus-daemon',
 ];
 
 /** The unprivileged user the Wayland tests start sway as (sway will not run as root). */

@@ -43,6 +43,7 @@ export const EXTERNAL_PROGRAMS = {
   xterm: { apt: 'xterm', for: 'the terminal on the test display that gai is started from (askerWindow.test.ts)' },
 
   sway: { apt: 'sway', for: 'the headless wlroots desktop of the Wayland tests (swayDisplay.ts), started as the gai-wayland user' },
+  'dbus-daemon': { apt: 'dbus-daemon', for: 'the session bus of the Wayland tests\' sway desktop, through which its apps start their accessibility bus' },
   grim: { apt: 'grim', for: 'screen capture on wlroots compositors (GrimScreen)' },
   runuser: { debian: 'util-linux', for: 'the Wayland tests start sway as the unprivileged gai-wayland user' },
   id: { debian: 'coreutils', for: 'ensureDeps checks whether the gai-wayland user exists' },

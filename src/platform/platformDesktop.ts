@@ -67,11 +67,10 @@ export function createPlatformDesktop(options: PlatformDesktopOptions = {}): Des
 
 /**
  * A Wayland session: nut-js and the X11 helpers are never loaded (through a rootless XWayland
- * they read nothing and Xlib ends the process on the error). The tree is not read yet: its
- * boxes are window-relative there (see the note in the README).
+ * they read nothing and Xlib ends the process on the error).
  */
 function waylandDesktop(session: Extract<DisplaySession, { kind: 'wayland' }>, env: NodeJS.ProcessEnv, options: PlatformDesktopOptions): Desktop {
-  const ports = createWaylandPorts(session, env);
+  const ports = createWaylandPorts(session, env, { bridgeIdleMs: options.bridgeIdleMs });
   const ocr = options.ocr ?? new LayeredOcr(new TesseractJsOcr({ language: options.ocrLanguage }));
   return {
     platform: 'linux',
@@ -81,6 +80,7 @@ function waylandDesktop(session: Extract<DisplaySession, { kind: 'wayland' }>, e
     windows: ports.windows,
     launcher: launcherFor('linux', env, options.holdsSecret, options.launchAllow),
     images: new SharpImages(),
+    ...(ports.accessibility ? { accessibility: ports.accessibility } : {}),
     async dispose() {
       await Promise.all([ocr.dispose(), ports.dispose()]);
     },

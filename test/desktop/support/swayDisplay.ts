@@ -46,7 +46,11 @@ export async function startSway(timeoutMs = 15_000): Promise<SwayDisplay> {
   });
   let log = '';
   child.stderr?.on('data', (chunk: Buffer) => (log = (log + chunk.toString('utf8')).slice(-4000)));
+  // The desktop's own session bus: the accessibility bus is started through it, for its apps only.
+  const busAddress = `unix:path=${join(runtimeDir, 'bus')}`;
+  const bus = spawn('dbus-daemon', ['--session', '--nofork', `--address=${busAddress}`], { stdio: 'ignore' });
   const stop = async (): Promise<void> => {
+    if (bus.pid !== undefined && bus.exitCode === null) bus.kill('SIGTERM');
     if (child.pid !== undefined && child.exitCode === null) {
       const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
       try {
@@ -70,10 +74,14 @@ export async function startSway(timeoutMs = 15_000): Promise<SwayDisplay> {
     const names = existsSync(runtimeDir) ? readdirSync(runtimeDir) : [];
     const wayland = names.find((n) => /^wayland-\d+$/.test(n));
     const ipc = names.find((n) => /^sway-ipc\..*\.sock$/.test(n));
-    if (wayland && ipc) {
+    if (wayland && ipc && existsSync(join(runtimeDir, 'bus'))) {
       const swaySocket = join(runtimeDir, ipc);
-      const clientEnv: NodeJS.ProcessEnv = { ...process.env, WAYLAND_DISPLAY: wayland, XDG_RUNTIME_DIR: runtimeDir, SWAYSOCK: swaySocket, XDG_SESSION_TYPE: 'wayland', XDG_CURRENT_DESKTOP: 'sway' };
+      const clientEnv: NodeJS.ProcessEnv = {
+        ...process.env, WAYLAND_DISPLAY: wayland, XDG_RUNTIME_DIR: runtimeDir, SWAYSOCK: swaySocket,
+        XDG_SESSION_TYPE: 'wayland', XDG_CURRENT_DESKTOP: 'sway', DBUS_SESSION_BUS_ADDRESS: busAddress,
+      };
       delete clientEnv.DISPLAY;
+      delete clientEnv.AT_SPI_BUS_ADDRESS;
       return { env: clientEnv, runtimeDir, swaySocket, stop };
     }
     if (child.exitCode !== null || Date.now() > deadline) {

@@ -266,6 +266,13 @@ class Tree:
                 if gtk4 is False:
                     truncated = True  # its tree cannot be placed: OCR reads it
                     continue
+                origin = None
+                if not gtk4 and getattr(X11_HINTS, 'window_relative', False):
+                    # Wayland: boxes come relative to the window; the compositor says where it is.
+                    origin = X11_HINTS.origin(self.pid(app), (root.get_name() or '').strip(), extents[2:4], root.get_role_name() in POPUPS)
+                    if origin is None:
+                        truncated = True
+                        continue
                 # A GTK 4 window reports the same boxes wherever it is: where X puts it counts.
                 stamp = (self.app_gen.get(bus, 0), self.any_gen, extents, max_depth, gtk4['shift'] if gtk4 else None)
                 entry = None if fresh else self.cache.get(key)
@@ -290,12 +297,12 @@ class Tree:
                             self.cache.pop(next(iter(self.cache)))
                 states = root.get_state_set()
                 active = states.contains(Atspi.StateType.ACTIVE)
-                own = [e for e in walk['elements'] if not e.get('popup')]
+                own = [placed(e, origin) for e in walk['elements'] if not e.get('popup')]
                 popped = [e for e in walk['elements'] if e.get('popup')]
                 windows.append({'window': {'name': (root.get_name() or '').strip(), 'role': root.get_role_name() or '',
                     'active': active}, 'app': app.get_name() or '', 'pid': self.pid(app),
                     'elements': own, 'digest': walk['digest']})
-                self.last_read.append((walk, windows[-1]))
+                self.last_read.append((walk, windows[-1], origin))
                 if popped:
                     # A GTK 4 popover's widgets, as a popup of their own: drawn above every window.
                     windows.append({'window': {'name': '', 'role': 'menu', 'active': active}, 'app': app.get_name() or '',
@@ -311,18 +318,30 @@ class Tree:
         their windows: the box of each occurrence, named by the text matched."""
         self.read(active_only, max_depth, max_nodes, budget, False)
         windows = []
-        for walk, window in self.last_read:
+        for walk, window, origin in self.last_read:
             found = []
             for entry in walk.get('textNodes', []):
                 for box, text in text_boxes(self.Atspi, entry, query):
-                    found.append({'name': text, 'role': 'text range', 'box': box, 'states': []})
+                    found.append(placed({'name': text, 'role': 'text range', 'box': box, 'states': []}, origin))
             if found:
                 windows.append({'window': window['window'], 'app': window['app'], 'pid': window['pid'], 'elements': found})
         return {'windows': windows}
 
 TREE = Tree()
-# Its own X connection: the X11 half answers on another thread.
-X11_HINTS = X11Windows()
+# Its own X connection (the X11 half answers on another thread), or sway's IPC on Wayland.
+X11_HINTS = window_hints()
+
+def placed(element, origin):
+    """The element moved from its window's coordinates to the screen's (Wayland), else itself."""
+    if not origin or origin == (0, 0):
+        return element
+    dx, dy = origin
+    out = dict(element)
+    b = element['box']
+    out['box'] = (b[0] + dx, b[1] + dy, b[2], b[3])
+    if element.get('popups'):
+        out['popups'] = [(p[0] + dx, p[1] + dy, p[2], p[3]) for p in element['popups']]
+    return out
 
 def showing(node, state):
     try:

@@ -4,6 +4,9 @@ import type { InputPort } from '../../../desktop/ports/inputPort';
 import type { ScreenImage, ScreenPort, ScreenSize } from '../../../desktop/ports/screenPort';
 import type { WindowInfo, WindowPort } from '../../../desktop/ports/windowPort';
 import type { DisplaySession } from '../displaySession';
+import type { AccessibilityPort } from '../../../desktop/ports/accessibilityPort';
+import { AtspiAccessibility } from '../atspi/atspiAccessibility';
+import { DesktopBridge } from '../desktopBridge';
 import { GrimScreen } from './grimScreen';
 import { SwayIpc } from './swayIpc';
 import { SwayLayout } from './waylandLayout';
@@ -17,17 +20,28 @@ export interface WaylandPorts {
   screen: ScreenPort;
   input: InputPort;
   windows: WindowPort;
-  /** The sway IPC, for the stop hotkey's binding. */
-  sway?: SwayIpc;
+  /** The AT-SPI tree, placed on the screen through the compositor's window boxes. */
+  accessibility?: AccessibilityPort;
   dispose(): Promise<void>;
 }
 
-export function createWaylandPorts(session: WaylandSession, env: NodeJS.ProcessEnv): WaylandPorts {
+export function createWaylandPorts(session: WaylandSession, env: NodeJS.ProcessEnv, options: { bridgeIdleMs?: number } = {}): WaylandPorts {
   if (session.compositor === 'sway' && session.swaySocket) {
     const sway = new SwayIpc(session.swaySocket);
     const layout = new SwayLayout(sway);
     const input = new WlrInput(env, layout);
-    return { screen: new GrimScreen(env, layout), input, windows: new SwayWindows(sway), sway, dispose: () => input.dispose() };
+    // The bridge's tree walk asks sway where each window is (bridgeSwayScript.ts).
+    const bridgeEnv = { ...env, SWAYSOCK: session.swaySocket };
+    const bridge = new DesktopBridge(bridgeEnv, { idleMs: options.bridgeIdleMs });
+    return {
+      screen: new GrimScreen(env, layout),
+      input,
+      windows: new SwayWindows(sway),
+      accessibility: new AtspiAccessibility(bridgeEnv, {}, bridge),
+      dispose: async () => {
+        await Promise.all([input.dispose(), bridge.dispose()]);
+      },
+    };
   }
   const why = unsupportedReason(session);
   return { screen: new UnavailableScreen(why), input: unavailableInput(why), windows: new UnavailableWindows(why), dispose: async () => undefined };

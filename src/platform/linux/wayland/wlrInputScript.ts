@@ -106,8 +106,13 @@ BASE_KEYS = ['Return', 'Tab', 'Escape', 'BackSpace', 'Delete', 'Insert', 'Home',
     'semicolon', 'apostrophe', 'grave', 'bracketleft', 'bracketright'] + ['F%d' % n for n in range(1, 25)] + \
     [chr(c) for c in range(ord('a'), ord('z') + 1)] + [str(d) for d in range(10)]
 
+LAST_MS = [0]
+
 def now_ms():
-    return int(time.monotonic() * 1000) & 0xffffffff
+    # Strictly increasing: two events of one millisecond look like one to some toolkits (a
+    # doubled letter lost).
+    LAST_MS[0] = max(LAST_MS[0] + 1, int(time.monotonic() * 1000))
+    return LAST_MS[0] & 0xffffffff
 
 class Input:
     def __init__(self, wl):
