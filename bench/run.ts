@@ -14,6 +14,7 @@ import { runOcrBench } from './ocrBench';
 import { runPackageBench } from './packageBench';
 import { runPrivacyBench } from './privacyBench';
 import { runWarmBench } from './warmBench';
+import { runWaylandBench } from './waylandBench';
 
 // `npm run bench`: every benchmark, a table on stdout and JSON in .bench/results.json.
 
@@ -31,6 +32,7 @@ const BENCHES: Array<{ name: string; run: () => Promise<BenchRow[]> }> = [
   { name: 'busy', run: runBusyDesktopBench },
   { name: 'bridge', run: runBridgeBench },
   { name: 'tokens', run: runTokenBench },
+  { name: 'wayland', run: runWaylandBench },
 ];
 
 async function main(): Promise<void> {

@@ -30,8 +30,11 @@ export interface SetupReport {
   nut: SetupCheck & { nativeModule?: string };
   sharp: SetupCheck & { versions?: Record<string, string> };
   ocr: SetupCheck & { text: string; expected: string; language: string };
-  /** The desktop tools need a display; only its presence is checked, nothing connects to it. */
-  display: { ok: boolean; detail: string };
+  /**
+   * The desktop tools need a display GAI can drive; the session is read from the environment,
+   * nothing connects to it. kind: the session's, `none` when there is no display at all.
+   */
+  display: { ok: boolean; detail: string; kind: 'x11' | 'wayland' | 'none' | 'other' };
   /**
    * Running browsers and Electron apps whose accessibility tree is off (read from /proc): GAI
    * reads them by OCR only. A finding, not a failure: clicks still work, less surely.
@@ -135,16 +138,20 @@ async function checkOcr(image: ScreenImage | undefined, language: string): Promi
 }
 
 function checkDisplay(): SetupReport['display'] {
-  if (process.platform !== 'linux') return { ok: true, detail: `${process.platform} desktop` };
+  if (process.platform !== 'linux') return { ok: true, detail: `${process.platform} desktop`, kind: 'other' };
   const session = detectDisplaySession(process.env);
   const described = describeSession(session);
-  if (session.kind === 'x11') return { ok: true, detail: described };
-  if (session.kind === 'none') return { ok: false, detail: described };
+  if (session.kind === 'x11') return { ok: true, detail: described, kind: 'x11' };
+  if (session.kind === 'none') return { ok: false, detail: `${described}: the desktop tools need one`, kind: 'none' };
   if (session.compositor === 'sway' && session.swaySocket) {
-    return { ok: true, detail: `${described}: screen through grim, input through the virtual pointer and keyboard, windows through sway's IPC; no accessibility tree and no takeover pause there yet` };
+    return {
+      ok: true,
+      kind: 'wayland',
+      detail: `${described}: screen through grim, input through a virtual pointer and keyboard, windows and the stop hotkey through sway's IPC, the accessibility tree placed by sway's window boxes; no takeover pause or fail-safe corner (a Wayland program cannot see the person's input)`,
+    };
   }
   const why = unsupportedReason(session);
-  return { ok: false, detail: `${described}: ${why.message}; ${why.hint}` };
+  return { ok: false, detail: `${described}: ${why.message}; ${why.hint}`, kind: 'wayland' };
 }
 
 /** On Linux the proof that the addon is really loaded: it is mapped into this process. */

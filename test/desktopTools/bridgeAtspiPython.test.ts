@@ -114,6 +114,8 @@ function withTree(body: string): unknown {
   const script = `import time, hashlib, os, json
 class X11Windows:
     pass
+def window_hints():
+    return X11Windows()
 ${BRIDGE_ATSPI_WALK_SCRIPT}
 ${BRIDGE_ATSPI_TEXT_SCRIPT}
 ${BRIDGE_ATSPI_SCRIPT}

@@ -1,10 +1,12 @@
 // The Wayland session's detection and the parts of its backend that need no compositor: which
 // desktop a set of variables names, grim's PPM, sway's IPC framing, the stop hotkey's binding.
 import { strict as assert } from 'node:assert';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describeSession, detectDisplaySession } from '../../src/platform/linux/displaySession';
+import { BRIDGE_SWAY_SCRIPT } from '../../src/platform/linux/wayland/bridgeSwayScript';
 import { decodePpm } from '../../src/platform/linux/wayland/grimScreen';
 import { SwayReader } from '../../src/platform/linux/wayland/swayIpc';
 import { swayCombo } from '../../src/platform/linux/wayland/swayInterrupts';
@@ -80,5 +82,28 @@ describe('Wayland backend pieces', () => {
   it('writes the stop hotkey in sway\'s binding syntax', () => {
     assert.equal(swayCombo({ modifiers: ['ctrl', 'alt'], key: 'escape' }), 'Ctrl+Mod1+Escape');
     assert.equal(swayCombo({ modifiers: ['super', 'shift'], key: 'f12' }), 'Mod4+Shift+F12');
+  });
+});
+
+describe('the bridge on sway: where a window-relative tree goes on the screen (python, stand-in tree)', () => {
+  it('places a window by its process and size (the title settles two alike); a popup by the app\'s focused window; nothing when unsure', () => {
+    const view = (id: number, pid: number, name: string, x: number, y: number, w: number, h: number, focused = false): object => ({
+      id, type: 'con', pid, name, app_id: 'app', focused, rect: { x, y: y - 25, width: w + 4, height: h + 27 }, window_rect: { x: 2, y: 25, width: w, height: h },
+    });
+    const tree = { type: 'root', nodes: [{ type: 'output', nodes: [
+      view(1, 10, 'Calculator', 0, 25, 636, 773, true), view(2, 20, 'notes.txt', 640, 25, 636, 773),
+      view(3, 20, 'todo.txt', 640, 425, 636, 373), view(4, 30, 'One', 0, 425, 300, 300), view(5, 30, 'Two', 300, 425, 300, 300),
+    ] }] };
+    const script = `import json, os, time
+class X11Windows:
+    pass
+${BRIDGE_SWAY_SCRIPT}
+hints = SwayHints('/nonexistent')
+hints.ask = lambda kind, payload=b'': json.loads(${JSON.stringify(JSON.stringify(tree))})
+print(json.dumps([hints.origin(10, 'Calculator', (636, 773), False), hints.origin(20, 'todo.txt', (636, 373), False),
+    hints.origin(30, 'Two', (300, 300), False), hints.origin(30, 'Three', (300, 300), False), hints.origin(10, '', (200, 100), True),
+    hints.origin(20, '', (200, 100), True), hints.origin(99, 'x', (10, 10), False), hints.active_hint()]))`;
+    const answer = JSON.parse(execFileSync('python3', ['-c', script], { encoding: 'utf8' })) as unknown[];
+    assert.deepEqual(answer, [[2, 25], [642, 425], [302, 425], null, [2, 25], null, null, [10, 'Calculator']]);
   });
 });

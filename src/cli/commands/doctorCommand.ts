@@ -18,15 +18,15 @@ export function registerDoctorCommand(program: Command, io: CliIo, ocrLanguage: 
 export function formatSetupReport(report: SetupReport): string {
   const row = (name: string, check: SetupCheck): string =>
     `  ${name.padEnd(8)} ${check.ok ? 'ok  ' : 'FAIL'}  ${check.detail} (${Math.round(check.ms)} ms)\n`;
-  const display = report.display.ok ? report.display.detail : `${report.display.detail}; the desktop tools need an X11 display`;
   return (
     `GAI setup check (${report.platform}, Node ${report.node})\n` +
     row('nut-js', report.nut) +
     row('sharp', report.sharp) +
     row(`OCR ${report.ocr.language}`, report.ocr) +
-    `  ${'display'.padEnd(8)} ${report.display.ok ? 'ok  ' : 'none'}  ${display}\n` +
+    `  ${'display'.padEnd(8)} ${report.display.ok ? 'ok  ' : report.display.kind === 'none' ? 'none' : 'FAIL'}  ${report.display.detail}\n` +
     `  ${'browsers'.padEnd(8)} ${report.browsers.ok ? 'ok  ' : 'note'}  ${report.browsers.detail}\n` +
     `  ${'GTK 2'.padEnd(8)} ${report.gtk2.ok ? 'ok  ' : 'note'}  ${report.gtk2.detail}\n` +
-    (report.ok ? 'All parts found.\n' : 'Some parts are missing or broken; see above.\n')
+    (report.ok ? 'All parts found.\n' : 'Some parts are missing or broken; see above.\n') +
+    (report.display.ok || report.display.kind === 'none' ? '' : 'GAI cannot drive this desktop; the display row says why and what to do.\n')
   );
 }

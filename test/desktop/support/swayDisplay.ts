@@ -26,7 +26,7 @@ export function swayMissing(): string | undefined {
   return undefined;
 }
 
-export async function startSway(timeoutMs = 15_000): Promise<SwayDisplay> {
+export async function startSway(timeoutMs = 15_000, size: { width: number; height: number } = SWAY_SIZE): Promise<SwayDisplay> {
   const ids = spawnSync('id', [WAYLAND_USER], { encoding: 'utf8' }).stdout;
   const uid = Number(/uid=(\d+)/.exec(ids)?.[1]);
   const gid = Number(/gid=(\d+)/.exec(ids)?.[1]);
@@ -34,7 +34,7 @@ export async function startSway(timeoutMs = 15_000): Promise<SwayDisplay> {
   chownSync(runtimeDir, uid, gid);
   chmodSync(runtimeDir, 0o700);
   const config = join(runtimeDir, 'config');
-  writeFileSync(config, `output HEADLESS-1 resolution ${SWAY_SIZE.width}x${SWAY_SIZE.height}\nxwayland disable\nfocus_follows_mouse no\n`);
+  writeFileSync(config, `output HEADLESS-1 resolution ${size.width}x${size.height}\nxwayland disable\nfocus_follows_mouse no\n`);
   chownSync(config, uid, gid);
   const env = [
     `HOME=/home/${WAYLAND_USER}`, 'PATH=/usr/bin:/bin', `XDG_RUNTIME_DIR=${runtimeDir}`,

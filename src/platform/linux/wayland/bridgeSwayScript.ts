@@ -8,8 +8,12 @@ import socket, struct
 class SwayHints:
     window_relative = True
 
+    # One tree serves the questions of one read (the active window, then each window's place).
+    FRESH_S = 0.05
+
     def __init__(self, path):
         self.path = path
+        self.cached = (0.0, None)
 
     def ask(self, kind, payload=b''):
         s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
@@ -35,6 +39,9 @@ class SwayHints:
             s.close()
 
     def views(self):
+        at, views = self.cached
+        if views is not None and time.monotonic() - at < self.FRESH_S:
+            return views
         out = []
         def visit(node):
             if node.get('type') in ('con', 'floating_con') and (node.get('pid') is not None or node.get('app_id')):
@@ -42,6 +49,7 @@ class SwayHints:
             for child in node.get('nodes', []) + node.get('floating_nodes', []):
                 visit(child)
         visit(self.ask(4))
+        self.cached = (time.monotonic(), out)
         return out
 
     def info(self, view):
