@@ -10,7 +10,7 @@ import type { Desktop } from '../../src/desktop/ports/desktop';
 import type { StopTrigger } from '../../src/desktop/ports/interruptPort';
 import { runBuiltCli } from './support/builtCli';
 import { suiteDisplay } from './support/fixture';
-import { SWAY_SIZE, startSway, swayMissing, type SwayDisplay } from './support/swayDisplay';
+import { SWAY_SIZE, startSway, swayMissing, xwaylandDisplay, type SwayDisplay } from './support/swayDisplay';
 
 describe('Wayland: sway (wlroots), headless, a native Wayland GTK app', function () {
   this.timeout(120_000);
@@ -133,6 +133,59 @@ describe('Wayland: sway (wlroots), headless, a native Wayland GTK app', function
     await new Promise((r) => setTimeout(r, 300));
     listening.close();
     assert.deepEqual(heard, []);
+  });
+});
+
+describe('Wayland: an X11 app under sway\'s XWayland', function () {
+  this.timeout(120_000);
+  let sway: SwayDisplay;
+  let desktop: Desktop;
+  let app: ChildProcess | undefined;
+
+  before(async function () {
+    const missing = swayMissing();
+    if (missing) {
+      console.log(`      skipped: ${missing}`);
+      this.skip();
+    }
+    sway = await startSway(20_000, SWAY_SIZE, true);
+    const display = await xwaylandDisplay(sway, new SwayIpc(sway.swaySocket));
+    desktop = createPlatformDesktop({ env: sway.env });
+    app = spawn('galculator', [], { env: { ...sway.env, DISPLAY: display, GDK_BACKEND: 'x11' }, stdio: 'ignore' });
+    const deadline = Date.now() + 20_000;
+    while (!(await desktop.windows.listWindows!()).some((w) => w.pid === app!.pid)) {
+      if (Date.now() > deadline) throw new Error('galculator (X11) did not show on sway within 20 s');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    await new Promise((r) => setTimeout(r, 700));
+  });
+
+  after(async () => {
+    if (app?.pid !== undefined && app.exitCode === null) app.kill('SIGTERM');
+    await desktop?.dispose?.();
+    await sway?.stop();
+  });
+
+  it('its tree is where XWayland says (not moved again), and typing and a click by the tree reach it', async () => {
+    const window = (await desktop.windows.listWindows!()).find((w) => w.pid === app!.pid)!;
+    const elements = await desktop.accessibility!.elements({ activeWindowOnly: true, fresh: true });
+    const sqrt = elements.find((e) => e.name === 'sqrt');
+    assert.ok(sqrt, `no "sqrt" among ${elements.length} elements`);
+    // Inside the window's client box and on its right edge, where the button is drawn.
+    assert.ok(sqrt.bbox.x + sqrt.bbox.width <= window.bounds.x + window.bounds.width + 1 && sqrt.bbox.x > window.bounds.x + window.bounds.width / 2, JSON.stringify({ sqrt: sqrt.bbox, window: window.bounds }));
+    await desktop.input.typeText('169', 60);
+    const clicked = await runBuiltCli(['click', 'sqrt', '--json'], sway.env);
+    assert.equal(clicked.code, 0, clicked.stdout + clicked.stderr);
+    assert.match(clicked.stdout, /accessibility/);
+    const display = { x: window.bounds.x + window.bounds.width - 300, y: window.bounds.y + 30, width: 296, height: 56 };
+    const read = async (): Promise<string> => (await desktop.ocr.recognize(await desktop.screen.grab(display))).fullText.replace(/\s+/g, '');
+    const deadline = Date.now() + 5_000;
+    let text = await read();
+    while (text !== '13' && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 150));
+      text = await read();
+    }
+    assert.equal(text, '13');
   });
 });
 

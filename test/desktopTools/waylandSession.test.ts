@@ -86,13 +86,14 @@ describe('Wayland backend pieces', () => {
 });
 
 describe('the bridge on sway: where a window-relative tree goes on the screen (python, stand-in tree)', () => {
-  it('places a window by its process and size (the title settles two alike); a popup by the app\'s focused window; nothing when unsure', () => {
+  it('places a window by its process and size (the title settles two alike); a popup by the app\'s focused window; an XWayland one where it says; nothing when unsure', () => {
     const view = (id: number, pid: number, name: string, x: number, y: number, w: number, h: number, focused = false): object => ({
       id, type: 'con', pid, name, app_id: 'app', focused, rect: { x, y: y - 25, width: w + 4, height: h + 27 }, window_rect: { x: 2, y: 25, width: w, height: h },
     });
     const tree = { type: 'root', nodes: [{ type: 'output', nodes: [
       view(1, 10, 'Calculator', 0, 25, 636, 773, true), view(2, 20, 'notes.txt', 640, 25, 636, 773),
       view(3, 20, 'todo.txt', 640, 425, 636, 373), view(4, 30, 'One', 0, 425, 300, 300), view(5, 30, 'Two', 300, 425, 300, 300),
+      { ...view(6, 40, 'xterm', 900, 500, 300, 200), shell: 'xwayland' },
     ] }] };
     const script = `import json, os, time
 class X11Windows:
@@ -102,8 +103,9 @@ hints = SwayHints('/nonexistent')
 hints.ask = lambda kind, payload=b'': json.loads(${JSON.stringify(JSON.stringify(tree))})
 print(json.dumps([hints.origin(10, 'Calculator', (636, 773), False), hints.origin(20, 'todo.txt', (636, 373), False),
     hints.origin(30, 'Two', (300, 300), False), hints.origin(30, 'Three', (300, 300), False), hints.origin(10, '', (200, 100), True),
-    hints.origin(20, '', (200, 100), True), hints.origin(99, 'x', (10, 10), False), hints.active_hint()]))`;
+    hints.origin(20, '', (200, 100), True), hints.origin(99, 'x', (10, 10), False), hints.active_hint(), hints.origin(40, 'xterm', (300, 200), False)]))`;
     const answer = JSON.parse(execFileSync('python3', ['-c', script], { encoding: 'utf8' })) as unknown[];
-    assert.deepEqual(answer, [[2, 25], [642, 425], [302, 425], null, [2, 25], null, null, [10, 'Calculator']]);
+    // The XWayland window's boxes are already the screen's.
+    assert.deepEqual(answer, [[2, 25], [642, 425], [302, 425], null, [2, 25], null, null, [10, 'Calculator'], [0, 0]]);
   });
 });

@@ -1,12 +1,31 @@
 // A headless sway (wlroots) desktop for the Wayland tests: started as the unprivileged user the
 // set-up creates (sway refuses to run as root), with its own XDG_RUNTIME_DIR, a 1280x800 output
 // and the pixman renderer. Stopped by the PID of the process group it was started in.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { chownSync, chmodSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { chownSync, chmodSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 export const WAYLAND_USER = 'gai-wayland';
 export const SWAY_SIZE = { width: 1280, height: 800 };
+
+/**
+ * The XWayland display of a sway started with `xwayland`, opened to root's X clients (sway runs
+ * as another user, and XWayland admits only that user by default): X11 apps of the test run there.
+ */
+export async function xwaylandDisplay(sway: SwayDisplay, ipc: { command(text: string): Promise<void> }): Promise<string> {
+  const file = join(sway.runtimeDir, 'xwayland-display');
+  await ipc.command(`exec echo $DISPLAY > ${file}`);
+  const deadline = Date.now() + 5_000;
+  while (!existsSync(file) || !readFileSync(file, 'utf8').trim()) {
+    if (Date.now() > deadline) throw new Error('sway started no XWayland display');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  const display = readFileSync(file, 'utf8').trim();
+  // python3-xlib as the session's user: `xhost +si:localuser:root` without x11-xserver-utils.
+  const grant = "from Xlib import display, X; d = display.Display(); d.change_hosts(X.HostInsert, 5, b'localuser\\x00root'); d.sync()";
+  execFileSync('runuser', ['-u', WAYLAND_USER, '--', 'env', `DISPLAY=${display}`, '/usr/bin/python3', '-c', grant], { timeout: 10_000 });
+  return display;
+}
 
 export interface SwayDisplay {
   /** For clients of this desktop: WAYLAND_DISPLAY, XDG_RUNTIME_DIR, SWAYSOCK; no DISPLAY. */
@@ -26,7 +45,7 @@ export function swayMissing(): string | undefined {
   return undefined;
 }
 
-export async function startSway(timeoutMs = 15_000, size: { width: number; height: number } = SWAY_SIZE): Promise<SwayDisplay> {
+export async function startSway(timeoutMs = 15_000, size: { width: number; height: number } = SWAY_SIZE, xwayland = false): Promise<SwayDisplay> {
   const ids = spawnSync('id', [WAYLAND_USER], { encoding: 'utf8' }).stdout;
   const uid = Number(/uid=(\d+)/.exec(ids)?.[1]);
   const gid = Number(/gid=(\d+)/.exec(ids)?.[1]);
@@ -34,7 +53,7 @@ export async function startSway(timeoutMs = 15_000, size: { width: number; heigh
   chownSync(runtimeDir, uid, gid);
   chmodSync(runtimeDir, 0o700);
   const config = join(runtimeDir, 'config');
-  writeFileSync(config, `output HEADLESS-1 resolution ${size.width}x${size.height}\nxwayland disable\nfocus_follows_mouse no\n`);
+  writeFileSync(config, `output HEADLESS-1 resolution ${size.width}x${size.height}\nxwayland ${xwayland ? 'force' : 'disable'}\nfocus_follows_mouse no\n`);
   chownSync(config, uid, gid);
   const env = [
     `HOME=/home/${WAYLAND_USER}`, 'PATH=/usr/bin:/bin', `XDG_RUNTIME_DIR=${runtimeDir}`,

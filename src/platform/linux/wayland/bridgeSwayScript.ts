@@ -57,7 +57,8 @@ class SwayHints:
         inner = view.get('window_rect') or {'x': 0, 'y': 0, 'width': rect['width'], 'height': rect['height']}
         info = {'id': str(view['id']), 'title': view.get('name') or '', 'appName': view.get('app_id') or (view.get('window_properties') or {}).get('class') or '',
             'type': 'normal', 'bounds': [rect['x'] + inner['x'], rect['y'] + inner['y'], inner['width'], inner['height']],
-            'focused': bool(view.get('focused')), 'visible': view.get('visible', True) is not False}
+            'focused': bool(view.get('focused')), 'visible': view.get('visible', True) is not False,
+            'xwayland': view.get('shell') == 'xwayland'}
         if view.get('pid') is not None:
             info['pid'] = view['pid']
         return info
@@ -96,14 +97,15 @@ class SwayHints:
         except Exception:
             return None
         if popup:
-            focused = [w for w in mine if w['focused']] or (mine if len(mine) == 1 else [])
-            return tuple(focused[0]['bounds'][:2]) if focused else None
-        fits = [w for w in mine if abs(w['bounds'][2] - size[0]) <= 2 and abs(w['bounds'][3] - size[1]) <= 2]
-        if len(fits) > 1:
-            fits = [w for w in fits if w['title'] == title] or fits
-        if len(fits) != 1:
+            fits = [w for w in mine if w['focused']] or (mine if len(mine) == 1 else [])
+        else:
+            fits = [w for w in mine if abs(w['bounds'][2] - size[0]) <= 2 and abs(w['bounds'][3] - size[1]) <= 2]
+            if len(fits) > 1:
+                fits = [w for w in fits if w['title'] == title] or fits
+        if len(fits) != 1 and not (popup and fits):
             return None
-        return tuple(fits[0]['bounds'][:2])
+        # An X11 app under XWayland reports screen boxes already: XWayland's screen is sway's layout.
+        return (0, 0) if fits[0]['xwayland'] else tuple(fits[0]['bounds'][:2])
 
 def window_hints():
     """sway's tree on a Wayland session with its IPC socket, else the X server."""
