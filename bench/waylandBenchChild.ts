@@ -81,11 +81,13 @@ async function measure(desktop: string, env: NodeJS.ProcessEnv, sway: SwayDispla
   const profile = process.env.GAI_BENCH_DETAIL ? profiled(desktopPorts as unknown as Record<string, Record<string, unknown>>) : undefined;
   const services = createDesktopServices(desktopPorts);
   try {
-    for (const [name, args] of [['galculator', []], ['mousepad', [file]]] as const) {
-      const process = startProcess(name, [...args], { env: appEnv, stdio: ['ignore', 'ignore', 'pipe'] });
-      apps.push({ name, process });
-      if (sway) await waitForSwayWindow(sway, process);
-      else await placeWindow(await waitForWindow(process, appEnv, name), name === 'galculator' ? { x: 0, y: 0, width: 950, height: 1040 } : { x: 960, y: 0, width: 950, height: 1040 }, appEnv);
+    const options = { env: appEnv, stdio: ['ignore', 'ignore', 'pipe'] as Array<'ignore' | 'pipe'> };
+    apps.push({ name: 'galculator', process: startProcess('galculator', [], options) });
+    apps.push({ name: 'mousepad', process: startProcess('mousepad', [file], options) });
+    for (const [i, app] of apps.entries()) {
+      // sway tiles the two side by side; on X11 they are placed so.
+      if (sway) await waitForSwayWindow(sway, app.process);
+      else await placeWindow(await waitForWindow(app.process, appEnv, app.name), { x: i * 960, y: 0, width: 950, height: 1040 }, appEnv);
     }
     await new Promise((r) => setTimeout(r, 1500)); // the trees and first frames settle
     const labels = await groundTruth(apps, appEnv, sway);
