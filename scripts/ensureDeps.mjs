@@ -41,6 +41,8 @@ export const APT_PACKAGES = [
   // Issue 20: Wayland. sway headless is the wlroots desktop the tests start (as WAYLAND_USER,
   // since sway refuses root); grim captures its screen (wlr-screencopy).
   'sway', 'grim',
+  // Qt 5 apps as native Wayland clients (QT_QPA_PLATFORM=wayland) on the test's sway.
+  'qtwayland5',
   // The Wayland desktop's own session bus (its apps' accessibility bus starts through it).
   'dbus-daemon',
 ];

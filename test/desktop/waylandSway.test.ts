@@ -2,12 +2,17 @@
 // a native Wayland galculator (GTK 3, GDK_BACKEND=wayland), and GAI's own ports and CLI.
 import { strict as assert } from 'node:assert';
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { detectDisplaySession } from '../../src/platform/linux/displaySession';
 import { createPlatformDesktop } from '../../src/platform/platformDesktop';
 import { SwayInterrupts } from '../../src/platform/linux/wayland/swayInterrupts';
 import { SwayIpc } from '../../src/platform/linux/wayland/swayIpc';
 import type { Desktop } from '../../src/desktop/ports/desktop';
 import type { StopTrigger } from '../../src/desktop/ports/interruptPort';
+import type { AccessibleElement } from '../../src/desktop/ports/accessibilityPort';
+import type { WindowInfo } from '../../src/desktop/ports/windowPort';
 import { runBuiltCli } from './support/builtCli';
 import { suiteDisplay } from './support/fixture';
 import { SWAY_SIZE, startSway, swayMissing, xwaylandDisplay, type SwayDisplay } from './support/swayDisplay';
@@ -186,6 +191,83 @@ describe('Wayland: an X11 app under sway\'s XWayland', function () {
       text = await read();
     }
     assert.equal(text, '13');
+  });
+});
+
+describe('Wayland: GTK 4 and Qt 5 apps as native sway clients', function () {
+  this.timeout(120_000);
+  let sway: SwayDisplay;
+  let desktop: Desktop;
+  const apps: ChildProcess[] = [];
+  let home: string;
+
+  before(async function () {
+    const missing = swayMissing();
+    if (missing) {
+      console.log(`      skipped: ${missing}`);
+      this.skip();
+    }
+    sway = await startSway();
+    home = mkdtempSync(join(tmpdir(), 'gai-wl-apps-'));
+    desktop = createPlatformDesktop({ env: sway.env });
+    const env = { ...sway.env, HOME: home, GSETTINGS_BACKEND: 'memory' };
+    apps.push(spawn('gnome-calculator', [], { env: { ...env, GDK_BACKEND: 'wayland' }, stdio: 'ignore' }));
+    apps.push(spawn('speedcrunch', [], { env: { ...env, QT_QPA_PLATFORM: 'wayland', QT_LINUX_ACCESSIBILITY_ALWAYS_ON: '1' }, stdio: 'ignore' }));
+    const deadline = Date.now() + 30_000;
+    while ((await desktop.windows.listWindows!()).length < 2) {
+      if (Date.now() > deadline) throw new Error('gnome-calculator and speedcrunch did not both show on sway within 30 s');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    await new Promise((r) => setTimeout(r, 1500));
+  });
+
+  after(async () => {
+    for (const app of apps) if (app.exitCode === null) app.kill('SIGTERM');
+    await desktop?.dispose?.();
+    await sway?.stop();
+    if (home) rmSync(home, { recursive: true, force: true });
+  });
+
+  /** The window of the app, from sway's tree. */
+  async function windowOf(app: ChildProcess): Promise<WindowInfo> {
+    const window = (await desktop.windows.listWindows!()).find((w) => w.pid === app.pid);
+    assert.ok(window, `no window of pid ${app.pid}`);
+    return window;
+  }
+
+  it('GTK 4 (gnome-calculator): its keys are placed inside its tile and clicked by the tree', async () => {
+    const window = await windowOf(apps[0]!);
+    for (const key of ['7', '8', '9']) {
+      const clicked = await runBuiltCli(['click', key, '--json'], sway.env);
+      assert.equal(clicked.code, 0, clicked.stdout + clicked.stderr);
+      assert.match(clicked.stdout, /accessibility/);
+      const point = (JSON.parse(clicked.stdout) as { data: { point: { x: number; y: number } } }).data.point;
+      assert.ok(point.x > window.bounds.x && point.x < window.bounds.x + window.bounds.width, `${key} at ${point.x}, window ${JSON.stringify(window.bounds)}`);
+    }
+    // The expression line shows 789 (the keypad's 7 8 9 are apart, on a line of their own).
+    const text = (await desktop.ocr.recognize(await desktop.screen.grab(window.bounds))).fullText;
+    assert.match(text, /^\s*789\s*$/m, text);
+  });
+
+  it('Qt 5 (speedcrunch): its menu titles are placed on its menu bar, and a menu opened by a click shows its items below', async () => {
+    const window = await windowOf(apps[1]!);
+    const clicked = await runBuiltCli(['click', 'Session', '--json'], sway.env);
+    assert.equal(clicked.code, 0, clicked.stdout + clicked.stderr);
+    const point = (JSON.parse(clicked.stdout) as { data: { point: { x: number; y: number } } }).data.point;
+    assert.ok(point.x >= window.bounds.x && point.x < window.bounds.x + 120 && point.y >= window.bounds.y && point.y < window.bounds.y + 30, `Session at ${JSON.stringify(point)}, window ${JSON.stringify(window.bounds)}`);
+    const deadline = Date.now() + 5_000;
+    let items: AccessibleElement[] = [];
+    while (items.length === 0 && Date.now() < deadline) {
+      items = (await desktop.accessibility!.elements({ activeWindowOnly: false, fresh: true })).filter((e) => e.app?.toLowerCase().includes('speedcrunch') && e.role === 'menu item' && /quit/i.test(e.name));
+      if (items.length === 0) await new Promise((r) => setTimeout(r, 150));
+    }
+    assert.equal(items.length, 1, 'the Session menu\'s Quit item');
+    // Drawn: the pixels at the item's box read its name.
+    const box = items[0]!.bbox;
+    assert.ok(box.y > point.y && box.x >= window.bounds.x, JSON.stringify({ quit: box, session: point }));
+    const pixels = await desktop.screen.grab({ x: box.x, y: box.y, width: Math.min(box.width, 200), height: box.height });
+    assert.match((await desktop.ocr.recognize(pixels)).fullText, /Quit/);
+    await desktop.input.pressKey({ modifiers: [], key: 'escape' });
   });
 });
 

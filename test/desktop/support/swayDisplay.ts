@@ -4,6 +4,8 @@
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { chownSync, chmodSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { WLR_INPUT_SCRIPT } from '../../../src/platform/linux/wayland/wlrInputScript';
 
 export const WAYLAND_USER = 'gai-wayland';
 export const SWAY_SIZE = { width: 1280, height: 800 };
@@ -68,7 +70,9 @@ export async function startSway(timeoutMs = 15_000, size: { width: number; heigh
   // The desktop's own session bus: the accessibility bus is started through it, for its apps only.
   const busAddress = `unix:path=${join(runtimeDir, 'bus')}`;
   const bus = spawn('dbus-daemon', ['--session', '--nofork', `--address=${busAddress}`], { stdio: 'ignore' });
+  let devices: ChildProcess | undefined;
   const stop = async (): Promise<void> => {
+    if (devices?.pid !== undefined && devices.exitCode === null) devices.kill('SIGTERM');
     if (bus.pid !== undefined && bus.exitCode === null) bus.kill('SIGTERM');
     if (child.pid !== undefined && child.exitCode === null) {
       const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
@@ -101,6 +105,17 @@ export async function startSway(timeoutMs = 15_000, size: { width: number; heigh
       };
       delete clientEnv.DISPLAY;
       delete clientEnv.AT_SPI_BUS_ADDRESS;
+      // The person's mouse and keyboard: a seat with no device has no pointer, and a menu opened
+      // by a click of GAI's (whose virtual devices end with its process) would lose its grab.
+      devices = spawn('/usr/bin/python3', ['-c', WLR_INPUT_SCRIPT], { env: clientEnv, stdio: ['pipe', 'pipe', 'ignore'] });
+      const hello = await new Promise<string>((resolve) => {
+        createInterface({ input: devices!.stdout! }).once('line', resolve);
+        devices!.once('exit', () => resolve('exited'));
+      });
+      if (!hello.includes('"pid"')) {
+        await stop();
+        throw new Error(`the stand-in mouse and keyboard did not join sway: ${hello}`);
+      }
       return { env: clientEnv, runtimeDir, swaySocket, stop };
     }
     if (child.exitCode !== null || Date.now() > deadline) {
