@@ -175,10 +175,12 @@ function profiled(desktop: Record<string, Record<string, unknown>>): Map<string,
         try {
           return await (original as (...a: unknown[]) => Promise<unknown>).apply(target, args);
         } finally {
-          const entry = totals.get(`${port}.${method}`) ?? { calls: 0, ms: 0 };
+          const read = port === 'accessibility' && method === 'elements' ? (target as { lastRead?: { windows: number; cached: number } }).lastRead : undefined;
+          const key = `${port}.${method}${read ? (read.cached < read.windows ? ' walked' : ' cached') : ''}`;
+          const entry = totals.get(key) ?? { calls: 0, ms: 0 };
           entry.calls++;
           entry.ms += performance.now() - started;
-          totals.set(`${port}.${method}`, entry);
+          totals.set(key, entry);
         }
       };
     }
