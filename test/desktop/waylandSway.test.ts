@@ -9,6 +9,8 @@ import { detectDisplaySession } from '../../src/platform/linux/displaySession';
 import { createPlatformDesktop } from '../../src/platform/platformDesktop';
 import { SwayInterrupts } from '../../src/platform/linux/wayland/swayInterrupts';
 import { SwayIpc } from '../../src/platform/linux/wayland/swayIpc';
+import { GrimScreen } from '../../src/platform/linux/wayland/grimScreen';
+import { SwayLayout } from '../../src/platform/linux/wayland/waylandLayout';
 import type { Desktop } from '../../src/desktop/ports/desktop';
 import type { StopTrigger } from '../../src/desktop/ports/interruptPort';
 import type { AccessibleElement } from '../../src/desktop/ports/accessibilityPort';
@@ -65,7 +67,7 @@ describe('Wayland: sway (wlroots), headless, a native Wayland GTK app', function
     return text;
   }
 
-  it('knows the session is sway from the environment, and the screen is captured through grim', async () => {
+  it('knows the session is sway from the environment; the screen is copied by GAI\'s helper, pixel for pixel what grim sees', async () => {
     const session = detectDisplaySession(sway.env);
     assert.equal(session.kind, 'wayland');
     assert.equal(session.kind === 'wayland' && session.compositor, 'sway');
@@ -77,6 +79,15 @@ describe('Wayland: sway (wlroots), headless, a native Wayland GTK app', function
     let dark = 0;
     for (let i = 0; i < image.data.length; i += 4) if (image.data[i]! < 80) dark++;
     assert.ok(dark > 1000, `dark pixels in the capture: ${dark}`);
+    // A region, against grim's PPM of the same region: same size, origin and colours (byte order, stride).
+    const region = { x: 900, y: 40, width: 333, height: 120 };
+    const mine = await desktop.screen.grab(region);
+    const ipc = new SwayIpc(sway.swaySocket);
+    const grim = await new GrimScreen(sway.env, new SwayLayout(ipc)).grab(region);
+    assert.deepEqual([mine.width, mine.height, mine.origin], [grim.width, grim.height, grim.origin]);
+    let differing = 0;
+    for (let i = 0; i < mine.data.length; i++) if (Math.abs(mine.data[i]! - grim.data[i]!) > 2) differing++;
+    assert.ok(differing < mine.data.length / 100, `${differing} of ${mine.data.length} bytes differ from grim's`);
   });
 
   it('lists the window from sway\'s tree, with its pid and client box, and knows it is active', async () => {

@@ -5,7 +5,7 @@ import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_pr
 import { chownSync, chmodSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { WLR_INPUT_SCRIPT } from '../../../src/platform/linux/wayland/wlrInputScript';
+import { WLR_HELPER_SCRIPT } from '../../../src/platform/linux/wayland/wlrHelperScript';
 
 export const WAYLAND_USER = 'gai-wayland';
 export const SWAY_SIZE = { width: 1280, height: 800 };
@@ -107,7 +107,7 @@ export async function startSway(timeoutMs = 15_000, size: { width: number; heigh
       delete clientEnv.AT_SPI_BUS_ADDRESS;
       // The person's mouse and keyboard: a seat with no device has no pointer, and a menu opened
       // by a click of GAI's (whose virtual devices end with its process) would lose its grab.
-      devices = spawn('/usr/bin/python3', ['-c', WLR_INPUT_SCRIPT], { env: clientEnv, stdio: ['pipe', 'pipe', 'ignore'] });
+      devices = spawn('/usr/bin/python3', ['-c', WLR_HELPER_SCRIPT], { env: clientEnv, stdio: ['pipe', 'pipe', 'ignore'] });
       const hello = await new Promise<string>((resolve) => {
         createInterface({ input: devices!.stdout! }).once('line', resolve);
         devices!.once('exit', () => resolve('exited'));

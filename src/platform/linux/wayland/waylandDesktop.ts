@@ -11,7 +11,9 @@ import { GrimScreen } from './grimScreen';
 import { SwayIpc } from './swayIpc';
 import { SwayLayout } from './waylandLayout';
 import { SwayWindows } from './swayWindows';
+import { WlrHelper } from './wlrHelper';
 import { WlrInput } from './wlrInput';
+import { WlrScreen } from './wlrScreen';
 
 type WaylandSession = Extract<DisplaySession, { kind: 'wayland' }>;
 
@@ -29,17 +31,18 @@ export function createWaylandPorts(session: WaylandSession, env: NodeJS.ProcessE
   if (session.compositor === 'sway' && session.swaySocket) {
     const sway = new SwayIpc(session.swaySocket);
     const layout = new SwayLayout(sway);
-    const input = new WlrInput(env, layout);
+    const helper = new WlrHelper(env);
+    const input = new WlrInput(helper, layout);
     // The bridge's tree walk asks sway where each window is (bridgeSwayScript.ts).
     const bridgeEnv = { ...env, SWAYSOCK: session.swaySocket };
     const bridge = new DesktopBridge(bridgeEnv, { idleMs: options.bridgeIdleMs });
     return {
-      screen: new GrimScreen(env, layout),
+      screen: new WlrScreen(helper, layout, new GrimScreen(env, layout)),
       input,
       windows: new SwayWindows(sway),
       accessibility: new AtspiAccessibility(bridgeEnv, {}, bridge),
       dispose: async () => {
-        await Promise.all([input.dispose(), bridge.dispose()]);
+        await Promise.all([helper.dispose(), bridge.dispose()]);
       },
     };
   }

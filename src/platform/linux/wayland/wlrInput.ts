@@ -1,15 +1,11 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { createInterface } from 'node:readline';
-import { DesktopUnavailableError } from '../../../common/errors';
 import { sleep } from '../../../common/timing';
 import { canonicalKey } from '../../../desktop/input/keys';
 import type { ClickCount, InputPort, KeyCombo, Modifier, MouseButton, Point, ScrollDirection } from '../../../desktop/ports/inputPort';
 import type { LayoutSource } from './grimScreen';
-import { WLR_INPUT_SCRIPT } from './wlrInputScript';
+import type { WlrHelper } from './wlrHelper';
 
 // Mouse and keyboard on a wlroots compositor through its virtual-pointer and virtual-keyboard
-// protocols (wlrInputScript.ts): a long-lived helper that holds both devices on the seat.
+// protocols (wlrInputScript.ts), held on the seat by the long-lived helper (wlrHelper.ts).
 
 const KEYSYMS: Record<string, string> = {
   enter: 'Return', tab: 'Tab', escape: 'Escape', space: 'space', backspace: 'BackSpace', delete: 'Delete', insert: 'Insert',
@@ -18,27 +14,17 @@ const KEYSYMS: Record<string, string> = {
   minus: 'minus', equal: 'equal', comma: 'comma', period: 'period', slash: 'slash', backslash: 'backslash', semicolon: 'semicolon',
   quote: 'apostrophe', grave: 'grave', leftbracket: 'bracketleft', rightbracket: 'bracketright',
 };
-const TIMEOUT_MS = 5_000;
 
 type HelperMods = Array<'shift' | 'ctrl' | 'alt' | 'super'>;
 
 export class WlrInput implements InputPort {
-  private child: ChildProcess | undefined;
-  private ready: Promise<ChildProcess> | undefined;
-  private readonly pending = new Map<number, { resolve: () => void; reject: (error: Error) => void }>();
-  private nextId = 1;
   /** Where GAI left the pointer: a Wayland client cannot ask where the pointer is. */
   private at: Point | undefined;
 
-  private readonly python: string;
-
   constructor(
-    private readonly env: NodeJS.ProcessEnv,
+    private readonly helper: WlrHelper,
     private readonly outputs: LayoutSource,
-  ) {
-    // Debian's interpreter: a python3 earlier on PATH (pyenv, a venv) may lack what the helper needs.
-    this.python = existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3';
-  }
+  ) {}
 
   async move(to: Point): Promise<void> {
     const { width, height, scale } = await this.outputs.layout();
@@ -129,13 +115,6 @@ export class WlrInput implements InputPort {
     return canonicalKey(name) !== undefined;
   }
 
-  async dispose(): Promise<void> {
-    const child = this.child;
-    this.child = undefined;
-    this.ready = undefined;
-    child?.stdin?.end();
-  }
-
   private keysym(key: string): string {
     const canonical = canonicalKey(key) ?? key;
     if (/^f\d{1,2}$/.test(canonical)) return canonical.toUpperCase();
@@ -153,82 +132,7 @@ export class WlrInput implements InputPort {
   }
 
   private async send(request: Record<string, unknown>): Promise<void> {
-    const child = await this.start();
-    const id = this.nextId++;
-    holdAlive(child, true);
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.pending.delete(id);
-        reject(new Error(`the Wayland input helper did not answer "${String(request.cmd)}" within ${TIMEOUT_MS} ms`));
-      }, TIMEOUT_MS);
-      this.pending.set(id, {
-        resolve: () => (clearTimeout(timer), resolve()),
-        reject: (error) => (clearTimeout(timer), reject(error)),
-      });
-      child.stdin?.write(`${JSON.stringify({ ...request, id })}\n`);
-    }).finally(() => this.pending.size === 0 && holdAlive(child, false));
-  }
-
-  private start(): Promise<ChildProcess> {
-    if (this.ready) return this.ready;
-    this.ready = new Promise<ChildProcess>((resolve, reject) => {
-      const child = spawn(this.python, ['-c', WLR_INPUT_SCRIPT], { env: this.env, stdio: ['pipe', 'pipe', 'pipe'] });
-      this.child = child;
-      let hello = false;
-      const lines = createInterface({ input: child.stdout! });
-      lines.on('line', (line) => {
-        let message: { type?: string; id?: number; ok?: boolean; error?: string };
-        try {
-          message = JSON.parse(line) as typeof message;
-        } catch {
-          return;
-        }
-        if (message.type === 'hello') {
-          hello = true;
-          if (message.error) {
-            this.ready = undefined;
-            reject(new DesktopUnavailableError(`GAI cannot send input to this Wayland desktop: ${message.error}`, 'wlroots compositors (sway, Hyprland, river, labwc, wayfire) offer virtual-pointer and virtual-keyboard; on GNOME and KDE GAI needs the RemoteDesktop portal'));
-          } else resolve(child);
-          if (this.pending.size === 0) holdAlive(child, false);
-          return;
-        }
-        const waiter = message.id === undefined ? undefined : this.pending.get(message.id);
-        if (!waiter) return;
-        this.pending.delete(message.id!);
-        if (message.ok) waiter.resolve();
-        else waiter.reject(new Error(`Wayland input: ${message.error ?? 'failed'}`));
-      });
-      child.on('error', (error) => {
-        this.ready = undefined;
-        reject(new DesktopUnavailableError(`cannot start the Wayland input helper (${this.python}): ${error.message}`, 'install python3'));
-      });
-      child.on('exit', (code, signal) => {
-        if (this.child === child) {
-          this.child = undefined;
-          this.ready = undefined;
-        }
-        if (!hello) reject(new Error(`the Wayland input helper ended before it connected (${signal ?? `exit ${code}`})`));
-        for (const [id, waiter] of this.pending) {
-          this.pending.delete(id);
-          waiter.reject(new Error(`the Wayland input helper ended (${signal ?? `exit ${code}`})`));
-        }
-      });
-      child.stderr?.resume();
-      holdAlive(child, true);
-    });
-    return this.ready;
-  }
-}
-
-/** Only a question waiting for its answer keeps Node alive, not the helper itself. */
-function holdAlive(child: ChildProcess, alive: boolean): void {
-  const streams = [child.stdout, child.stderr, child.stdin] as unknown as Array<{ ref?: () => void; unref?: () => void } | null>;
-  if (alive) {
-    child.ref();
-    for (const stream of streams) stream?.ref?.();
-  } else {
-    child.unref();
-    for (const stream of streams) stream?.unref?.();
+    await this.helper.request(request);
   }
 }
 

@@ -1,0 +1,75 @@
+import { readFileSync } from 'node:fs';
+import type { BBox } from '../../../common/geometry';
+import type { ScreenImage, ScreenPort, ScreenSize } from '../../../desktop/ports/screenPort';
+import type { GrimScreen, LayoutSource } from './grimScreen';
+import type { WlrHelper } from './wlrHelper';
+
+/**
+ * The screen of a wlroots compositor copied by GAI's own Wayland helper (wlr-screencopy into
+ * shared memory): no process per capture. grim does what the helper does not (more than one
+ * monitor, a scaled output, a compositor without screencopy for this client).
+ */
+export class WlrScreen implements ScreenPort {
+  private direct: Promise<boolean> | undefined;
+
+  constructor(
+    private readonly helper: WlrHelper,
+    private readonly outputs: LayoutSource,
+    private readonly grim: GrimScreen,
+  ) {}
+
+  size(): Promise<ScreenSize> {
+    return this.grim.size();
+  }
+
+  scaleFactor(): Promise<number> {
+    return this.grim.scaleFactor();
+  }
+
+  async grab(region?: BBox): Promise<ScreenImage> {
+    const { width, height, scale } = await this.outputs.layout();
+    this.direct ??= this.helper.canCapture().catch(() => false);
+    if (scale !== 1 || !(await this.direct)) return this.grim.grab(region);
+    const x = Math.max(0, Math.floor(region?.x ?? 0));
+    const y = Math.max(0, Math.floor(region?.y ?? 0));
+    const w = Math.min(width - x, Math.ceil(region?.width ?? width));
+    const h = Math.min(height - y, Math.ceil(region?.height ?? height));
+    if (w <= 0 || h <= 0) throw new Error(`the region ${JSON.stringify(region)} is off the screen (${width}x${height})`);
+    const copy = (await this.helper.request({ cmd: 'capture', x, y, width: w, height: h })) as unknown as Copy;
+    let bytes: Buffer;
+    try {
+      bytes = readFileSync(copy.path);
+    } finally {
+      void this.helper.request({ cmd: 'release', fd: copy.fd }).catch(() => undefined);
+    }
+    return { width: copy.width, height: copy.height, data: toRgba(bytes, copy), origin: { x, y } };
+  }
+}
+
+interface Copy {
+  path: string;
+  fd: number;
+  width: number;
+  height: number;
+  stride: number;
+  /** Byte order of a pixel in memory: 'bgra' (wl_shm ARGB/XRGB8888) or 'rgba' (ABGR/XBGR8888). */
+  order: 'bgra' | 'rgba';
+  yInvert: boolean;
+}
+
+/** Shared-memory rows (with their stride, maybe upside down) into opaque RGBA. */
+function toRgba(bytes: Buffer, copy: Copy): Buffer {
+  const out = Buffer.allocUnsafe(copy.width * copy.height * 4);
+  const swap = copy.order === 'bgra';
+  for (let row = 0; row < copy.height; row++) {
+    const from = (copy.yInvert ? copy.height - 1 - row : row) * copy.stride;
+    let o = row * copy.width * 4;
+    for (let i = from, end = from + copy.width * 4; i < end; i += 4, o += 4) {
+      out[o] = bytes[swap ? i + 2 : i]!;
+      out[o + 1] = bytes[i + 1]!;
+      out[o + 2] = bytes[swap ? i : i + 2]!;
+      out[o + 3] = 255;
+    }
+  }
+  return out;
+}
