@@ -2,6 +2,8 @@
 // loaded on first use only (activation of the extension stays fast, a CLI `tools` listing
 // never touches the display).
 
+import { DesktopUnavailableError } from '../../common/errors';
+
 export type NutModule = typeof import('@nut-tree-fork/nut-js');
 
 let loading: Promise<NutModule> | undefined;
@@ -9,7 +11,7 @@ let loading: Promise<NutModule> | undefined;
 export function loadNut(): Promise<NutModule> {
   // libnut opens the X display on load; without one it takes the whole process down.
   if (process.platform === 'linux' && !process.env.DISPLAY) {
-    return Promise.reject(new Error('no X display: DISPLAY is not set (GAI needs an X11 session or XWayland)'));
+    return Promise.reject(new DesktopUnavailableError('no display: DISPLAY is not set, and no Wayland session GAI drives was found', 'run GAI inside an X11 session or sway (gai doctor says what it found)'));
   }
   loading ??= import('@nut-tree-fork/nut-js').then((nut) => {
     // The defaults wait 300 ms per key and 100 ms per mouse action; tools pace themselves.

@@ -35,7 +35,7 @@ export class X11InterruptWatcher implements InterruptPort {
   }
 
   async watch(options: InterruptOptions, handlers: InterruptHandlers): Promise<InterruptWatch> {
-    if (!this.env.DISPLAY) throw new Error('no X display (DISPLAY is not set); on Wayland the stop hotkey and takeover pause need an X11 session');
+    if (!this.env.DISPLAY) throw new Error('no X display (DISPLAY is not set): the stop hotkey and takeover pause watch an X11 display');
     const hotkey = options.stopHotkey ? { keysym: x11Keysym(options.stopHotkey.key), modifiers: options.stopHotkey.modifiers, label: describeCombo(options.stopHotkey) } : undefined;
     const config = { hotkey, corner: options.failSafeCorner, input: options.watchInput };
     const child = this.armStandby(config) ?? this.spawnHelper(config);
