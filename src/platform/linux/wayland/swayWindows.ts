@@ -23,12 +23,6 @@ export class SwayWindows implements WindowPort {
     const rank = (view: SwayNode): number => (view.type === 'floating_con' ? 0 : 2) + (view.focused ? 0 : 1);
     return views.sort((a, b) => rank(a) - rank(b)).map(toWindow);
   }
-
-  /** Raises and focuses a window (sway's `focus`), by the id listWindows gave. */
-  async activate(id: string): Promise<void> {
-    if (!/^\d+$/.test(id)) throw new Error(`"${id}" is not a sway window id`);
-    await this.ipc.command(`[con_id=${id}] focus`);
-  }
 }
 
 function toWindow(view: SwayNode): WindowInfo {
@@ -39,6 +33,7 @@ function toWindow(view: SwayNode): WindowInfo {
     bounds: { x: view.rect.x + inner.x, y: view.rect.y + inner.y, width: inner.width, height: inner.height },
     id: String(view.id),
     ...(view.pid !== undefined ? { pid: view.pid } : {}),
-    type: view.type === 'floating_con' ? 'dialog' : 'normal',
+    // sway floats dialogs and fixed-size windows; what a floating window is, it does not say.
+    ...(view.type === 'floating_con' ? {} : { type: 'normal' }),
   };
 }
