@@ -8,23 +8,18 @@ import type { WindowInfo } from '../../src/desktop/ports/windowPort';
 import { runBuiltCli } from './support/builtCli';
 import { suiteDisplay } from './support/fixture';
 import type { SwayDisplay } from './support/swayDisplay';
-import { skipWithoutSway, startSwayRig, type SwayRig } from './support/swayRig';
+import { useSwayRig } from './support/swayRig';
 
 describe('Wayland: an X11 app under sway\'s XWayland', function () {
   this.timeout(120_000);
-  let rig: SwayRig | undefined;
   let sway: SwayDisplay;
   let desktop: Desktop;
   let app: ChildProcess;
-
-  before(async function () {
-    skipWithoutSway(this);
-    rig = await startSwayRig({ xwayland: true, start: (env, display) => [spawn('galculator', [], { env: { ...env, DISPLAY: display, GDK_BACKEND: 'x11' }, stdio: 'ignore' })] });
+  const start = (env: NodeJS.ProcessEnv, display?: string): ChildProcess[] => [spawn('galculator', [], { env: { ...env, DISPLAY: display, GDK_BACKEND: 'x11' }, stdio: 'ignore' })];
+  useSwayRig({ xwayland: true, start }, (rig) => {
     ({ sway, desktop } = rig);
     app = rig.apps[0]!;
   });
-
-  after(() => rig?.close());
 
   it('its tree is where XWayland says (not moved again), and typing and a click by the tree reach it', async () => {
     const window = (await desktop.windows.listWindows!()).find((w) => w.pid === app.pid)!;
@@ -51,23 +46,14 @@ describe('Wayland: an X11 app under sway\'s XWayland', function () {
 
 describe('Wayland: GTK 4 and Qt 5 apps as native sway clients', function () {
   this.timeout(120_000);
-  let rig: SwayRig | undefined;
   let sway: SwayDisplay;
   let desktop: Desktop;
   let apps: ChildProcess[];
-
-  before(async function () {
-    skipWithoutSway(this);
-    rig = await startSwayRig({
-      start: (env) => [
-        spawn('gnome-calculator', [], { env: { ...env, GDK_BACKEND: 'wayland' }, stdio: 'ignore' }),
-        spawn('speedcrunch', [], { env: { ...env, QT_QPA_PLATFORM: 'wayland', QT_LINUX_ACCESSIBILITY_ALWAYS_ON: '1' }, stdio: 'ignore' }),
-      ],
-    });
-    ({ sway, desktop, apps } = rig);
-  });
-
-  after(() => rig?.close());
+  const start = (env: NodeJS.ProcessEnv): ChildProcess[] => [
+    spawn('gnome-calculator', [], { env: { ...env, GDK_BACKEND: 'wayland' }, stdio: 'ignore' }),
+    spawn('speedcrunch', [], { env: { ...env, QT_QPA_PLATFORM: 'wayland', QT_LINUX_ACCESSIBILITY_ALWAYS_ON: '1' }, stdio: 'ignore' }),
+  ];
+  useSwayRig({ start }, (rig) => ({ sway, desktop, apps } = rig));
 
   /** The window of the app, from sway's tree. */
   async function windowOf(app: ChildProcess): Promise<WindowInfo> {

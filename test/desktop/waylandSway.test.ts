@@ -11,23 +11,17 @@ import { SwayIpc } from '../../src/platform/linux/wayland/swayIpc';
 import { SwayLayout } from '../../src/platform/linux/wayland/waylandLayout';
 import { runBuiltCli } from './support/builtCli';
 import { SWAY_SIZE, type SwayDisplay } from './support/swayDisplay';
-import { skipWithoutSway, startSwayRig, type SwayRig } from './support/swayRig';
+import { useSwayRig } from './support/swayRig';
 
 describe('Wayland: sway (wlroots), headless, a native Wayland GTK app', function () {
   this.timeout(120_000);
-  let rig: SwayRig | undefined;
   let sway: SwayDisplay;
   let desktop: Desktop;
   let app: ChildProcess;
-
-  before(async function () {
-    skipWithoutSway(this);
-    rig = await startSwayRig({ start: (env) => [spawn('galculator', [], { env: { ...env, GDK_BACKEND: 'wayland' }, stdio: 'ignore' })] });
+  useSwayRig({ start: (env) => [spawn('galculator', [], { env: { ...env, GDK_BACKEND: 'wayland' }, stdio: 'ignore' })] }, (rig) => {
     ({ sway, desktop } = rig);
     app = rig.apps[0]!;
   });
-
-  after(() => rig?.close());
 
   /** The calculator's display, read by OCR from a fresh capture of its right end (a lone digit in a wide strip is missed). */
   async function displayText(): Promise<string> {
@@ -62,6 +56,7 @@ describe('Wayland: sway (wlroots), headless, a native Wayland GTK app', function
     // A region, against grim's PPM of the same region: same size, origin and colours (byte order, stride).
     const region = { x: 900, y: 40, width: 333, height: 120 };
     const mine = await desktop.screen.grab(region);
+    assert.equal((desktop.screen as { lastVia?: string }).lastVia, 'helper', 'copied by the helper, not by grim');
     const ipc = new SwayIpc(sway.swaySocket);
     const grim = await new GrimScreen(sway.env, new SwayLayout(ipc)).grab(region);
     assert.deepEqual([mine.width, mine.height, mine.origin], [grim.width, grim.height, grim.origin]);

@@ -23,12 +23,22 @@ export interface SwayRigOptions {
   start(env: NodeJS.ProcessEnv, xDisplay?: string): ChildProcess[];
 }
 
-/** Skips the suite (saying why) where sway cannot run. */
-export function skipWithoutSway(context: Mocha.Context): void {
-  const missing = swayMissing();
-  if (!missing) return;
-  console.log(`      skipped: ${missing}`);
-  context.skip();
+/**
+ * For a suite: starts the rig before its tests (skipping them, saying why, where sway cannot
+ * run), hands it to `ready`, and closes it after.
+ */
+export function useSwayRig(options: SwayRigOptions, ready: (rig: SwayRig) => void): void {
+  let rig: SwayRig | undefined;
+  before(async function () {
+    const missing = swayMissing();
+    if (missing) {
+      console.log(`      skipped: ${missing}`);
+      this.skip();
+    }
+    rig = await startSwayRig(options);
+    ready(rig);
+  });
+  after(() => rig?.close());
 }
 
 export async function startSwayRig(options: SwayRigOptions): Promise<SwayRig> {

@@ -11,6 +11,8 @@ import type { WlrHelper } from './wlrHelper';
  */
 export class WlrScreen implements ScreenPort {
   private direct: Promise<boolean> | undefined;
+  /** What copied the last grab: for tests and benches that must know the helper did. */
+  lastVia: 'helper' | 'grim' | undefined;
 
   constructor(
     private readonly helper: WlrHelper,
@@ -29,7 +31,10 @@ export class WlrScreen implements ScreenPort {
   async grab(region?: BBox): Promise<ScreenImage> {
     const { width, height, scale } = await this.outputs.layout();
     this.direct ??= this.helper.canCapture().catch(() => false);
-    if (scale !== 1 || !(await this.direct)) return this.grim.grab(region);
+    if (scale !== 1 || !(await this.direct)) {
+      this.lastVia = 'grim';
+      return this.grim.grab(region);
+    }
     const x = Math.max(0, Math.floor(region?.x ?? 0));
     const y = Math.max(0, Math.floor(region?.y ?? 0));
     const w = Math.min(width - x, Math.ceil(region?.width ?? width));
@@ -42,6 +47,7 @@ export class WlrScreen implements ScreenPort {
     } finally {
       void this.helper.request({ cmd: 'release', fd: copy.fd }).catch(() => undefined);
     }
+    this.lastVia = 'helper';
     return { width: copy.width, height: copy.height, data: toRgba(bytes, copy), origin: { x, y } };
   }
 }
