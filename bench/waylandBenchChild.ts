@@ -25,6 +25,8 @@ import { median, percentile, type BenchRow } from './benchReport';
 const SIZE = { width: 1920, height: 1080 };
 const TRUTH = join(__dirname, '..', 'test', 'desktop', 'support', 'realApps', 'atspiTruth.py');
 const CAPTURES = 10;
+/** The second pass waits this long before each click (not timed), as between an agent's steps. */
+const PAUSE_MS = 1_000;
 /** Roles a person clicks by name here; not the menu items that would quit or open dialogs. */
 const CLICKABLE = new Set(['push button', 'toggle button', 'menu']);
 
@@ -37,6 +39,8 @@ interface Label {
 interface Outcome {
   desktop: string;
   times: number[];
+  /** The same labels again, each after PAUSE_MS with nothing happening. */
+  pausedTimes: number[];
   landed: number;
   misclicked: number;
   missed: number;
@@ -60,12 +64,15 @@ async function main(): Promise<void> {
     if (o.failures.length) console.error(`wayland bench, ${o.desktop}: ${o.failures.join('; ')}`);
     rows.push(
       { name: `wayland: click by text, ${o.desktop}, median`, value: median(o.times), unit: 'ms', note: `p95 ${percentile(o.times, 95).toFixed(0)} ms, ${o.labels} labels of galculator and mousepad` },
-      { name: `wayland: labels clicked on target, ${o.desktop}`, value: (100 * o.landed) / o.labels, unit: '%', note: `${o.misclicked} misclicks, ${o.missed} not clicked` },
+      { name: `wayland: click by text, ${o.desktop}, ${PAUSE_MS / 1000} s after the last action, median`, value: median(o.pausedTimes), unit: 'ms', note: `p95 ${percentile(o.pausedTimes, 95).toFixed(0)} ms` },
+      { name: `wayland: labels clicked on target, ${o.desktop}`, value: (100 * o.landed) / (2 * o.labels), unit: '%', note: `both passes; ${o.misclicked} misclicks, ${o.missed} not clicked` },
       { name: `wayland: full-screen capture, ${o.desktop}, median`, value: median(o.captures), unit: 'ms', note: `${SIZE.width}x${SIZE.height}, ${CAPTURES} captures` },
     );
   }
   const ratio = median(wayland.times) / median(x11.times);
-  rows.push({ name: 'wayland: click by text, sway median / X11 median', value: ratio, unit: 'x', goal: '< 1.5', met: ratio < 1.5 });
+  rows.push({ name: 'wayland: click by text, sway median / X11 median', value: ratio, unit: 'x', goal: '< 1.5', met: ratio < 1.5, note: 'clicks back to back' });
+  const paused = median(wayland.pausedTimes) / median(x11.pausedTimes);
+  rows.push({ name: `wayland: the same, ${PAUSE_MS / 1000} s after the last action`, value: paused, unit: 'x', goal: '< 1.5', met: paused < 1.5 });
   rows.push({ name: 'wayland: misclicks on sway', value: wayland.misclicked, unit: '', goal: '0', met: wayland.misclicked === 0 });
   process.stdout.write(`BENCH_ROWS ${JSON.stringify(rows)}\n`);
 }
@@ -95,26 +102,31 @@ async function measure(desktop: string, env: NodeJS.ProcessEnv, sway: SwayDispla
     for (const tool of createDesktopTools(services)) registry.register(tool);
     const runtime = new ToolRuntime(registry, { autoApprove: ['read', 'action', 'system'] });
     const signal = new AbortController().signal;
-    const outcome: Outcome = { desktop, times: [], landed: 0, misclicked: 0, missed: 0, captures: [], labels: labels.length, failures: [] };
+    const outcome: Outcome = { desktop, times: [], pausedTimes: [], landed: 0, misclicked: 0, missed: 0, captures: [], labels: labels.length, failures: [] };
     // One click not timed: the OCR workers and the tree's first walk.
     await runtime.executeWithRecovery({ id: 'warm', name: 'click', input: { text: labels[0]!.text } }, signal);
     await services.desktop.input.pressKey({ modifiers: [], key: 'escape' });
     let n = 0;
-    for (const label of labels) {
-      const started = performance.now();
-      const { result } = await runtime.executeWithRecovery({ id: `c${++n}`, name: 'click', input: { text: label.text } }, signal);
-      outcome.times.push(performance.now() - started);
-      const point = result.success ? (result.data as { point?: { x: number; y: number } }).point : undefined;
-      if (!point) {
-        outcome.missed++;
-        outcome.failures.push(`${label.app} "${label.text}": ${result.code}`);
-      } else if (within(point, label.box)) outcome.landed++;
-      else {
-        outcome.misclicked++;
-        outcome.failures.push(`${label.app} "${label.text}" clicked at ${point.x},${point.y}, outside ${JSON.stringify(label.box)}`);
+    // Back to back, then each click after a pause: right after a click the apps answer their tree
+    // slower on sway (they redraw under the compositor's frame pacing), which a pause hides.
+    for (const [times, pause] of [[outcome.times, 0], [outcome.pausedTimes, PAUSE_MS]] as const) {
+      for (const label of labels) {
+        if (pause) await new Promise((r) => setTimeout(r, pause));
+        const started = performance.now();
+        const { result } = await runtime.executeWithRecovery({ id: `c${++n}`, name: 'click', input: { text: label.text } }, signal);
+        times.push(performance.now() - started);
+        const point = result.success ? (result.data as { point?: { x: number; y: number } }).point : undefined;
+        if (!point) {
+          outcome.missed++;
+          outcome.failures.push(`${label.app} "${label.text}": ${result.code}`);
+        } else if (within(point, label.box)) outcome.landed++;
+        else {
+          outcome.misclicked++;
+          outcome.failures.push(`${label.app} "${label.text}" clicked at ${point.x},${point.y}, outside ${JSON.stringify(label.box)}`);
+        }
+        // A menu title opens its menu: closed again, as a person would.
+        if (label.app === 'mousepad') await services.desktop.input.pressKey({ modifiers: [], key: 'escape' });
       }
-      // A menu title opens its menu: closed again, as a person would.
-      if (label.app === 'mousepad') await services.desktop.input.pressKey({ modifiers: [], key: 'escape' });
     }
     if (profile) console.error(`${desktop}: ${[...profile].map(([k, v]) => `${k} ${v.calls}x ${v.ms.toFixed(0)} ms`).join(', ')}`);
     for (let i = 0; i < CAPTURES; i++) {
