@@ -71,7 +71,14 @@ export async function startSway(timeoutMs = 15_000, size: { width: number; heigh
   const busAddress = `unix:path=${join(runtimeDir, 'bus')}`;
   const bus = spawn('dbus-daemon', ['--session', '--nofork', `--address=${busAddress}`], { stdio: 'ignore' });
   let devices: ChildProcess | undefined;
+  // Ends sway's process group and the bus once this process is gone, however it ended (SIGKILL,
+  // a crash): sway runs as another user and would outlive the test run. dash's kill takes `-TERM -PGID`.
+  const watchdog = spawn('sh', ['-c', 'while kill -0 "$1" 2>/dev/null; do sleep 1; done; kill -TERM "-$2" "$3" 2>/dev/null; rm -rf -- "$4"',
+    'gai-sway-watchdog', String(process.pid), String(child.pid ?? 0), String(bus.pid ?? 0), runtimeDir], { detached: true, stdio: 'ignore' });
+  watchdog.on('error', () => undefined);
+  watchdog.unref();
   const stop = async (): Promise<void> => {
+    if (watchdog.pid !== undefined && watchdog.exitCode === null) watchdog.kill('SIGKILL');
     if (devices?.pid !== undefined && devices.exitCode === null) devices.kill('SIGTERM');
     if (bus.pid !== undefined && bus.exitCode === null) bus.kill('SIGTERM');
     if (child.pid !== undefined && child.exitCode === null) {
