@@ -23,3 +23,12 @@ export function waitForExit(child: ChildProcess, timeoutMs: number): Promise<boo
 export function exitText(child: ChildProcess): string {
   return child.signalCode ? `signal ${child.signalCode}` : `exit code ${child.exitCode ?? 'unknown'}`;
 }
+
+/**
+ * Lets Node exit while a long-lived helper runs: neither the child nor its pipes hold the event
+ * loop. What waits on the helper keeps Node alive by its own timer.
+ */
+export function unrefChild(child: ChildProcess): void {
+  child.unref();
+  for (const stream of [child.stdin, child.stdout, child.stderr]) (stream as { unref?: () => void } | null)?.unref?.();
+}

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createInterface } from 'node:readline';
+import { unrefChild } from '../../common/childProcesses';
 import { DESKTOP_BRIDGE_SCRIPT } from './desktopBridgeScript';
 
 // One long-lived python3 helper per display that keeps an X connection and the AT-SPI tree warm
@@ -126,8 +127,7 @@ export class DesktopBridge {
     this.child = child;
     this.starts++;
     this.stderr = '';
-    child.unref();
-    for (const stream of [child.stdin, child.stdout, child.stderr]) (stream as unknown as { unref?: () => void } | null)?.unref?.();
+    unrefChild(child);
     child.stdin?.on('error', () => {}); // EPIPE after the helper died; reported through 'exit'
     child.stderr?.setEncoding('utf8');
     child.stderr?.on('data', (chunk: string) => {

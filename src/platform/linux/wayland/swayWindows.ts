@@ -7,10 +7,18 @@ import { swayViews, type SwayIpc, type SwayNode } from './swayIpc';
  * ones and the focused one above its kind, which is the order given here.
  */
 export class SwayWindows implements WindowPort {
+  /** The tree asked for and not answered yet: questions asked together (a click asks for the window list and the active window at once) share it. */
+  private asking: Promise<SwayNode> | undefined;
+
   constructor(private readonly ipc: SwayIpc) {}
 
+  private tree(): Promise<SwayNode> {
+    this.asking ??= this.ipc.tree().finally(() => (this.asking = undefined));
+    return this.asking;
+  }
+
   async activeWindow(): Promise<WindowInfo | undefined> {
-    const focused = swayViews(await this.ipc.tree()).find((view) => view.focused);
+    const focused = swayViews(await this.tree()).find((view) => view.focused);
     return focused ? toWindow(focused) : undefined;
   }
 
@@ -19,7 +27,7 @@ export class SwayWindows implements WindowPort {
   }
 
   async listWindows(): Promise<WindowInfo[]> {
-    const views = swayViews(await this.ipc.tree()).filter((view) => view.visible !== false);
+    const views = swayViews(await this.tree()).filter((view) => view.visible !== false);
     const rank = (view: SwayNode): number => (view.type === 'floating_con' ? 0 : 2) + (view.focused ? 0 : 1);
     return views.sort((a, b) => rank(a) - rank(b)).map(toWindow);
   }

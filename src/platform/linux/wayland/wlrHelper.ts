@@ -1,12 +1,13 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createInterface } from 'node:readline';
+import { unrefChild } from '../../../common/childProcesses';
 import { DesktopUnavailableError } from '../../../common/errors';
 import { WLR_HELPER_SCRIPT } from './wlrHelperScript';
 
 // The one python3 helper that talks Wayland for GAI on a wlroots compositor (wlrHelperScript.ts):
 // started on the first question, answering JSON lines by id, ended with its stdin. Only a
-// question waiting for its answer keeps Node alive, not the helper itself.
+// question waiting for its answer keeps Node alive (by its timer), not the helper itself.
 
 const TIMEOUT_MS = 5_000;
 
@@ -35,7 +36,6 @@ export class WlrHelper {
   async request(request: Record<string, unknown>): Promise<HelperAnswer> {
     const child = await this.start();
     const id = this.nextId++;
-    holdAlive(child, true);
     return await new Promise<HelperAnswer>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.pending.delete(id);
@@ -46,7 +46,7 @@ export class WlrHelper {
         reject: (error) => (clearTimeout(timer), reject(error)),
       });
       child.stdin?.write(`${JSON.stringify({ ...request, id })}\n`);
-    }).finally(() => this.pending.size === 0 && holdAlive(child, false));
+    });
   }
 
   async dispose(): Promise<void> {
@@ -62,6 +62,12 @@ export class WlrHelper {
       const child = spawn(this.python, ['-c', WLR_HELPER_SCRIPT], { env: this.env, stdio: ['pipe', 'pipe', 'pipe'] });
       this.child = child;
       let hello = false;
+      // Also what keeps Node alive until the hello: a helper that never connects fails, not hangs.
+      const startTimer = setTimeout(() => {
+        this.ready = undefined;
+        child.kill('SIGKILL');
+        reject(new DesktopUnavailableError(`the Wayland helper did not connect to the compositor within ${TIMEOUT_MS} ms`, 'check that WAYLAND_DISPLAY names a running compositor (gai doctor)'));
+      }, TIMEOUT_MS);
       const lines = createInterface({ input: child.stdout! });
       lines.on('line', (line) => {
         let message: { type?: string; id?: number; ok?: boolean; error?: string; capture?: string };
@@ -77,7 +83,7 @@ export class WlrHelper {
             this.ready = undefined;
             reject(new DesktopUnavailableError(`GAI cannot send input to this Wayland desktop: ${message.error}`, 'wlroots compositors (sway, Hyprland, river, labwc, wayfire) offer virtual-pointer and virtual-keyboard; on GNOME and KDE GAI needs the RemoteDesktop portal'));
           } else resolve(child);
-          if (this.pending.size === 0) holdAlive(child, false);
+          clearTimeout(startTimer);
           return;
         }
         const waiter = message.id === undefined ? undefined : this.pending.get(message.id);
@@ -87,10 +93,12 @@ export class WlrHelper {
         else waiter.reject(new Error(`Wayland: ${message.error ?? 'failed'}`));
       });
       child.on('error', (error) => {
+        clearTimeout(startTimer);
         this.ready = undefined;
         reject(new DesktopUnavailableError(`cannot start the Wayland helper (${this.python}): ${error.message}`, 'install python3'));
       });
       child.on('exit', (code, signal) => {
+        clearTimeout(startTimer);
         if (this.child === child) {
           this.child = undefined;
           this.ready = undefined;
@@ -102,20 +110,8 @@ export class WlrHelper {
         }
       });
       child.stderr?.resume();
-      holdAlive(child, true);
+      unrefChild(child);
     });
     return this.ready;
-  }
-}
-
-/** Only a question waiting for its answer keeps Node alive, not the helper itself. */
-function holdAlive(child: ChildProcess, alive: boolean): void {
-  const streams = [child.stdout, child.stderr, child.stdin] as unknown as Array<{ ref?: () => void; unref?: () => void } | null>;
-  if (alive) {
-    child.ref();
-    for (const stream of streams) stream?.ref?.();
-  } else {
-    child.unref();
-    for (const stream of streams) stream?.unref?.();
   }
 }

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createInterface } from 'node:readline';
+import { unrefChild } from '../../../common/childProcesses';
 import { describeCombo } from '../../../desktop/input/keys';
 import type { KeyCombo, Point } from '../../../desktop/ports/inputPort';
 import type {
@@ -81,8 +82,7 @@ export class X11InterruptWatcher implements InterruptPort {
       if (this.standby === child) this.standby = undefined;
     });
     // Not a reason to keep Node running: it ends with its stdin when Node exits.
-    child.unref();
-    for (const stream of [child.stdin, child.stdout, child.stderr]) (stream as { unref?: () => void } | null)?.unref?.();
+    unrefChild(child);
     this.standby = child;
   }
 }
