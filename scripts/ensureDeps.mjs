@@ -45,6 +45,11 @@ export const APT_PACKAGES = [
   'qtwayland5',
   // The Wayland desktop's own session bus (its apps' accessibility bus starts through it).
   'dbus-daemon',
+  // GNOME on Wayland: Mutter 43 headless is the GNOME desktop the tests start, PipeWire and
+  // WirePlumber carry its screen-cast stream, and GAI's helper reads that stream with GStreamer's
+  // PipeWire source through python3-gi (mutterHelperScript.ts).
+  'mutter', 'pipewire', 'wireplumber',
+  'gstreamer1.0-pipewire', 'gstreamer1.0-plugins-base', 'gir1.2-gstreamer-1.0',
 ];
 
 /** The unprivileged user the Wayland tests start sway as (sway will not run as root). */

@@ -44,6 +44,9 @@ export const EXTERNAL_PROGRAMS = {
 
   sway: { apt: 'sway', for: 'the headless wlroots desktop of the Wayland tests (swayDisplay.ts), started as the gai-wayland user' },
   'dbus-daemon': { apt: 'dbus-daemon', for: 'the session bus of the Wayland tests\' sway desktop, through which its apps start their accessibility bus' },
+  mutter: { apt: 'mutter', for: 'the headless GNOME compositor of the Wayland tests (gnomeDisplay.ts)' },
+  pipewire: { apt: 'pipewire', for: 'the media server that carries the GNOME test desktop\'s screen-cast stream' },
+  wireplumber: { apt: 'wireplumber', for: 'PipeWire\'s session manager on the GNOME test desktop (streams are linked through it)' },
   grim: { apt: 'grim', for: 'screen capture on wlroots compositors (GrimScreen)' },
   runuser: { debian: 'util-linux', for: 'the Wayland tests start sway as the unprivileged gai-wayland user' },
   id: { debian: 'coreutils', for: 'ensureDeps checks whether the gai-wayland user exists' },

@@ -70,8 +70,8 @@ export function createPlatformDesktop(options: PlatformDesktopOptions = {}): Des
  * they read nothing and Xlib ends the process on the error).
  */
 function waylandDesktop(session: Extract<DisplaySession, { kind: 'wayland' }>, env: NodeJS.ProcessEnv, options: PlatformDesktopOptions): Desktop {
-  const ports = createWaylandPorts(session, env, { bridgeIdleMs: options.bridgeIdleMs });
   const ocr = options.ocr ?? new LayeredOcr(new TesseractJsOcr({ language: options.ocrLanguage }));
+  const ports = createWaylandPorts(session, env, { bridgeIdleMs: options.bridgeIdleMs, ocr });
   return {
     platform: 'linux',
     screen: ports.screen,

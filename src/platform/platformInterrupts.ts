@@ -11,6 +11,9 @@ export function createPlatformInterrupts(env: NodeJS.ProcessEnv = process.env, p
   const session = detectDisplaySession(env);
   if (session.kind !== 'wayland') return new X11InterruptWatcher({ env });
   if (session.compositor === 'sway' && session.swaySocket) return new SwayInterrupts(new SwayIpc(session.swaySocket));
+  if (session.compositor === 'gnome') {
+    return new UnavailableInterrupts('the global stop hotkey is not available on GNOME\'s Wayland: Mutter lets a program register no global shortcut (the GlobalShortcuts portal comes with GNOME 48); use the Stop button, Escape or Ctrl+C');
+  }
   return new UnavailableInterrupts(`the global stop hotkey is not available: ${unsupportedReason(session).message}; use the Stop button`);
 }
 

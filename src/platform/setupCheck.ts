@@ -11,6 +11,7 @@ import { browsersWithoutTree, type BrowserTreeFinding } from './linux/browserTre
 import { GTK2_FIX, gtk2AppsWithoutTree, type Gtk2TreeFinding } from './linux/gtk2Trees';
 import { TesseractJsOcr } from './ocr/tesseractJsOcr';
 import { describeSession, detectDisplaySession } from './linux/displaySession';
+import { gnomeProblem } from './linux/gnome/gnomeReadiness';
 import { unsupportedReason } from './linux/wayland/waylandDesktop';
 
 type Sharp = (typeof import('sharp'))['default'];
@@ -149,6 +150,17 @@ function checkDisplay(): SetupReport['display'] {
       kind: 'wayland',
       detail: `${described}: screen through grim, input through a virtual pointer and keyboard, windows and the stop hotkey through sway's IPC, the accessibility tree placed by sway's window boxes; no takeover pause or fail-safe corner (a Wayland program cannot see the person's input)`,
     };
+  }
+  if (session.compositor === 'gnome') {
+    const problem = gnomeProblem(process.env);
+    if (!problem) {
+      return {
+        ok: true,
+        kind: 'wayland',
+        detail: `${described}: screen and input through a remote-desktop session of Mutter (GNOME shows its screen-sharing indicator while GAI runs), the accessibility tree placed by matching its labels with the screen's text; no stop hotkey, takeover pause or fail-safe corner (use VS Code's Stop, Escape or Ctrl+C)`,
+      };
+    }
+    return { ok: false, kind: 'wayland', detail: `${described}: ${problem}; or log into "GNOME on Xorg", where GAI works fully` };
   }
   const why = unsupportedReason(session);
   return { ok: false, detail: `${described}: ${why.message}; ${why.hint}`, kind: 'wayland' };

@@ -1,5 +1,5 @@
 // GAI on Wayland with apps of other kinds: an X11 app under sway's XWayland, GTK 4 and Qt 5 as
-// native sway clients, and a desktop GAI cannot drive (GNOME on Wayland) answered with a code.
+// native sway clients, and desktops GAI cannot drive (KDE, GNOME without Mutter's remote desktop) answered with a code.
 import { strict as assert } from 'node:assert';
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { AccessibleElement } from '../../src/desktop/ports/accessibilityPort';
@@ -98,17 +98,32 @@ describe('Wayland: GTK 4 and Qt 5 apps as native sway clients', function () {
   });
 });
 
-describe('Wayland desktops GAI cannot drive yet: a coded answer, never an X error', function () {
+describe('Wayland desktops GAI cannot drive: a coded answer, never an X error', function () {
   this.timeout(60_000);
 
-  it('GNOME on Wayland (XWayland DISPLAY set too): click answers UNSUPPORTED_PLATFORM naming GNOME and what to do', async () => {
-    const env: NodeJS.ProcessEnv = { ...suiteDisplay().env, WAYLAND_DISPLAY: 'wayland-0', XDG_SESSION_TYPE: 'wayland', XDG_CURRENT_DESKTOP: 'GNOME' };
+  it('GNOME on Wayland without Mutter\'s remote desktop (XWayland DISPLAY set too): click answers UNSUPPORTED_PLATFORM saying what is missing', async () => {
+    const env: NodeJS.ProcessEnv = {
+      ...suiteDisplay().env, WAYLAND_DISPLAY: 'wayland-0', XDG_SESSION_TYPE: 'wayland', XDG_CURRENT_DESKTOP: 'GNOME',
+      DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/gai-bus',
+    };
     delete env.SWAYSOCK;
     const outcome = await runBuiltCli(['click', 'Apply', '--json'], env);
     assert.notEqual(outcome.code, 0);
     const text = outcome.stdout + outcome.stderr;
     assert.match(text, /UNSUPPORTED_PLATFORM/);
-    assert.match(text, /GNOME \(Mutter\) on Wayland/);
+    assert.match(text, /no session bus to reach Mutter on/);
+    assert.match(text, /GNOME on Xorg/);
+    assert.doesNotMatch(text, /X Error|BadMatch|X_GetImage|\n\s+at /);
+  });
+
+  it('KDE Plasma on Wayland: click answers UNSUPPORTED_PLATFORM naming KWin and what to do', async () => {
+    const env: NodeJS.ProcessEnv = { ...suiteDisplay().env, WAYLAND_DISPLAY: 'wayland-0', XDG_SESSION_TYPE: 'wayland', XDG_CURRENT_DESKTOP: 'KDE' };
+    delete env.SWAYSOCK;
+    const outcome = await runBuiltCli(['click', 'Apply', '--json'], env);
+    assert.notEqual(outcome.code, 0);
+    const text = outcome.stdout + outcome.stderr;
+    assert.match(text, /UNSUPPORTED_PLATFORM/);
+    assert.match(text, /KDE Plasma \(KWin\) on Wayland/);
     assert.match(text, /X11 session/);
     assert.doesNotMatch(text, /X Error|BadMatch|X_GetImage|\n\s+at /);
   });

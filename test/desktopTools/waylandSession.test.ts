@@ -43,11 +43,11 @@ describe('Wayland session detection', () => {
   });
 
   it('a desktop GAI cannot drive is named with what to do', () => {
-    const gnome = detectDisplaySession({ WAYLAND_DISPLAY: 'wayland-0', XDG_CURRENT_DESKTOP: 'GNOME' });
-    assert.ok(gnome.kind === 'wayland');
-    const why = unsupportedReason(gnome);
-    assert.match(why.message, /GNOME \(Mutter\) on Wayland .* portals \(RemoteDesktop, ScreenCast\)/);
-    assert.match(why.hint, /X11 session \("GNOME on Xorg"/);
+    const kde = detectDisplaySession({ WAYLAND_DISPLAY: 'wayland-0', XDG_CURRENT_DESKTOP: 'KDE' });
+    assert.ok(kde.kind === 'wayland');
+    const why = unsupportedReason(kde);
+    assert.match(why.message, /KDE Plasma \(KWin\) on Wayland .* RemoteDesktop and ScreenCast portals/);
+    assert.match(why.hint, /X11 session: log into an X11 session \("GNOME on Xorg", "Plasma \(X11\)"\)/);
   });
 });
 

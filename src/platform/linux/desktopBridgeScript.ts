@@ -4,6 +4,7 @@ import { BRIDGE_ATSPI_TEXT_SCRIPT } from './atspi/bridgeAtspiTextScript';
 import { BRIDGE_ATSPI_WALK_SCRIPT } from './atspi/bridgeAtspiWalkScript';
 import { BRIDGE_GTK4_SCRIPT } from './atspi/bridgeGtk4Script';
 import { BRIDGE_X11_SCRIPT } from './x11/bridgeX11Script';
+import { BRIDGE_FRAMES_SCRIPT } from './wayland/bridgeFramesScript';
 import { BRIDGE_SWAY_SCRIPT } from './wayland/bridgeSwayScript';
 
 // The desktop bridge's python3 helper, inlined like the interrupt watcher's so the esbuild
@@ -90,4 +91,4 @@ else:
     MAIN_GLIB.MainLoop().run()
 `;
 
-export const DESKTOP_BRIDGE_SCRIPT = [PRELUDE, BRIDGE_X11_SCRIPT, BRIDGE_SWAY_SCRIPT, BRIDGE_GTK4_SCRIPT, BRIDGE_ATSPI_WALK_SCRIPT, BRIDGE_ATSPI_TEXT_SCRIPT, BRIDGE_ATSPI_BUS_SCRIPT, BRIDGE_ATSPI_SCRIPT, MAIN].join('\n');
+export const DESKTOP_BRIDGE_SCRIPT = [PRELUDE, BRIDGE_X11_SCRIPT, BRIDGE_FRAMES_SCRIPT, BRIDGE_SWAY_SCRIPT, BRIDGE_GTK4_SCRIPT, BRIDGE_ATSPI_WALK_SCRIPT, BRIDGE_ATSPI_TEXT_SCRIPT, BRIDGE_ATSPI_BUS_SCRIPT, BRIDGE_ATSPI_SCRIPT, MAIN].join('\n');

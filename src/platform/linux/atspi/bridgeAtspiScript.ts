@@ -217,6 +217,11 @@ class Tree:
         if not active_only:
             return found
         active = [f for f in found if showing(f[1], ACTIVE)]
+        if not active and getattr(X11_HINTS, 'lone_when_none_active', False):
+            # The compositor names no active window and the toolkit did not either: a lone
+            # window is the one the person sees; of several, none can be told.
+            tops = [f for f in found if f[1].get_role_name() not in POPUPS]
+            return found if len(tops) == 1 else []
         if not active and title:
             # The X server made it active and the toolkit has not said so yet: the window by its title.
             active = [f for f in found if (f[1].get_name() or '') == title]

@@ -4,40 +4,33 @@ import type { InputPort } from '../../../desktop/ports/inputPort';
 import type { ScreenImage, ScreenPort, ScreenSize } from '../../../desktop/ports/screenPort';
 import type { WindowInfo, WindowPort } from '../../../desktop/ports/windowPort';
 import type { DisplaySession } from '../displaySession';
-import type { AccessibilityPort } from '../../../desktop/ports/accessibilityPort';
+import type { WaylandPorts } from './waylandPorts';
 import { AtspiAccessibility } from '../atspi/atspiAccessibility';
 import { DesktopBridge } from '../desktopBridge';
 import { GrimScreen } from './grimScreen';
 import { SwayIpc } from './swayIpc';
 import { SwayLayout } from './waylandLayout';
 import { SwayWindows } from './swayWindows';
-import { WlrHelper } from './wlrHelper';
-import { WlrInput } from './wlrInput';
-import { WlrScreen } from './wlrScreen';
+import { WaylandHelper } from './waylandHelper';
+import { WaylandInput } from './waylandInput';
+import { WaylandScreen } from './waylandScreen';
+import { createGnomePorts } from '../gnome/gnomePorts';
+import type { OcrEngine } from '../../../desktop/ports/ocrPort';
 
 type WaylandSession = Extract<DisplaySession, { kind: 'wayland' }>;
 
-/** The screen, input and window ports of a Wayland session, or ports that say why it cannot be driven. */
-export interface WaylandPorts {
-  screen: ScreenPort;
-  input: InputPort;
-  windows: WindowPort;
-  /** The AT-SPI tree, placed on the screen through the compositor's window boxes. */
-  accessibility?: AccessibilityPort;
-  dispose(): Promise<void>;
-}
-
-export function createWaylandPorts(session: WaylandSession, env: NodeJS.ProcessEnv, options: { bridgeIdleMs?: number } = {}): WaylandPorts {
+export function createWaylandPorts(session: WaylandSession, env: NodeJS.ProcessEnv, options: { bridgeIdleMs?: number; ocr: OcrEngine }): WaylandPorts {
+  if (session.compositor === 'gnome') return createGnomePorts(env, options);
   if (session.compositor === 'sway' && session.swaySocket) {
     const sway = new SwayIpc(session.swaySocket);
     const layout = new SwayLayout(sway);
-    const helper = new WlrHelper(env);
-    const input = new WlrInput(helper, layout);
+    const helper = new WaylandHelper(env);
+    const input = new WaylandInput(helper, layout);
     // The bridge's tree walk asks sway where each window is (bridgeSwayScript.ts).
     const bridgeEnv = { ...env, SWAYSOCK: session.swaySocket };
     const bridge = new DesktopBridge(bridgeEnv, { idleMs: options.bridgeIdleMs });
     return {
-      screen: new WlrScreen(helper, layout, new GrimScreen(env, layout)),
+      screen: new WaylandScreen(helper, layout, new GrimScreen(env, layout)),
       input,
       windows: new SwayWindows(sway),
       accessibility: new AtspiAccessibility(bridgeEnv, {}, bridge),
@@ -54,11 +47,6 @@ export function createWaylandPorts(session: WaylandSession, env: NodeJS.ProcessE
 export function unsupportedReason(session: WaylandSession): DesktopUnavailableError {
   const x11 = 'or log into an X11 session ("GNOME on Xorg", "Plasma (X11)") where GAI works fully';
   switch (session.compositor) {
-    case 'gnome':
-      return new DesktopUnavailableError(
-        `${session.name} on Wayland lets no program read the screen or send input except through the desktop portals (RemoteDesktop, ScreenCast), which GAI does not use yet`,
-        `run GAI in an X11 session: ${x11.replace(/^or /, '')}`,
-      );
     case 'kde':
       return new DesktopUnavailableError(`${session.name} on Wayland is reached through the RemoteDesktop and ScreenCast portals, which GAI does not use yet`, `run GAI in an X11 session: ${x11.replace(/^or /, '')}`);
     case 'wlroots':

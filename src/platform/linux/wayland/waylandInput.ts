@@ -2,7 +2,7 @@ import { sleep } from '../../../common/timing';
 import { canonicalKey } from '../../../desktop/input/keys';
 import type { ClickCount, InputPort, KeyCombo, Modifier, MouseButton, Point, ScrollDirection } from '../../../desktop/ports/inputPort';
 import type { LayoutSource } from './grimScreen';
-import type { WlrHelper } from './wlrHelper';
+import type { WaylandHelper } from './waylandHelper';
 
 // Mouse and keyboard on a wlroots compositor through its virtual-pointer and virtual-keyboard
 // protocols (wlrInputScript.ts), held on the seat by the long-lived helper (wlrHelper.ts).
@@ -17,12 +17,12 @@ const KEYSYMS: Record<string, string> = {
 
 type HelperMods = Array<'shift' | 'ctrl' | 'alt' | 'super'>;
 
-export class WlrInput implements InputPort {
+export class WaylandInput implements InputPort {
   /** Where GAI left the pointer: a Wayland client cannot ask where the pointer is. */
   private at: Point | undefined;
 
   constructor(
-    private readonly helper: WlrHelper,
+    private readonly helper: WaylandHelper,
     private readonly outputs: LayoutSource,
   ) {}
 

@@ -5,15 +5,28 @@ import { unrefChild } from '../../../common/childProcesses';
 import { DesktopUnavailableError } from '../../../common/errors';
 import { WLR_HELPER_SCRIPT } from './wlrHelperScript';
 
-// The one python3 helper that talks Wayland for GAI on a wlroots compositor (wlrHelperScript.ts):
-// started on the first question, answering JSON lines by id, ended with its stdin. Only a
-// question waiting for its answer keeps Node alive (by its timer), not the helper itself.
+// The one python3 helper that drives a Wayland desktop for GAI: on wlroots through the Wayland
+// protocols (wlrHelperScript.ts), on GNOME through Mutter's remote-desktop session
+// (mutterHelperScript.ts). Both answer the same JSON lines by id; started on the first question,
+// ended with its stdin. Only a question waiting for its answer keeps Node alive (by its timer).
 
 const TIMEOUT_MS = 5_000;
 
 export type HelperAnswer = Record<string, unknown>;
 
-export class WlrHelper {
+/** Which helper to run, and what to tell the person when it cannot reach the desktop. */
+export interface HelperKind {
+  script: string;
+  /** Said after "GAI cannot drive this Wayland desktop: <the helper's reason>". */
+  hint: string;
+}
+
+export const WLR_HELPER: HelperKind = {
+  script: WLR_HELPER_SCRIPT,
+  hint: 'wlroots compositors (sway, Hyprland, river, labwc, wayfire) offer virtual-pointer and virtual-keyboard',
+};
+
+export class WaylandHelper {
   private child: ChildProcess | undefined;
   private ready: Promise<ChildProcess> | undefined;
   private readonly pending = new Map<number, { resolve: (answer: HelperAnswer) => void; reject: (error: Error) => void }>();
@@ -22,7 +35,10 @@ export class WlrHelper {
   /** Why the helper cannot copy the screen ('ok' when it can), told by its hello. */
   private captureState: string | undefined;
 
-  constructor(private readonly env: NodeJS.ProcessEnv) {
+  constructor(
+    private readonly env: NodeJS.ProcessEnv,
+    private readonly kind: HelperKind = WLR_HELPER,
+  ) {
     // Debian's interpreter: a python3 earlier on PATH (pyenv, a venv) may lack what the helper needs.
     this.python = existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3';
   }
@@ -59,7 +75,7 @@ export class WlrHelper {
   private start(): Promise<ChildProcess> {
     if (this.ready) return this.ready;
     this.ready = new Promise<ChildProcess>((resolve, reject) => {
-      const child = spawn(this.python, ['-c', WLR_HELPER_SCRIPT], { env: this.env, stdio: ['pipe', 'pipe', 'pipe'] });
+      const child = spawn(this.python, ['-c', this.kind.script], { env: this.env, stdio: ['pipe', 'pipe', 'pipe'] });
       this.child = child;
       let hello = false;
       // Also what keeps Node alive until the hello: a helper that never connects fails, not hangs.
@@ -81,7 +97,7 @@ export class WlrHelper {
           this.captureState = message.capture;
           if (message.error) {
             this.ready = undefined;
-            reject(new DesktopUnavailableError(`GAI cannot send input to this Wayland desktop: ${message.error}`, 'wlroots compositors (sway, Hyprland, river, labwc, wayfire) offer virtual-pointer and virtual-keyboard; on GNOME and KDE GAI needs the RemoteDesktop portal'));
+            reject(new DesktopUnavailableError(`GAI cannot drive this Wayland desktop: ${message.error}`, this.kind.hint));
           } else resolve(child);
           clearTimeout(startTimer);
           return;

@@ -2,36 +2,37 @@ import { readFileSync } from 'node:fs';
 import type { BBox } from '../../../common/geometry';
 import type { ScreenImage, ScreenPort, ScreenSize } from '../../../desktop/ports/screenPort';
 import type { GrimScreen, LayoutSource } from './grimScreen';
-import type { WlrHelper } from './wlrHelper';
+import type { WaylandHelper } from './waylandHelper';
 
 /**
- * The screen of a wlroots compositor copied by GAI's own Wayland helper (wlr-screencopy into
- * shared memory): no process per capture. grim does what the helper does not (more than one
- * monitor, a scaled output, a compositor without screencopy for this client).
+ * The screen copied by GAI's own Wayland helper into shared memory, no process per capture: on
+ * wlroots through wlr-screencopy, on GNOME from Mutter's screen-cast stream. On wlroots grim does
+ * what the helper does not (more than one monitor, a scaled output, no screencopy for this client).
  */
-export class WlrScreen implements ScreenPort {
+export class WaylandScreen implements ScreenPort {
   private direct: Promise<boolean> | undefined;
   /** What copied the last grab: for tests and benches that must know the helper did. */
   lastVia: 'helper' | 'grim' | undefined;
 
   constructor(
-    private readonly helper: WlrHelper,
+    private readonly helper: WaylandHelper,
     private readonly outputs: LayoutSource,
-    private readonly grim: GrimScreen,
+    private readonly grim?: GrimScreen,
   ) {}
 
-  size(): Promise<ScreenSize> {
-    return this.grim.size();
+  async size(): Promise<ScreenSize> {
+    const { width, height, scale } = await this.outputs.layout();
+    return { width: Math.round(width * scale), height: Math.round(height * scale) };
   }
 
-  scaleFactor(): Promise<number> {
-    return this.grim.scaleFactor();
+  async scaleFactor(): Promise<number> {
+    return (await this.outputs.layout()).scale;
   }
 
   async grab(region?: BBox): Promise<ScreenImage> {
     const { width, height, scale } = await this.outputs.layout();
     this.direct ??= this.helper.canCapture().catch(() => false);
-    if (scale !== 1 || !(await this.direct)) {
+    if (this.grim && (scale !== 1 || !(await this.direct))) {
       this.lastVia = 'grim';
       return this.grim.grab(region);
     }

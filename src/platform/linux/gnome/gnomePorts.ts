@@ -1,0 +1,42 @@
+import type { OcrEngine } from '../../../desktop/ports/ocrPort';
+import { AtspiAccessibility } from '../atspi/atspiAccessibility';
+import { DesktopBridge } from '../desktopBridge';
+import { MUTTER_HELPER_SCRIPT } from '../wayland/mutterHelperScript';
+import type { WaylandPorts } from '../wayland/waylandPorts';
+import { WaylandHelper } from '../wayland/waylandHelper';
+import { WaylandInput } from '../wayland/waylandInput';
+import { WaylandScreen } from '../wayland/waylandScreen';
+import { GnomeWindows } from './gnomeWindows';
+import { MutterLayout } from './mutterLayout';
+import { PlacedTree } from './placedTree';
+import { WindowPlacer } from './windowPlacer';
+
+const MUTTER_HELPER = {
+  script: MUTTER_HELPER_SCRIPT,
+  hint: 'GAI drives GNOME through Mutter\'s remote-desktop interfaces on the session bus, with PipeWire running (pipewire, wireplumber) and python3-gi, gir1.2-gstreamer-1.0 and gstreamer1.0-pipewire installed; or log into "GNOME on Xorg"',
+};
+
+/**
+ * GNOME on Wayland (Mutter, with or without GNOME Shell): screen and input through one remote
+ * desktop session of Mutter's own D-Bus interfaces, the accessibility tree placed on the screen
+ * by matching its labels with the screen's text.
+ */
+export function createGnomePorts(env: NodeJS.ProcessEnv, options: { bridgeIdleMs?: number; ocr: OcrEngine }): WaylandPorts {
+  const helper = new WaylandHelper(env, MUTTER_HELPER);
+  const layout = new MutterLayout(helper);
+  const screen = new WaylandScreen(helper, layout);
+  // The bridge reads boxes as the toolkits report them (window-relative); PlacedTree moves them.
+  const bridgeEnv = { ...env, GAI_UNPLACED_TREE: '1' };
+  const bridge = new DesktopBridge(bridgeEnv, { idleMs: options.bridgeIdleMs });
+  const placer = new WindowPlacer(screen, options.ocr);
+  const accessibility = new PlacedTree(new AtspiAccessibility(bridgeEnv, {}, bridge), placer);
+  return {
+    screen,
+    input: new WaylandInput(helper, layout),
+    windows: new GnomeWindows(accessibility, screen),
+    accessibility,
+    dispose: async () => {
+      await Promise.all([helper.dispose(), bridge.dispose()]);
+    },
+  };
+}

@@ -1,0 +1,44 @@
+import type { BBox } from '../../../common/geometry';
+import type { AccessibilityPort } from '../../../desktop/ports/accessibilityPort';
+import type { ScreenPort } from '../../../desktop/ports/screenPort';
+import type { WindowInfo, WindowPort } from '../../../desktop/ports/windowPort';
+
+// The active window on GNOME Wayland, as an ordinary client can know it: AT-SPI says which
+// window is active (title, application, process); its box is where its placed elements are
+// (placedTree.ts), or the whole screen when none could be placed.
+export class GnomeWindows implements WindowPort {
+  constructor(
+    private readonly tree: AccessibilityPort,
+    private readonly screen: ScreenPort,
+  ) {}
+
+  async activeWindow(): Promise<WindowInfo | undefined> {
+    const elements = await this.tree.elements({ activeWindowOnly: true });
+    let own = elements.filter((e) => e.window?.active && !e.popups?.length);
+    if (own.length === 0) {
+      // No window says it is active: only a lone window can be named as the person's.
+      const windows = new Set(elements.map((e) => `${e.pid}\u0000${e.window?.name}`));
+      if (windows.size !== 1) return undefined;
+      own = elements;
+    }
+    const first = own[0];
+    if (!first?.window) return undefined;
+    const mine = own;
+    const bounds = mine.length > 0 ? union(mine.map((e) => e.bbox)) : { x: 0, y: 0, ...(await this.screen.size()) };
+    return {
+      title: first.window.name,
+      appName: first.app ?? '',
+      bounds,
+      ...(first.pid ? { pid: first.pid, id: `${first.pid}:${first.window.name}` } : {}),
+      type: 'normal',
+    };
+  }
+}
+
+function union(boxes: readonly BBox[]): BBox {
+  const x = Math.min(...boxes.map((b) => b.x));
+  const y = Math.min(...boxes.map((b) => b.y));
+  const right = Math.max(...boxes.map((b) => b.x + b.width));
+  const bottom = Math.max(...boxes.map((b) => b.y + b.height));
+  return { x, y, width: right - x, height: bottom - y };
+}

@@ -1,0 +1,97 @@
+import type { BBox } from '../../../common/geometry';
+import type { AccessibilityPort, AccessibilityQueryOptions, AccessibleElement, FocusedElement } from '../../../desktop/ports/accessibilityPort';
+import type { WindowPlacer } from './windowPlacer';
+
+// The AT-SPI tree of a GNOME Wayland session, moved onto the screen: each window's boxes come
+// relative to that window, and the placer says where the window is. A window that cannot be
+// placed is left out (OCR reads it) rather than served at a guessed place. An open menu is its
+// own surface, but GTK reports its items relative to the window that opened it.
+
+const POPUP_ROLES = new Set(['menu', 'popup menu', 'window', 'tool tip']);
+
+export class PlacedTree implements AccessibilityPort {
+  readonly name: string;
+
+  constructor(
+    private readonly inner: AccessibilityPort,
+    private readonly placer: WindowPlacer,
+  ) {
+    this.name = `${inner.name} (placed by the screen's text)`;
+  }
+
+  available(): Promise<boolean> {
+    return this.inner.available();
+  }
+
+  async elements(options: AccessibilityQueryOptions & { fresh?: boolean } = {}): Promise<AccessibleElement[]> {
+    return this.place(await this.inner.elements(options), options.signal);
+  }
+
+  async textBoxes(text: string, options: AccessibilityQueryOptions = {}): Promise<AccessibleElement[]> {
+    if (!this.inner.textBoxes) return [];
+    const boxes = await this.inner.textBoxes(text, options);
+    if (boxes.length === 0) return boxes;
+    // A text range is placed with its window, which the window's own elements place.
+    const offsets = await this.offsets(await this.inner.elements(options), options.signal);
+    return boxes.flatMap((b) => {
+      const offset = offsets.get(windowKey(b));
+      return offset ? [moved(b, offset)] : [];
+    });
+  }
+
+  focusedElement(signal?: AbortSignal): Promise<FocusedElement | undefined> {
+    return this.inner.focusedElement ? this.inner.focusedElement(signal) : Promise.resolve(undefined);
+  }
+
+  treeDigest(signal?: AbortSignal): Promise<string | undefined> {
+    return this.inner.treeDigest ? this.inner.treeDigest(signal) : Promise.resolve(undefined);
+  }
+
+  /** Each window's offset, by windowKey; popups take the offset of their app's placed window. */
+  async offsets(elements: readonly AccessibleElement[], signal?: AbortSignal): Promise<Map<string, { dx: number; dy: number }>> {
+    const groups = new Map<string, AccessibleElement[]>();
+    for (const element of elements) {
+      const key = windowKey(element);
+      groups.set(key, [...(groups.get(key) ?? []), element]);
+    }
+    const out = new Map<string, { dx: number; dy: number }>();
+    const popups: string[] = [];
+    for (const [key, group] of groups) {
+      if (POPUP_ROLES.has(group[0]!.window?.role ?? '')) {
+        popups.push(key);
+        continue;
+      }
+      const offset = await this.placer.offsetOf(key, group, signal);
+      if (offset) out.set(key, offset);
+    }
+    for (const key of popups) {
+      const pid = groups.get(key)![0]!.pid;
+      const owner = [...groups.entries()].find(([k, g]) => out.has(k) && g[0]!.pid === pid && g[0]!.window?.active);
+      const offset = owner ? out.get(owner[0]) : await this.placer.offsetOf(key, groups.get(key)!, signal);
+      if (offset) out.set(key, offset);
+    }
+    return out;
+  }
+
+  private async place(elements: AccessibleElement[], signal?: AbortSignal): Promise<AccessibleElement[]> {
+    const offsets = await this.offsets(elements, signal);
+    return elements
+      .flatMap((e) => {
+        const offset = offsets.get(windowKey(e));
+        return offset ? [moved(e, offset)] : [];
+      })
+      .sort((a, b) => a.bbox.y - b.bbox.y || a.bbox.x - b.bbox.x);
+  }
+}
+
+function windowKey(e: AccessibleElement): string {
+  return `${e.pid ?? e.app ?? ''}\u0000${e.window?.role ?? ''}\u0000${e.window?.name ?? ''}`;
+}
+
+function shift(b: BBox, offset: { dx: number; dy: number }): BBox {
+  return { x: b.x + offset.dx, y: b.y + offset.dy, width: b.width, height: b.height };
+}
+
+function moved(e: AccessibleElement, offset: { dx: number; dy: number }): AccessibleElement {
+  return { ...e, bbox: shift(e.bbox, offset), ...(e.popups ? { popups: e.popups.map((p) => shift(p, offset)) } : {}) };
+}

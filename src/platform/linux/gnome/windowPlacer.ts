@@ -1,0 +1,104 @@
+import type { BBox } from '../../../common/geometry';
+import type { OcrEngine } from '../../../desktop/ports/ocrPort';
+import type { ScreenImage, ScreenPort } from '../../../desktop/ports/screenPort';
+import { voteOffset, type NamedBox } from './offsetVote';
+
+// Where each window is on a GNOME Wayland screen: Mutter tells an ordinary client nothing about
+// windows, but each window's accessibility tree gives its labels relative to the window, and the
+// screen shows them. One OCR of the screen places a window (offsetVote.ts); after that, one small
+// look at a word that agreed (a few milliseconds) confirms it is still there before every use, so
+// a window the person moved is placed again, never clicked at its old place.
+
+interface Placement {
+  dx: number;
+  dy: number;
+  witness: BBox;
+  /** The witness's pixels in grey, downsampled: what the place is checked against. */
+  print: Float32Array;
+}
+
+/** Mean grey difference (0–255) above which the witness is taken to be gone. */
+const CHANGED = 28;
+const PRINT_SIZE = { columns: 12, rows: 4 };
+
+export class WindowPlacer {
+  private readonly places = new Map<string, Placement>();
+  /** One OCR at a time: windows placed together share it. */
+  private reading: Promise<{ words: NamedBox[]; size: { width: number; height: number } }> | undefined;
+  /** Windows placed and OCR runs made: for tests and the bench. */
+  readonly stats = { placed: 0, reads: 0, confirmed: 0 };
+
+  constructor(
+    private readonly screen: ScreenPort,
+    private readonly ocr: OcrEngine,
+  ) {}
+
+  /** The window's offset (add to its reported boxes), or undefined when it cannot be told. */
+  async offsetOf(key: string, elements: readonly NamedBox[], signal?: AbortSignal): Promise<{ dx: number; dy: number } | undefined> {
+    const known = this.places.get(key);
+    if (known && (await this.stillThere(known))) {
+      this.stats.confirmed++;
+      return { dx: known.dx, dy: known.dy };
+    }
+    this.places.delete(key);
+    const named = elements.filter((e) => e.name.trim() && e.bbox.width > 0 && e.bbox.height > 0);
+    if (named.length === 0) return undefined;
+    const { words, size } = await this.readScreen(signal);
+    const vote = voteOffset(named, words, size);
+    if (!vote) return undefined;
+    const image = await this.screen.grab(vote.witness);
+    this.places.set(key, { dx: vote.dx, dy: vote.dy, witness: vote.witness, print: fingerprint(image) });
+    this.stats.placed++;
+    return { dx: vote.dx, dy: vote.dy };
+  }
+
+  /** Forgets every place: after an action that may have moved windows. */
+  forget(): void {
+    this.places.clear();
+  }
+
+  private async stillThere(place: Placement): Promise<boolean> {
+    try {
+      const now = fingerprint(await this.screen.grab(place.witness));
+      let sum = 0;
+      for (let i = 0; i < now.length; i++) sum += Math.abs(now[i]! - place.print[i]!);
+      return sum / now.length < CHANGED;
+    } catch {
+      return false;
+    }
+  }
+
+  private readScreen(signal?: AbortSignal): Promise<{ words: NamedBox[]; size: { width: number; height: number } }> {
+    this.reading ??= (async () => {
+      try {
+        const image = await this.screen.grab();
+        this.stats.reads++;
+        const analysis = await this.ocr.recognize(image, { layout: 'sparse', signal });
+        const words = analysis.elements.map((e) => ({ name: e.text, bbox: e.bbox }));
+        return { words, size: { width: image.width, height: image.height } };
+      } finally {
+        this.reading = undefined;
+      }
+    })();
+    return this.reading;
+  }
+}
+
+/** The region's grey levels averaged over a small grid: cheap to compare, blind to noise. */
+function fingerprint(image: ScreenImage): Float32Array {
+  const { columns, rows } = PRINT_SIZE;
+  const sums = new Float32Array(columns * rows);
+  const counts = new Float32Array(columns * rows);
+  for (let y = 0; y < image.height; y++) {
+    const cell = Math.min(rows - 1, Math.floor((y * rows) / image.height)) * columns;
+    for (let x = 0; x < image.width; x++) {
+      const i = (y * image.width + x) * 4;
+      const grey = 0.299 * image.data[i]! + 0.587 * image.data[i + 1]! + 0.114 * image.data[i + 2]!;
+      const at = cell + Math.min(columns - 1, Math.floor((x * columns) / image.width));
+      sums[at]! += grey;
+      counts[at]! += 1;
+    }
+  }
+  for (let i = 0; i < sums.length; i++) sums[i] = counts[i]! > 0 ? sums[i]! / counts[i]! : 0;
+  return sums;
+}

@@ -1,0 +1,98 @@
+// A headless GNOME compositor for the Wayland tests: Mutter 43 with a virtual monitor and no X11,
+// on a session bus of its own with PipeWire and WirePlumber (its screen-cast streams need them).
+// Mutter runs as root here (unlike sway it does not refuse); every process is stopped by its PID.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+
+export const GNOME_SIZE = { width: 1280, height: 800 };
+
+export interface GnomeDisplay {
+  /** For clients of this desktop: WAYLAND_DISPLAY, XDG_RUNTIME_DIR, the session bus, GNOME named. */
+  env: NodeJS.ProcessEnv;
+  runtimeDir: string;
+  stop(): Promise<void>;
+}
+
+/** Why headless Mutter cannot be started here, or undefined when it can. */
+export function gnomeMissing(): string | undefined {
+  if (process.platform !== 'linux') return 'Mutter runs on Linux only';
+  const absent = (probe: { error?: Error }): boolean => probe.error !== undefined;
+  if (absent(spawnSync('mutter', ['--version'], { stdio: 'ignore' }))) return 'mutter is not installed (npm test installs it as root)';
+  if (absent(spawnSync('pipewire', ['--version'], { stdio: 'ignore' }))) return 'pipewire is not installed (npm test installs it as root)';
+  if (absent(spawnSync('wireplumber', ['--version'], { stdio: 'ignore' }))) return 'wireplumber is not installed (npm test installs it as root)';
+  if (absent(spawnSync('dbus-daemon', ['--version'], { stdio: 'ignore' }))) return 'dbus-daemon is not installed (npm test installs it as root)';
+  const gst = spawnSync('/usr/bin/python3', ['-c', "import gi; gi.require_version('Gst', '1.0'); from gi.repository import Gst; Gst.init(None); assert Gst.ElementFactory.find('pipewiresrc')"], { stdio: 'ignore' });
+  if (gst.status !== 0) return 'python3-gi with GStreamer\'s PipeWire source is not installed (npm test installs it as root)';
+  return undefined;
+}
+
+export async function startGnome(timeoutMs = 20_000, size = GNOME_SIZE): Promise<GnomeDisplay> {
+  const runtimeDir = mkdtempSync('/tmp/gai-gnome-');
+  const busAddress = `unix:path=${join(runtimeDir, 'bus')}`;
+  const base: NodeJS.ProcessEnv = {
+    HOME: runtimeDir, PATH: process.env.PATH, XDG_RUNTIME_DIR: runtimeDir, DBUS_SESSION_BUS_ADDRESS: busAddress,
+    // No colord, no session manager, no locale daemon: Mutter says so once and goes on.
+    XDG_CONFIG_HOME: join(runtimeDir, 'config'), GSETTINGS_BACKEND: 'memory',
+  };
+  const children: ChildProcess[] = [];
+  let log = '';
+  const options = { env: base, stdio: ['ignore', 'ignore', 'pipe'] as ['ignore', 'ignore', 'pipe'] };
+  const track = (child: ChildProcess): ChildProcess => {
+    child.on('error', () => undefined);
+    child.stderr?.on('data', (chunk: Buffer) => (log = (log + chunk.toString('utf8')).slice(-4000)));
+    children.push(child);
+    return child;
+  };
+  track(spawn('dbus-daemon', ['--session', '--nofork', `--address=${busAddress}`], options));
+  await waitFor(() => existsSync(join(runtimeDir, 'bus')), 5_000);
+  track(spawn('pipewire', [], options));
+  await waitFor(() => existsSync(join(runtimeDir, 'pipewire-0')), 5_000);
+  track(spawn('wireplumber', [], options));
+  const mutter = track(spawn('mutter', ['--headless', '--virtual-monitor', `${size.width}x${size.height}`, '--wayland', '--no-x11'], options));
+  // Ends what was started here once this process is gone, however it ended (SIGKILL, a crash).
+  const pids = children.map((c) => String(c.pid ?? 0));
+  const watchdog = spawn('sh', ['-c', 'while kill -0 "$1" 2>/dev/null; do sleep 1; done; shift; dir="$1"; shift; kill -TERM "$@" 2>/dev/null; rm -rf -- "$dir"',
+    'gai-gnome-watchdog', String(process.pid), runtimeDir, ...pids], { detached: true, stdio: 'ignore' });
+  watchdog.on('error', () => undefined);
+  watchdog.unref();
+  const stop = async (): Promise<void> => {
+    if (watchdog.pid !== undefined && watchdog.exitCode === null) watchdog.kill('SIGKILL');
+    for (const child of [...children].reverse()) {
+      if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) continue;
+      const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+      child.kill('SIGTERM');
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 3_000))]);
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    }
+    rmSync(runtimeDir, { recursive: true, force: true });
+  };
+  try {
+    await waitFor(() => mutter.exitCode !== null || (existsSync(join(runtimeDir, 'wayland-0')) && remoteDesktopOnBus(base)), timeoutMs);
+    if (mutter.exitCode !== null) throw new Error(`exit ${mutter.exitCode}`);
+  } catch (error) {
+    await stop();
+    throw new Error(`headless Mutter did not start (${error instanceof Error ? error.message : String(error)}): ${log.trim().split('\n').slice(-3).join(' | ')}`, { cause: error });
+  }
+  const env: NodeJS.ProcessEnv = {
+    ...process.env, WAYLAND_DISPLAY: 'wayland-0', XDG_RUNTIME_DIR: runtimeDir, DBUS_SESSION_BUS_ADDRESS: busAddress,
+    XDG_SESSION_TYPE: 'wayland', XDG_CURRENT_DESKTOP: 'GNOME',
+  };
+  delete env.DISPLAY;
+  delete env.AT_SPI_BUS_ADDRESS;
+  delete env.SWAYSOCK;
+  return { env, runtimeDir, stop };
+}
+
+function remoteDesktopOnBus(env: NodeJS.ProcessEnv): boolean {
+  const names = spawnSync('/usr/bin/python3', ['-c', 'from gi.repository import Gio; b = Gio.bus_get_sync(Gio.BusType.SESSION, None); print(b.call_sync("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "ListNames", None, None, 0, 2000, None).unpack()[0])'], { env, encoding: 'utf8', timeout: 5_000 });
+  return names.stdout.includes('org.gnome.Mutter.RemoteDesktop');
+}
+
+async function waitFor(ready: () => boolean, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!ready()) {
+    if (Date.now() > deadline) throw new Error(`not ready within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}

@@ -1,0 +1,130 @@
+// GAI on GNOME's Wayland: headless Mutter 43 started by the test with PipeWire, a native Wayland
+// galculator (GTK 3), and GAI's own ports and CLI driving it through Mutter's remote-desktop and
+// screen-cast interfaces, with the accessibility tree placed by the screen's text.
+import { strict as assert } from 'node:assert';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Desktop } from '../../src/desktop/ports/desktop';
+import { detectDisplaySession } from '../../src/platform/linux/displaySession';
+import { createPlatformDesktop } from '../../src/platform/platformDesktop';
+import { runBuiltCli } from './support/builtCli';
+import { GNOME_SIZE, gnomeMissing, startGnome, type GnomeDisplay } from './support/gnomeDisplay';
+
+describe('Wayland: GNOME (Mutter 43 headless), a native Wayland GTK app', function () {
+  this.timeout(120_000);
+  let gnome: GnomeDisplay | undefined;
+  let desktop: Desktop;
+  let app: ChildProcess | undefined;
+  let home: string;
+
+  before(async function () {
+    const missing = gnomeMissing();
+    if (missing) {
+      console.log(`      skipped: ${missing}`);
+      this.skip();
+    }
+    gnome = await startGnome();
+    home = mkdtempSync(join(tmpdir(), 'gai-gnome-apps-'));
+    app = spawn('galculator', [], { env: { ...gnome.env, HOME: home, GDK_BACKEND: 'wayland', GSETTINGS_BACKEND: 'memory' }, stdio: 'ignore' });
+    desktop = createPlatformDesktop({ env: gnome.env });
+    const deadline = Date.now() + 30_000;
+    while (!(await desktop.windows.activeWindow().catch(() => undefined))) {
+      if (Date.now() > deadline) throw new Error('galculator did not show on Mutter within 30 s');
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    await new Promise((r) => setTimeout(r, 500));
+  });
+
+  after(async () => {
+    if (app?.pid !== undefined && app.exitCode === null) app.kill('SIGTERM');
+    await desktop?.dispose?.();
+    await gnome?.stop();
+    if (home) rmSync(home, { recursive: true, force: true });
+  });
+
+  /** The calculator's display (above "AC", its right end over "sqrt"), read by OCR from a fresh capture of its right end. */
+  async function displayText(): Promise<string> {
+    const elements = await desktop.accessibility!.elements({ activeWindowOnly: true });
+    const ac = elements.find((e) => e.name === 'AC')!;
+    const sqrt = elements.find((e) => e.name === 'sqrt')!;
+    const strip = await desktop.screen.grab({ x: sqrt.bbox.x + sqrt.bbox.width - 200, y: ac.bbox.y - 66, width: 198, height: 58 });
+    return (await desktop.ocr.recognize(strip)).fullText.replace(/\s+/g, '');
+  }
+
+  async function waitForDisplay(expected: RegExp, timeoutMs = 5_000): Promise<string> {
+    const deadline = Date.now() + timeoutMs;
+    let text = await displayText();
+    while (!expected.test(text) && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 150));
+      text = await displayText();
+    }
+    return text;
+  }
+
+  it('knows the session is GNOME; the screen comes from Mutter\'s screen-cast stream, a region the same pixels as the whole', async () => {
+    const session = detectDisplaySession(gnome!.env);
+    assert.equal(session.kind === 'wayland' && session.compositor, 'gnome');
+    assert.deepEqual(await desktop.screen.size(), GNOME_SIZE);
+    const image = await desktop.screen.grab();
+    assert.deepEqual([image.width, image.height], [GNOME_SIZE.width, GNOME_SIZE.height]);
+    let dark = 0;
+    let light = 0;
+    for (let i = 0; i < image.data.length; i += 4) {
+      if (image.data[i]! < 60) dark++;
+      if (image.data[i]! > 220 && image.data[i + 2]! > 220) light++;
+    }
+    assert.ok(dark > 1000 && light > 10_000, `a drawn desktop with a light window: dark ${dark}, light ${light}`);
+    const region = { x: 100, y: 200, width: 333, height: 120 };
+    const part = await desktop.screen.grab(region);
+    assert.deepEqual([part.width, part.height, part.origin], [region.width, region.height, { x: 100, y: 200 }]);
+    for (const [px, py] of [[0, 0], [150, 60], [332, 119]] as const) {
+      const a = (py * part.width + px) * 4;
+      const b = ((region.y + py) * image.width + region.x + px) * 4;
+      assert.deepEqual([...part.data.subarray(a, a + 4)], [...image.data.subarray(b, b + 4)], `pixel ${px},${py}`);
+    }
+  });
+
+  it('places the window\'s accessibility tree on the screen: each placed button has its own label drawn inside it', async () => {
+    const elements = await desktop.accessibility!.elements({ activeWindowOnly: true, fresh: true });
+    const buttons = elements.filter((e) => /^[0-9]$/.test(e.name) && e.role.includes('button'));
+    assert.equal(buttons.length, 10, JSON.stringify(elements.map((e) => e.name)));
+    for (const button of buttons.filter((b) => ['1', '5', '9'].includes(b.name))) {
+      const inside = await desktop.screen.grab({ x: button.bbox.x + 4, y: button.bbox.y + 4, width: button.bbox.width - 8, height: button.bbox.height - 8 });
+      const read = (await desktop.ocr.recognize(inside, { layout: 'word', scale: 3 })).fullText.trim();
+      assert.equal(read, button.name, `inside the placed box of "${button.name}" (${JSON.stringify(button.bbox)})`);
+    }
+    const window = (await desktop.windows.activeWindow())!;
+    assert.equal(window.appName, 'galculator');
+    assert.equal(window.pid, app!.pid);
+  });
+
+  it('typing and keys reach the app through Mutter\'s virtual keyboard (once a click gave it the focus)', async () => {
+    // A new window on a headless Mutter has no keyboard focus until it is clicked, as a person would.
+    const ac = (await desktop.accessibility!.elements({ activeWindowOnly: true })).find((e) => e.name === 'AC')!;
+    await desktop.input.click({ x: ac.bbox.x + ac.bbox.width / 2, y: ac.bbox.y + ac.bbox.height / 2 }, 'left', 1);
+    await desktop.input.typeText('12+30', 60);
+    await desktop.input.pressKey({ modifiers: [], key: 'enter' });
+    assert.match(await waitForDisplay(/^42$/), /^42$/);
+  });
+
+  it('gai click by text: "sqrt" from the placed tree (OCR reads it "sart"), then "AC" clears', async () => {
+    await desktop.input.pressKey({ modifiers: [], key: 'escape' });
+    await desktop.input.typeText('169', 60);
+    assert.match(await waitForDisplay(/^169$/), /^169$/);
+    const clicked = await runBuiltCli(['click', 'sqrt', '--json'], gnome!.env);
+    assert.equal(clicked.code, 0, clicked.stdout + clicked.stderr);
+    assert.match(clicked.stdout, /"source": "accessibility"/);
+    assert.match(await waitForDisplay(/^13$/), /^13$/);
+    const ocr = await runBuiltCli(['click', 'AC', '--json'], gnome!.env);
+    assert.equal(ocr.code, 0, ocr.stdout + ocr.stderr);
+    assert.match(await waitForDisplay(/^0?\.?$/), /^0?\.?$/);
+  });
+
+  it('gai doctor names GNOME and how GAI reaches it', async () => {
+    const doctor = await runBuiltCli(['doctor'], gnome!.env);
+    assert.match(doctor.stdout, /display\s+ok\s+Wayland, GNOME \(Mutter\)[^\n]*remote-desktop session/);
+    assert.doesNotMatch(doctor.stdout, /cannot drive this desktop/);
+  });
+});

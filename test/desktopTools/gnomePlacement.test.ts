@@ -1,0 +1,126 @@
+// Placing a Wayland window's accessibility tree on the screen by the screen's text (GNOME):
+// the vote between label boxes and OCR words, and the placer that checks a place before use.
+import { strict as assert } from 'node:assert';
+import type { BBox } from '../../src/common/geometry';
+import type { OcrAnalysis } from '../../src/desktop/ocr/ocrTypes';
+import type { OcrEngine } from '../../src/desktop/ports/ocrPort';
+import type { ScreenImage, ScreenPort, ScreenSize } from '../../src/desktop/ports/screenPort';
+import { voteOffset, type NamedBox } from '../../src/platform/linux/gnome/offsetVote';
+import { WindowPlacer } from '../../src/platform/linux/gnome/windowPlacer';
+
+const SCREEN = { width: 1280, height: 800 };
+
+/** A calculator's keypad as its toolkit reports it, relative to its window: 63×34 keys. */
+function keypad(): NamedBox[] {
+  const names = ['7', '8', '9', '/', 'sqrt', '4', '5', '6', '*', '%', '1', '2', '3', '-', '='];
+  const keys = names.map((name, i) => ({ name, bbox: { x: 32 + (i % 5) * 69, y: 244 + Math.floor(i / 5) * 40, width: 63, height: 34 } }));
+  const menus = ['File', 'Edit', 'View'].map((name, i) => ({ name, bbox: { x: 26 + i * 44, y: 60, width: 40, height: 26 } }));
+  return [...menus, ...keys];
+}
+
+/** The words OCR reads off the window drawn at (dx, dy): each label centred in its box, as ink. */
+function drawn(elements: readonly NamedBox[], dx: number, dy: number): NamedBox[] {
+  return elements.map(({ name, bbox }) => {
+    const width = Math.min(bbox.width - 10, name.length * 8);
+    return { name, bbox: { x: bbox.x + dx + (bbox.width - width) / 2, y: bbox.y + dy + 10, width, height: bbox.height - 20 } };
+  });
+}
+
+describe('GNOME: a window placed by its labels on the screen (offsetVote)', () => {
+  it('finds the offset every label agrees on, to the pixel where labels are centred', () => {
+    const vote = voteOffset(keypad(), drawn(keypad(), 86, -11), SCREEN);
+    assert.ok(vote);
+    assert.ok(Math.abs(vote.dx - 86) <= 1 && Math.abs(vote.dy + 11) <= 1, JSON.stringify(vote));
+    assert.equal(vote.votes, keypad().length);
+  });
+
+  it('other text on the screen does not move it, and a word spelled differently is not a vote', () => {
+    const noise: NamedBox[] = [
+      { name: '7', bbox: { x: 900, y: 500, width: 8, height: 12 } },
+      { name: 'File', bbox: { x: 700, y: 30, width: 30, height: 12 } },
+      { name: 'sart', bbox: { x: 400, y: 240, width: 30, height: 12 } },
+    ];
+    const vote = voteOffset(keypad(), [...drawn(keypad(), 300, 120), ...noise], SCREEN);
+    assert.ok(vote && Math.abs(vote.dx - 300) <= 1 && Math.abs(vote.dy - 120) <= 1, JSON.stringify(vote));
+  });
+
+  it('two copies of the window drawn equally: no place (the tree is then left to OCR)', () => {
+    const twice = [...drawn(keypad(), 86, -11), ...drawn(keypad(), 600, 300)];
+    assert.equal(voteOffset(keypad(), twice, SCREEN), undefined);
+  });
+
+  it('one lone label, or labels in wide boxes only, does not pin a window down', () => {
+    assert.equal(voteOffset(keypad(), drawn(keypad(), 86, -11).slice(0, 1), SCREEN), undefined);
+    const wide = [{ name: 'OK', bbox: { x: 10, y: 10, width: 300, height: 120 } }, { name: 'Cancel', bbox: { x: 320, y: 10, width: 300, height: 120 } }];
+    assert.equal(voteOffset(wide, drawn(wide, 50, 50).map((w) => ({ ...w, bbox: { ...w.bbox, height: 12 } })), SCREEN), undefined);
+  });
+});
+
+/** A screen whose pixels are grey level `shade` everywhere inside `window` and black elsewhere. */
+class PaintedScreen implements ScreenPort {
+  window: BBox = { x: 86, y: 0, width: 400, height: 450 };
+  grabs = 0;
+  size(): Promise<ScreenSize> {
+    return Promise.resolve(SCREEN);
+  }
+  scaleFactor(): Promise<number> {
+    return Promise.resolve(1);
+  }
+  grab(region: BBox = { x: 0, y: 0, ...SCREEN }): Promise<ScreenImage> {
+    this.grabs++;
+    const data = Buffer.alloc(region.width * region.height * 4);
+    for (let y = 0; y < region.height; y++) {
+      for (let x = 0; x < region.width; x++) {
+        const sx = region.x + x;
+        const sy = region.y + y;
+        const inside = sx >= this.window.x && sx < this.window.x + this.window.width && sy >= this.window.y && sy < this.window.y + this.window.height;
+        // Stripes make a label's place look different from its neighbourhood.
+        const shade = inside ? ((sx - this.window.x) % 40 < 20 ? 230 : 120) : 0;
+        data.fill(shade, (y * region.width + x) * 4, (y * region.width + x) * 4 + 3);
+        data[(y * region.width + x) * 4 + 3] = 255;
+      }
+    }
+    return Promise.resolve({ width: region.width, height: region.height, data, origin: { x: region.x, y: region.y } });
+  }
+}
+
+/** OCR of the painted screen: the keypad's words where the window is. */
+class KeypadOcr implements OcrEngine {
+  readonly name = 'keypad';
+  reads = 0;
+  constructor(private readonly screen: PaintedScreen) {}
+  recognize(): Promise<OcrAnalysis> {
+    this.reads++;
+    const words = drawn(keypad(), this.screen.window.x, this.screen.window.y - 11);
+    return Promise.resolve({ fullText: words.map((w) => w.name).join(' '), elements: words.map((w) => ({ text: w.name, bbox: w.bbox, confidence: 0.9, level: 'word' as const })) });
+  }
+  dispose(): Promise<void> {
+    return Promise.resolve();
+  }
+}
+
+describe('GNOME: the window placer', () => {
+  it('reads the screen once, then confirms the place with a small look; a moved window is placed again', async () => {
+    const screen = new PaintedScreen();
+    const ocr = new KeypadOcr(screen);
+    const placer = new WindowPlacer(screen, ocr);
+    const first = await placer.offsetOf('galculator', keypad());
+    assert.ok(first && Math.abs(first.dx - 86) <= 1 && Math.abs(first.dy + 11) <= 1, JSON.stringify(first));
+    const again = await placer.offsetOf('galculator', keypad());
+    assert.deepEqual(again, first);
+    assert.equal(ocr.reads, 1, 'the second use is confirmed without OCR');
+    assert.equal(placer.stats.confirmed, 1);
+    // The person drags the window: the witness's pixels are gone from the old place.
+    screen.window = { x: 500, y: 200, width: 400, height: 450 };
+    const moved = await placer.offsetOf('galculator', keypad());
+    assert.ok(moved && Math.abs(moved.dx - 500) <= 1 && Math.abs(moved.dy - 189) <= 1, JSON.stringify(moved));
+    assert.equal(ocr.reads, 2);
+  });
+
+  it('a window with no named element, or none of whose names are on the screen, is not placed', async () => {
+    const screen = new PaintedScreen();
+    const placer = new WindowPlacer(screen, new KeypadOcr(screen));
+    assert.equal(await placer.offsetOf('blank', [{ name: '', bbox: { x: 0, y: 0, width: 10, height: 10 } }]), undefined);
+    assert.equal(await placer.offsetOf('other', [{ name: 'Apply', bbox: { x: 0, y: 0, width: 60, height: 30 } }, { name: 'Close', bbox: { x: 70, y: 0, width: 60, height: 30 } }]), undefined);
+  });
+});
