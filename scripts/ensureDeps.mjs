@@ -49,6 +49,8 @@ export const APT_PACKAGES = [
   // WirePlumber carry its screen-cast stream, and GAI's helper reads that stream with GStreamer's
   // PipeWire source through python3-gi (mutterHelperScript.ts).
   'mutter', 'pipewire', 'wireplumber',
+  // GNOME Shell 43 headless: the GNOME people use (top bar, overview), on the same Mutter.
+  'gnome-shell',
   'gstreamer1.0-pipewire', 'gstreamer1.0-plugins-base', 'gir1.2-gstreamer-1.0',
 ];
 

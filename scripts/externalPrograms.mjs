@@ -45,6 +45,7 @@ export const EXTERNAL_PROGRAMS = {
   sway: { apt: 'sway', for: 'the headless wlroots desktop of the Wayland tests (swayDisplay.ts), started as the gai-wayland user' },
   'dbus-daemon': { apt: 'dbus-daemon', for: 'the session bus of the Wayland tests\' sway desktop, through which its apps start their accessibility bus' },
   mutter: { apt: 'mutter', for: 'the headless GNOME compositor of the Wayland tests (gnomeDisplay.ts)' },
+  'gnome-shell': { apt: 'gnome-shell', for: 'GNOME Shell headless, the second GNOME desktop of the Wayland tests (gnomeDisplay.ts)' },
   pipewire: { apt: 'pipewire', for: 'the media server that carries the GNOME test desktop\'s screen-cast stream' },
   wireplumber: { apt: 'wireplumber', for: 'PipeWire\'s session manager on the GNOME test desktop (streams are linked through it)' },
   grim: { apt: 'grim', for: 'screen capture on wlroots compositors (GrimScreen)' },

@@ -1,6 +1,7 @@
-// GAI on GNOME's Wayland: headless Mutter 43 started by the test with PipeWire, a native Wayland
-// galculator (GTK 3), and GAI's own ports and CLI driving it through Mutter's remote-desktop and
-// screen-cast interfaces, with the accessibility tree placed by the screen's text.
+// GAI on GNOME's Wayland: headless Mutter 43, then GNOME Shell 43, started by the test with
+// PipeWire, a native Wayland galculator (GTK 3), and GAI's own ports and CLI driving it through
+// Mutter's remote-desktop and screen-cast interfaces, with the accessibility tree placed by the
+// screen's text.
 import { strict as assert } from 'node:assert';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -10,9 +11,11 @@ import type { Desktop } from '../../src/desktop/ports/desktop';
 import { detectDisplaySession } from '../../src/platform/linux/displaySession';
 import { createPlatformDesktop } from '../../src/platform/platformDesktop';
 import { runBuiltCli } from './support/builtCli';
-import { GNOME_SIZE, gnomeMissing, startGnome, type GnomeDisplay } from './support/gnomeDisplay';
+import { GNOME_SIZE, gnomeMissing, startGnome, type GnomeDisplay, type GnomeKind } from './support/gnomeDisplay';
 
-describe('Wayland: GNOME (Mutter 43 headless), a native Wayland GTK app', function () {
+const KINDS: Array<[GnomeKind, string]> = [['mutter', 'Mutter 43 alone'], ['gnome-shell', 'GNOME Shell 43']];
+
+for (const [kind, title] of KINDS) describe(`Wayland: GNOME (${title}, headless), a native Wayland GTK app`, function () {
   this.timeout(120_000);
   let gnome: GnomeDisplay | undefined;
   let desktop: Desktop;
@@ -20,15 +23,20 @@ describe('Wayland: GNOME (Mutter 43 headless), a native Wayland GTK app', functi
   let home: string;
 
   before(async function () {
-    const missing = gnomeMissing();
+    const missing = gnomeMissing(kind);
     if (missing) {
       console.log(`      skipped: ${missing}`);
       this.skip();
     }
-    gnome = await startGnome();
+    gnome = await startGnome(kind);
+    desktop = createPlatformDesktop({ env: gnome.env });
+    if (kind === 'gnome-shell') {
+      // GNOME Shell starts in its overview; a person leaves it with Escape before opening an app.
+      await new Promise((r) => setTimeout(r, 1_500));
+      await desktop.input.pressKey({ modifiers: [], key: 'escape' });
+    }
     home = mkdtempSync(join(tmpdir(), 'gai-gnome-apps-'));
     app = spawn('galculator', [], { env: { ...gnome.env, HOME: home, GDK_BACKEND: 'wayland', GSETTINGS_BACKEND: 'memory' }, stdio: 'ignore' });
-    desktop = createPlatformDesktop({ env: gnome.env });
     const deadline = Date.now() + 30_000;
     while (!(await desktop.windows.activeWindow().catch(() => undefined))) {
       if (Date.now() > deadline) throw new Error('galculator did not show on Mutter within 30 s');

@@ -1,6 +1,8 @@
-// A headless GNOME compositor for the Wayland tests: Mutter 43 with a virtual monitor and no X11,
-// on a session bus of its own with PipeWire and WirePlumber (its screen-cast streams need them).
-// Mutter runs as root here (unlike sway it does not refuse); every process is stopped by its PID.
+// A headless GNOME desktop for the Wayland tests: Mutter 43 alone, or GNOME Shell 43 (Mutter with
+// the shell people use: top bar, overview, screen-sharing indicator), with a virtual monitor and no
+// X11, on a session bus of its own with PipeWire and WirePlumber (screen-cast streams need them).
+// GNOME Shell also wants a system bus: a private one stands in, so nothing of the machine's is
+// touched. Both run as root here (unlike sway they do not refuse); each process is stopped by PID.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -14,20 +16,23 @@ export interface GnomeDisplay {
   stop(): Promise<void>;
 }
 
-/** Why headless Mutter cannot be started here, or undefined when it can. */
-export function gnomeMissing(): string | undefined {
+export type GnomeKind = 'mutter' | 'gnome-shell';
+
+/** Why this headless GNOME desktop cannot be started here, or undefined when it can. */
+export function gnomeMissing(kind: GnomeKind): string | undefined {
   if (process.platform !== 'linux') return 'Mutter runs on Linux only';
   const absent = (probe: { error?: Error }): boolean => probe.error !== undefined;
   if (absent(spawnSync('mutter', ['--version'], { stdio: 'ignore' }))) return 'mutter is not installed (npm test installs it as root)';
   if (absent(spawnSync('pipewire', ['--version'], { stdio: 'ignore' }))) return 'pipewire is not installed (npm test installs it as root)';
   if (absent(spawnSync('wireplumber', ['--version'], { stdio: 'ignore' }))) return 'wireplumber is not installed (npm test installs it as root)';
   if (absent(spawnSync('dbus-daemon', ['--version'], { stdio: 'ignore' }))) return 'dbus-daemon is not installed (npm test installs it as root)';
+  if (kind === 'gnome-shell' && absent(spawnSync('gnome-shell', ['--version'], { stdio: 'ignore' }))) return 'gnome-shell is not installed (npm test installs it as root)';
   const gst = spawnSync('/usr/bin/python3', ['-c', "import gi; gi.require_version('Gst', '1.0'); from gi.repository import Gst; Gst.init(None); assert Gst.ElementFactory.find('pipewiresrc')"], { stdio: 'ignore' });
   if (gst.status !== 0) return 'python3-gi with GStreamer\'s PipeWire source is not installed (npm test installs it as root)';
   return undefined;
 }
 
-export async function startGnome(timeoutMs = 20_000, size = GNOME_SIZE): Promise<GnomeDisplay> {
+export async function startGnome(kind: GnomeKind, timeoutMs = 30_000, size = GNOME_SIZE): Promise<GnomeDisplay> {
   const runtimeDir = mkdtempSync('/tmp/gai-gnome-');
   const busAddress = `unix:path=${join(runtimeDir, 'bus')}`;
   const base: NodeJS.ProcessEnv = {
@@ -46,10 +51,17 @@ export async function startGnome(timeoutMs = 20_000, size = GNOME_SIZE): Promise
   };
   track(spawn('dbus-daemon', ['--session', '--nofork', `--address=${busAddress}`], options));
   await waitFor(() => existsSync(join(runtimeDir, 'bus')), 5_000);
+  if (kind === 'gnome-shell') {
+    // logind, polkit, accounts: absent from this bus, which GNOME Shell takes in its stride.
+    base.DBUS_SYSTEM_BUS_ADDRESS = `unix:path=${join(runtimeDir, 'system-bus')}`;
+    track(spawn('dbus-daemon', ['--session', '--nofork', `--address=${base.DBUS_SYSTEM_BUS_ADDRESS}`], options));
+    await waitFor(() => existsSync(join(runtimeDir, 'system-bus')), 5_000);
+  }
   track(spawn('pipewire', [], options));
   await waitFor(() => existsSync(join(runtimeDir, 'pipewire-0')), 5_000);
   track(spawn('wireplumber', [], options));
-  const mutter = track(spawn('mutter', ['--headless', '--virtual-monitor', `${size.width}x${size.height}`, '--wayland', '--no-x11'], options));
+  const compositorArgs = ['--headless', '--virtual-monitor', `${size.width}x${size.height}`, '--wayland', '--no-x11'];
+  const mutter = track(kind === 'gnome-shell' ? spawn('gnome-shell', compositorArgs, options) : spawn('mutter', compositorArgs, options));
   // Ends what was started here once this process is gone, however it ended (SIGKILL, a crash).
   const pids = children.map((c) => String(c.pid ?? 0));
   const watchdog = spawn('sh', ['-c', 'while kill -0 "$1" 2>/dev/null; do sleep 1; done; shift; dir="$1"; shift; kill -TERM "$@" 2>/dev/null; rm -rf -- "$dir"',
@@ -72,7 +84,7 @@ export async function startGnome(timeoutMs = 20_000, size = GNOME_SIZE): Promise
     if (mutter.exitCode !== null) throw new Error(`exit ${mutter.exitCode}`);
   } catch (error) {
     await stop();
-    throw new Error(`headless Mutter did not start (${error instanceof Error ? error.message : String(error)}): ${log.trim().split('\n').slice(-3).join(' | ')}`, { cause: error });
+    throw new Error(`headless ${kind} did not start (${error instanceof Error ? error.message : String(error)}): ${log.trim().split('\n').slice(-3).join(' | ')}`, { cause: error });
   }
   const env: NodeJS.ProcessEnv = {
     ...process.env, WAYLAND_DISPLAY: 'wayland-0', XDG_RUNTIME_DIR: runtimeDir, DBUS_SESSION_BUS_ADDRESS: busAddress,

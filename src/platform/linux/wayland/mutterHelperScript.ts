@@ -71,10 +71,12 @@ class Mutter:
         if self.node is None:
             raise RuntimeError('Mutter started the remote-desktop session but no PipeWire stream came (is pipewire running in this session?)')
         self.held = []
-        # Mutter adds the session's virtual keyboard as the first key arrives, and that key is
-        # lost: a tap of Shift, which types nothing, goes first.
+        # The first key and the first pointer event of a new session are often lost (Mutter
+        # is still adding the session's virtual devices): a tap of Shift, which types nothing,
+        # and a motion by nothing go first.
         self.notify('NotifyKeyboardKeysym', '(ub)', keysym('Shift_L'), True)
         self.notify('NotifyKeyboardKeysym', '(ub)', keysym('Shift_L'), False)
+        self.notify('NotifyPointerMotionRelative', '(dd)', 0.0, 0.0)
 
     def call(self, name, path, iface, method, args, reply):
         result = self.bus.call_sync(name, path, iface, method, args, GLib.VariantType(reply) if reply else None, 0, 5000, None)
