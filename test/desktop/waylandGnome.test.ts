@@ -7,6 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { BBox } from '../../src/common/geometry';
 import type { Desktop } from '../../src/desktop/ports/desktop';
 import { detectDisplaySession } from '../../src/platform/linux/displaySession';
 import { createPlatformDesktop } from '../../src/platform/platformDesktop';
@@ -61,6 +62,14 @@ for (const [kind, title] of KINDS) describe(`Wayland: GNOME (${title}, headless)
     return (await desktop.ocr.recognize(strip)).fullText.replace(/\s+/g, '');
   }
 
+  /** What is drawn at the middle of a box (a key's label), read by OCR. */
+  async function labelInside(box: BBox): Promise<string> {
+    const width = Math.min(box.width - 8, 48);
+    const height = Math.min(box.height - 8, 28);
+    const middle = await desktop.screen.grab({ x: Math.round(box.x + (box.width - width) / 2), y: Math.round(box.y + (box.height - height) / 2), width, height });
+    return (await desktop.ocr.recognize(middle, { layout: 'word', scale: 3 })).fullText.trim();
+  }
+
   async function waitForDisplay(expected: RegExp, timeoutMs = 5_000): Promise<string> {
     const deadline = Date.now() + timeoutMs;
     let text = await displayText();
@@ -99,9 +108,7 @@ for (const [kind, title] of KINDS) describe(`Wayland: GNOME (${title}, headless)
     const buttons = elements.filter((e) => /^[0-9]$/.test(e.name) && e.role.includes('button'));
     assert.equal(buttons.length, 10, JSON.stringify(elements.map((e) => e.name)));
     for (const button of buttons.filter((b) => ['1', '5', '9'].includes(b.name))) {
-      const inside = await desktop.screen.grab({ x: button.bbox.x + 4, y: button.bbox.y + 4, width: button.bbox.width - 8, height: button.bbox.height - 8 });
-      const read = (await desktop.ocr.recognize(inside, { layout: 'word', scale: 3 })).fullText.trim();
-      assert.equal(read, button.name, `inside the placed box of "${button.name}" (${JSON.stringify(button.bbox)})`);
+      assert.equal(await labelInside(button.bbox), button.name, `inside the placed box of "${button.name}" (${JSON.stringify(button.bbox)})`);
     }
     const window = (await desktop.windows.activeWindow())!;
     assert.equal(window.appName, 'galculator');
@@ -128,6 +135,19 @@ for (const [kind, title] of KINDS) describe(`Wayland: GNOME (${title}, headless)
     const ocr = await runBuiltCli(['click', 'AC', '--json'], gnome!.env);
     assert.equal(ocr.code, 0, ocr.stdout + ocr.stderr);
     assert.match(await waitForDisplay(/^0?\.?$/), /^0?\.?$/);
+  });
+
+  // Mutter alone has no tiling shortcut: a GNOME Shell test only.
+  if (kind === 'gnome-shell') it('a window the person moves is placed again before its tree is used (GNOME Shell: Super+Left tiles it)', async () => {
+    const before = (await desktop.accessibility!.elements({ activeWindowOnly: true })).find((e) => e.name === '7')!;
+    await desktop.input.pressKey({ modifiers: ['super'], key: 'left' });
+    await new Promise((r) => setTimeout(r, 1_500)); // the shell's tiling animation
+    const after = (await desktop.accessibility!.elements({ activeWindowOnly: true, fresh: true })).find((e) => e.name === '7')!;
+    assert.notDeepEqual(after.bbox, before.bbox, 'the tiled window\'s keys moved');
+    assert.equal(await labelInside(after.bbox), '7', `inside the placed box ${JSON.stringify(after.bbox)}`);
+    const clicked = await runBuiltCli(['click', '7', '--json'], gnome!.env);
+    assert.match(clicked.stdout, /"source": "accessibility"/);
+    assert.match(await waitForDisplay(/^7$/), /^7$/);
   });
 
   it('gai doctor names GNOME and how GAI reaches it', async () => {
