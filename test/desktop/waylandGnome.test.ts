@@ -150,6 +150,20 @@ for (const [kind, title] of KINDS) describe(`Wayland: GNOME (${title}, headless)
     assert.match(await waitForDisplay(/^7$/), /^7$/);
   });
 
+  // The indicator is GNOME Shell's: Mutter alone shows none.
+  if (kind === 'gnome-shell') it('the person stops GAI\'s screen sharing from the top bar: GAI says so at once (never an old frame), and the next look starts a new session', async () => {
+    await desktop.screen.grab();
+    // The orange indicator's "×" at the top bar's right end (1280 px wide screen). The click's
+    // release, or else the next look, is the first to meet the ended session, and says so.
+    const said = await desktop.input.click({ x: 1204, y: 16 }, 'left', 1).then(
+      () => desktop.screen.grab().then(() => 'a picture', (error: Error) => error.message),
+      (error: Error) => error.message,
+    );
+    assert.match(said, /GNOME ended GAI's remote-desktop session/);
+    const image = await desktop.screen.grab();
+    assert.equal(image.width, GNOME_SIZE.width);
+  });
+
   it('gai doctor names GNOME and how GAI reaches it', async () => {
     const doctor = await runBuiltCli(['doctor'], gnome!.env);
     assert.match(doctor.stdout, /display\s+ok\s+Wayland, GNOME \(Mutter\)[^\n]*remote-desktop session/);

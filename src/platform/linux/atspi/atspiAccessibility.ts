@@ -98,6 +98,15 @@ export class AtspiAccessibility implements AccessibilityPort {
     return windows.flatMap((w) => w.elements.map((raw) => toElement(raw, w))).sort(readingOrder);
   }
 
+  /** The active top-level window as the toolkit reports it (its box as reported: on Wayland relative to itself), without a walk. */
+  async activeTopLevel(signal?: AbortSignal): Promise<TopLevel | undefined> {
+    const answer = await this.ask('window', {}, signal);
+    const window = answer.window as TopLevel['window'] | null | undefined;
+    if (!window) return undefined;
+    const [x, y, width, height] = answer.box as [number, number, number, number];
+    return { window, app: String(answer.app ?? ''), ...(typeof answer.pid === 'number' ? { pid: answer.pid } : {}), box: { x, y, width, height } };
+  }
+
   async textBoxes(text: string, options: AccessibilityQueryOptions = {}): Promise<AccessibleElement[]> {
     const answer = await this.ask('text', { active: options.activeWindowOnly !== false, query: text }, options.signal);
     const windows = (answer.windows ?? []) as ScriptWindow[];
@@ -134,6 +143,13 @@ export class AtspiAccessibility implements AccessibilityPort {
       throw new Error(`AT-SPI: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
     }
   }
+}
+
+export interface TopLevel {
+  window: { name: string; role: string; active: boolean };
+  app: string;
+  pid?: number;
+  box: BBox;
 }
 
 function toElement(raw: ScriptElement, from: ScriptWindow): AccessibleElement {

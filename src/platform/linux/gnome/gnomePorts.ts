@@ -29,11 +29,12 @@ export function createGnomePorts(env: NodeJS.ProcessEnv, options: { bridgeIdleMs
   const bridgeEnv = { ...env, GAI_UNPLACED_TREE: '1' };
   const bridge = new DesktopBridge(bridgeEnv, { idleMs: options.bridgeIdleMs });
   const placer = new WindowPlacer(screen, options.ocr);
-  const accessibility = new PlacedTree(new AtspiAccessibility(bridgeEnv, {}, bridge), placer);
+  const tree = new AtspiAccessibility(bridgeEnv, {}, bridge);
+  const accessibility = new PlacedTree(tree, placer);
   return {
     screen,
     input: new WaylandInput(helper, layout),
-    windows: new GnomeWindows(accessibility, screen),
+    windows: new GnomeWindows(accessibility, screen, tree, placer),
     accessibility,
     dispose: async () => {
       await Promise.all([helper.dispose(), bridge.dispose()]);

@@ -15,14 +15,19 @@ export interface OffsetVote {
   dy: number;
   /** How many label/word pairs agree on it. */
   votes: number;
-  /** A word that agreed, in screen pixels: what a later look checks is still there. */
-  witness: BBox;
+  /** Words that agreed, in screen pixels, far apart: what a later look checks are still there. */
+  witnesses: BBox[];
 }
 
 /** Slack around an element's box, in pixels: OCR's ink box may overhang a tight label box. */
 const SLACK = 3;
 /** At most this many pairs per name: a name found everywhere ("OK" ×20) says little. */
 const MAX_PAIRS_PER_NAME = 6;
+/** Labels this far apart (px) tell a scaled drawing from a moved one; a slope off 1 by more is scaled. */
+const SCALE_LEVER = 150;
+const SCALE_TOLERANCE = 0.035;
+/** Words kept to confirm a place: one of them may change (a pressed key) without a new reading. */
+const WITNESSES = 3;
 /** The widest set of offsets still taken as one place: beyond it, no label pins the window down. */
 const MAX_SPAN = 48;
 
@@ -54,7 +59,7 @@ export function voteOffset(elements: readonly NamedBox[], words: readonly NamedB
   const gw = width - low;
   const gh = height - low;
   const diff = new Int32Array((gw + 1) * (gh + 1));
-  const pairs: Array<{ x0: number; y0: number; x1: number; y1: number; word: BBox; centre: { x: number; y: number } }> = [];
+  const pairs: Array<{ x0: number; y0: number; x1: number; y1: number; word: BBox; element: { x: number; y: number }; centre: { x: number; y: number } }> = [];
   for (const element of elements) {
     const found = byText.get(normalizedLabel(element.name));
     if (!found || found.length > MAX_PAIRS_PER_NAME) continue;
@@ -66,7 +71,7 @@ export function voteOffset(elements: readonly NamedBox[], words: readonly NamedB
       const y0 = Math.max(low, Math.floor(w.y + w.height - e.y - e.height - SLACK));
       const y1 = Math.min(height - 1, Math.ceil(w.y - e.y + SLACK));
       if (x0 > x1 || y0 > y1) continue;
-      pairs.push({ x0, y0, x1, y1, word: w, centre: { x: w.x + w.width / 2 - e.x - e.width / 2, y: w.y + w.height / 2 - e.y - e.height / 2 } });
+      pairs.push({ x0, y0, x1, y1, word: w, element: { x: e.x + e.width / 2, y: e.y + e.height / 2 }, centre: { x: w.x + w.width / 2 - e.x - e.width / 2, y: w.y + w.height / 2 - e.y - e.height / 2 } });
       const a = x0 - low;
       const b = y0 - low;
       const c = x1 - low + 1;
@@ -105,9 +110,10 @@ export function voteOffset(elements: readonly NamedBox[], words: readonly NamedB
   // Within the rectangle, labels are drawn centred in their controls more often than not.
   const dx = clamp(Math.round(median(agreeing.map((p) => p.centre.x))), minX, maxX);
   const dy = clamp(Math.round(median(agreeing.map((p) => p.centre.y))), minY, maxY);
-  // The largest agreeing word is the surest to be found again by its pixels.
-  const witness = agreeing.sort((p, q) => q.word.width * q.word.height - p.word.width * p.word.height)[0]!.word;
-  return { dx, dy, votes: best, witness };
+  // A window drawn scaled (GNOME's overview shows thumbnails) agrees on no single offset: its
+  // labels drift from their places the farther they are from one another.
+  if (scaled(agreeing.map((p) => [p.element.x, p.element.x + p.centre.x])) || scaled(agreeing.map((p) => [p.element.y, p.element.y + p.centre.y]))) return undefined;
+  return { dx, dy, votes: best, witnesses: spreadOut(agreeing.map((p) => p.word), WITNESSES) };
 }
 
 function median(values: readonly number[]): number {
@@ -118,4 +124,35 @@ function median(values: readonly number[]): number {
 
 function clamp(value: number, low: number, high: number): number {
   return Math.min(high, Math.max(low, value));
+}
+
+/**
+ * Whether word positions grow with element positions at a slope other than 1: pairs of (where
+ * the element's centre is in its window, where its word's centre is relative to the window).
+ */
+function scaled(pairs: ReadonlyArray<readonly [number, number]>): boolean {
+  const xs = pairs.map((p) => p[0]);
+  if (pairs.length < 3 || Math.max(...xs) - Math.min(...xs) < SCALE_LEVER) return false;
+  const meanX = xs.reduce((a, b) => a + b, 0) / xs.length;
+  const meanY = pairs.reduce((a, p) => a + p[1], 0) / pairs.length;
+  let cov = 0;
+  let variance = 0;
+  for (const [x, y] of pairs) {
+    cov += (x - meanX) * (y - meanY);
+    variance += (x - meanX) ** 2;
+  }
+  return Math.abs(cov / variance - 1) > SCALE_TOLERANCE;
+}
+
+/** The largest word (the surest to be found again by its pixels), then each next the farthest from those taken. */
+function spreadOut(words: readonly BBox[], count: number): BBox[] {
+  const left = [...words].sort((a, b) => b.width * b.height - a.width * a.height);
+  const taken = left.splice(0, 1);
+  const centre = (b: BBox): [number, number] => [b.x + b.width / 2, b.y + b.height / 2];
+  while (taken.length < count && left.length > 0) {
+    const distance = (b: BBox): number => Math.min(...taken.map((t) => Math.hypot(centre(b)[0] - centre(t)[0], centre(b)[1] - centre(t)[1])));
+    left.sort((a, b) => distance(b) - distance(a));
+    taken.push(left.shift()!);
+  }
+  return taken;
 }

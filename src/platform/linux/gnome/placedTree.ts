@@ -84,7 +84,8 @@ export class PlacedTree implements AccessibilityPort {
   }
 }
 
-function windowKey(e: AccessibleElement): string {
+/** One window of one application: what the placer keeps a place for. */
+export function windowKey(e: Pick<AccessibleElement, 'pid' | 'app' | 'window'>): string {
   return `${e.pid ?? e.app ?? ''}\u0000${e.window?.role ?? ''}\u0000${e.window?.name ?? ''}`;
 }
 

@@ -5,19 +5,19 @@ import { voteOffset, type NamedBox } from './offsetVote';
 
 // Where each window is on a GNOME Wayland screen: Mutter tells an ordinary client nothing about
 // windows, but each window's accessibility tree gives its labels relative to the window, and the
-// screen shows them. One OCR of the screen places a window (offsetVote.ts); after that, one small
-// look at a word that agreed (a few milliseconds) confirms it is still there before every use, so
-// a window the person moved is placed again, never clicked at its old place.
+// screen shows them. One OCR of the screen places a window (offsetVote.ts); after that, small
+// looks at three words that agreed (a few milliseconds) confirm it is still there before every
+// use: all but one must be unchanged (a key pressed or hovered changes one), so a window the
+// person moved is placed again, never clicked at its old place.
 
 interface Placement {
   dx: number;
   dy: number;
-  witness: BBox;
-  /** The witness's pixels in grey, downsampled: what the place is checked against. */
-  print: Float32Array;
+  /** Each witness word's box and its pixels in grey, downsampled: what the place is checked against. */
+  witnesses: Array<{ box: BBox; print: Float32Array }>;
 }
 
-/** Mean grey difference (0–255) above which the witness is taken to be gone. */
+/** Mean grey difference (0–255) above which a witness is taken to be gone. */
 const CHANGED = 28;
 const PRINT_SIZE = { columns: 12, rows: 4 };
 
@@ -46,10 +46,18 @@ export class WindowPlacer {
     const { words, size } = await this.readScreen(signal);
     const vote = voteOffset(named, words, size);
     if (!vote) return undefined;
-    const image = await this.screen.grab(vote.witness);
-    this.places.set(key, { dx: vote.dx, dy: vote.dy, witness: vote.witness, print: fingerprint(image) });
+    const witnesses = await Promise.all(vote.witnesses.map(async (box) => ({ box, print: fingerprint(await this.screen.grab(box)) })));
+    this.places.set(key, { dx: vote.dx, dy: vote.dy, witnesses });
     this.stats.placed++;
     return { dx: vote.dx, dy: vote.dy };
+  }
+
+  /** The window's offset when it was placed before and is still there (a glance, no OCR). */
+  async knownOffset(key: string): Promise<{ dx: number; dy: number } | undefined> {
+    const known = this.places.get(key);
+    if (!known || !(await this.stillThere(known))) return undefined;
+    this.stats.confirmed++;
+    return { dx: known.dx, dy: known.dy };
   }
 
   /** Forgets every place: after an action that may have moved windows. */
@@ -59,10 +67,9 @@ export class WindowPlacer {
 
   private async stillThere(place: Placement): Promise<boolean> {
     try {
-      const now = fingerprint(await this.screen.grab(place.witness));
-      let sum = 0;
-      for (let i = 0; i < now.length; i++) sum += Math.abs(now[i]! - place.print[i]!);
-      return sum / now.length < CHANGED;
+      const looks = await Promise.all(place.witnesses.map(async ({ box, print }) => difference(fingerprint(await this.screen.grab(box)), print) < CHANGED));
+      const unchanged = looks.filter(Boolean).length;
+      return unchanged >= Math.max(1, looks.length - 1);
     } catch {
       return false;
     }
@@ -82,6 +89,12 @@ export class WindowPlacer {
     })();
     return this.reading;
   }
+}
+
+function difference(a: Float32Array, b: Float32Array): number {
+  let sum = 0;
+  for (let i = 0; i < a.length; i++) sum += Math.abs(a[i]! - b[i]!);
+  return sum / a.length;
 }
 
 /** The region's grey levels averaged over a small grid: cheap to compare, blind to noise. */

@@ -44,6 +44,11 @@ def keysym(name):
         raise ValueError('no keysym is named %r' % name)
     return value
 
+class Ended(Exception):
+    pass
+
+ENDED = 'GNOME ended GAI\'s remote-desktop session (its screen-sharing indicator was stopped, or Mutter restarted); the next request starts a new one'
+
 class Mutter:
     def __init__(self):
         try:
@@ -94,8 +99,22 @@ class Mutter:
         self.scale = primary[0][2]
         return primary[0][5][0][0]
 
+    def alive(self):
+        # The person can end the session from GNOME's screen-sharing indicator; the stream then
+        # keeps its last frame, which must never be served as the screen.
+        try:
+            self.call(RD, self.session, 'org.freedesktop.DBus.Properties', 'Get', GLib.Variant('(ss)', (RD + '.Session', 'SessionId')), '(v)')
+            return True
+        except Exception:
+            return False
+
     def notify(self, method, fmt, *args):
-        self.call(RD, self.session, RD + '.Session', method, GLib.Variant(fmt, args), None)
+        try:
+            self.call(RD, self.session, RD + '.Session', method, GLib.Variant(fmt, args), None)
+        except Exception:
+            if not self.alive():
+                raise Ended(ENDED)
+            raise
 
 class Frames:
     """The stream's newest frame (BGRx), kept as it arrives."""
@@ -165,6 +184,8 @@ def keys(m, names, delay_ms, mods):
 
 def answer(m, frames, req):
     cmd = req.get('cmd')
+    if cmd in ('capture', 'layout') and not m.alive():
+        raise Ended(ENDED)
     if cmd == 'capture':
         return capture(frames, req)
     if cmd == 'release':
@@ -210,6 +231,10 @@ def main():
             result.update({'id': req.get('id'), 'ok': True})
             send_line(result)
         except Exception as e:
+            if isinstance(e, Ended):
+                # Said once, to this request: Node starts a new helper, with a new session, when asked again.
+                send_line({'type': 'ended', 'id': req.get('id'), 'error': str(e)})
+                break
             send_line({'id': req.get('id'), 'ok': False, 'error': (e.message if hasattr(e, 'message') else str(e)) or type(e).__name__})
     frames.pipeline.set_state(Gst.State.NULL)
 

@@ -102,6 +102,19 @@ export class WaylandHelper {
           clearTimeout(startTimer);
           return;
         }
+        if (message.type === 'ended') {
+          // The desktop ended this helper's session: the next question starts a new helper;
+          // this one's questions fail with the reason, not "the helper ended".
+          if (this.child === child) {
+            this.child = undefined;
+            this.ready = undefined;
+          }
+          for (const [id, waiter] of this.pending) {
+            this.pending.delete(id);
+            waiter.reject(new Error(`Wayland: ${message.error ?? 'the session ended'}`));
+          }
+          return;
+        }
         const waiter = message.id === undefined ? undefined : this.pending.get(message.id);
         if (!waiter) return;
         this.pending.delete(message.id!);
