@@ -150,6 +150,30 @@ for (const [kind, title] of KINDS) describe(`Wayland: GNOME (${title}, headless)
     assert.match(await waitForDisplay(/^7$/), /^7$/);
   });
 
+  it('lists the windows from the accessibility tree, each where its elements are; the active one first', async () => {
+    const editor = spawn('mousepad', [], { env: { ...gnome!.env, HOME: home, GDK_BACKEND: 'wayland', GSETTINGS_BACKEND: 'memory' }, stdio: 'ignore' });
+    try {
+      const deadline = Date.now() + 30_000;
+      let windows = await desktop.windows.listWindows!();
+      while (!windows.some((w) => w.pid === editor.pid) && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 300));
+        windows = await desktop.windows.listWindows!();
+      }
+      const calculator = windows.find((w) => w.pid === app!.pid);
+      const mousepad = windows.find((w) => w.pid === editor.pid);
+      assert.ok(calculator && mousepad, JSON.stringify(windows));
+      assert.equal(windows[0], mousepad, 'the new window has the focus and comes first');
+      assert.equal((await desktop.windows.activeWindow())?.pid, editor.pid);
+      // Each box holds the window's own title bar label, drawn there.
+      for (const window of [calculator, mousepad]) {
+        const strip = await desktop.screen.grab({ x: window.bounds.x, y: window.bounds.y, width: window.bounds.width, height: 30 });
+        assert.match((await desktop.ocr.recognize(strip)).fullText, window === mousepad ? /Mousepad/ : /galculator/);
+      }
+    } finally {
+      editor.kill('SIGTERM');
+    }
+  });
+
   // The indicator is GNOME Shell's: Mutter alone shows none.
   if (kind === 'gnome-shell') it('the person stops GAI\'s screen sharing from the top bar: GAI says so at once (never an old frame), and the next look starts a new session', async () => {
     await desktop.screen.grab();

@@ -98,13 +98,16 @@ export class AtspiAccessibility implements AccessibilityPort {
     return windows.flatMap((w) => w.elements.map((raw) => toElement(raw, w))).sort(readingOrder);
   }
 
-  /** The active top-level window as the toolkit reports it (its box as reported: on Wayland relative to itself), without a walk. */
-  async activeTopLevel(signal?: AbortSignal): Promise<TopLevel | undefined> {
-    const answer = await this.ask('window', {}, signal);
-    const window = answer.window as TopLevel['window'] | null | undefined;
-    if (!window) return undefined;
-    const [x, y, width, height] = answer.box as [number, number, number, number];
-    return { window, app: String(answer.app ?? ''), ...(typeof answer.pid === 'number' ? { pid: answer.pid } : {}), box: { x, y, width, height } };
+  /**
+   * Top-level windows as the toolkit reports them (boxes as reported: on Wayland relative to
+   * themselves), without a walk: the active one alone, or every showing one.
+   */
+  async topLevels(activeOnly: boolean, signal?: AbortSignal): Promise<TopLevel[]> {
+    const answer = await this.ask('toplevels', { active: activeOnly }, signal);
+    return ((answer.windows ?? []) as Array<Omit<TopLevel, 'box'> & { box: [number, number, number, number] }>).map((w) => {
+      const [x, y, width, height] = w.box;
+      return { window: w.window, app: w.app, ...(typeof w.pid === 'number' ? { pid: w.pid } : {}), box: { x, y, width, height } };
+    });
   }
 
   async textBoxes(text: string, options: AccessibilityQueryOptions = {}): Promise<AccessibleElement[]> {

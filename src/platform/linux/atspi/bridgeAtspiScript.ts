@@ -380,16 +380,14 @@ def answer_atspi(req):
     if cmd == 'focused':
         TREE.drain()
         return {'focused': focused_in_active(TREE.Atspi, TREE.apps(), max_nodes, time.monotonic() + budget)}
-    if cmd == 'window':
-        # The active top-level window alone, no walk: what a compositor that names no windows
-        # (GNOME) leaves the window question to.
+    if cmd == 'toplevels':
+        # The top-level windows, no walk (the active one alone when asked): what a compositor
+        # that names no windows (GNOME) leaves the window questions to.
         TREE.drain()
-        for app, root, extents in TREE.roots(True):
-            if root.get_role_name() in POPUPS:
-                continue
-            return {'window': {'name': (root.get_name() or '').strip(), 'role': root.get_role_name() or '',
-                'active': showing(root, TREE.Atspi.StateType.ACTIVE)}, 'app': app.get_name() or '', 'pid': TREE.pid(app), 'box': list(extents)}
-        return {'window': None}
+        found = TREE.roots(True) if req.get('active', True) else TREE.choose(TREE.apps(), False)
+        return {'windows': [{'window': {'name': (root.get_name() or '').strip(), 'role': root.get_role_name() or '',
+            'active': showing(root, TREE.Atspi.StateType.ACTIVE)}, 'app': app.get_name() or '', 'pid': TREE.pid(app), 'box': list(extents)}
+            for app, root, extents in found if root.get_role_name() not in POPUPS]}
     if cmd == 'elements':
         return TREE.read(bool(req.get('active', True)), int(req.get('maxDepth', 60)), max_nodes, budget, bool(req.get('fresh')))
     if cmd == 'text':

@@ -1,4 +1,4 @@
-import type { BBox } from '../../../common/geometry';
+import { offsetBox, union } from '../../../common/geometry';
 import type { AccessibilityPort, AccessibilityQueryOptions, AccessibleElement, FocusedElement } from '../../../desktop/ports/accessibilityPort';
 import type { WindowPlacer } from './windowPlacer';
 
@@ -63,6 +63,7 @@ export class PlacedTree implements AccessibilityPort {
       }
       const offset = await this.placer.offsetOf(key, group, signal);
       if (offset) out.set(key, offset);
+      this.placer.noteContent(key, union(group.map((e) => e.bbox)));
     }
     for (const key of popups) {
       const pid = groups.get(key)![0]!.pid;
@@ -89,10 +90,6 @@ export function windowKey(e: Pick<AccessibleElement, 'pid' | 'app' | 'window'>):
   return `${e.pid ?? e.app ?? ''}\u0000${e.window?.role ?? ''}\u0000${e.window?.name ?? ''}`;
 }
 
-function shift(b: BBox, offset: { dx: number; dy: number }): BBox {
-  return { x: b.x + offset.dx, y: b.y + offset.dy, width: b.width, height: b.height };
-}
-
 function moved(e: AccessibleElement, offset: { dx: number; dy: number }): AccessibleElement {
-  return { ...e, bbox: shift(e.bbox, offset), ...(e.popups ? { popups: e.popups.map((p) => shift(p, offset)) } : {}) };
+  return { ...e, bbox: offsetBox(e.bbox, offset.dx, offset.dy), ...(e.popups ? { popups: e.popups.map((p) => offsetBox(p, offset.dx, offset.dy)) } : {}) };
 }

@@ -23,6 +23,8 @@ const PRINT_SIZE = { columns: 12, rows: 4 };
 
 export class WindowPlacer {
   private readonly places = new Map<string, Placement>();
+  /** Where each window's elements are, relative to it: its drawn part, without the shadow margins its reported box has. */
+  private readonly contents = new Map<string, BBox>();
   /** One OCR at a time: windows placed together share it. */
   private reading: Promise<{ words: NamedBox[]; size: { width: number; height: number } }> | undefined;
   /** Windows placed and OCR runs made: for tests and the bench. */
@@ -60,9 +62,15 @@ export class WindowPlacer {
     return { dx: known.dx, dy: known.dy };
   }
 
-  /** Forgets every place: after an action that may have moved windows. */
-  forget(): void {
-    this.places.clear();
+  /** Notes where a window's elements are, relative to the window (placedTree.ts, at each read). */
+  noteContent(key: string, box: BBox): void {
+    this.contents.delete(key);
+    this.contents.set(key, box);
+    if (this.contents.size > 64) this.contents.delete(this.contents.keys().next().value!);
+  }
+
+  contentOf(key: string): BBox | undefined {
+    return this.contents.get(key);
   }
 
   private async stillThere(place: Placement): Promise<boolean> {
