@@ -125,7 +125,7 @@ async function measure(desktop: string, env: NodeJS.ProcessEnv, wayland: Wayland
     }
     const options = { env: appEnv, stdio: ['ignore', 'ignore', 'pipe'] as Array<'ignore' | 'pipe'> };
     for (const [i, name] of ['galculator', 'mousepad'].entries()) {
-      const app = { name, process: startProcess(name, name === 'mousepad' ? [file] : [], options) };
+      const app = { name, process: name === 'mousepad' ? startProcess('mousepad', [file], options) : startProcess('galculator', [], options) };
       apps.push(app);
       // sway tiles the two side by side; GNOME Shell does with Super+Left/Right; on X11 they are placed so.
       if (wayland?.kind === 'sway') await waitForSwayWindow(wayland.sway, app.process);
@@ -157,7 +157,7 @@ async function measure(desktop: string, env: NodeJS.ProcessEnv, wayland: Wayland
         const point = result.success ? (result.data as { point?: { x: number; y: number } }).point : undefined;
         if (!point) {
           outcome.missed++;
-          outcome.failures.push(`${label.app} "${label.text}": ${result.code}`);
+          outcome.failures.push(`${label.app} "${label.text}": ${result.code} (${result.observation})`);
         } else if (within(point, label.box)) outcome.landed++;
         else {
           outcome.misclicked++;

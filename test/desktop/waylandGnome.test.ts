@@ -155,7 +155,8 @@ for (const [kind, title] of KINDS) describe(`Wayland: GNOME (${title}, headless)
     try {
       const deadline = Date.now() + 30_000;
       let windows = await desktop.windows.listWindows!();
-      while (!windows.some((w) => w.pid === editor.pid) && Date.now() < deadline) {
+      // Shown, then given the focus (Mutter focuses a new window once it is mapped).
+      while (windows[0]?.pid !== editor.pid && Date.now() < deadline) {
         await new Promise((r) => setTimeout(r, 300));
         windows = await desktop.windows.listWindows!();
       }

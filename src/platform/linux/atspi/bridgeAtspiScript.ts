@@ -381,8 +381,7 @@ def answer_atspi(req):
         TREE.drain()
         return {'focused': focused_in_active(TREE.Atspi, TREE.apps(), max_nodes, time.monotonic() + budget)}
     if cmd == 'toplevels':
-        # The top-level windows, no walk (the active one alone when asked): what a compositor
-        # that names no windows (GNOME) leaves the window questions to.
+        # Top-level windows, no walk (the active one when asked), for a compositor that names none (GNOME).
         TREE.drain()
         found = TREE.roots(True) if req.get('active', True) else TREE.choose(TREE.apps(), False)
         return {'windows': [{'window': {'name': (root.get_name() or '').strip(), 'role': root.get_role_name() or '',

@@ -3,7 +3,7 @@ import type { AccessibilityPort } from '../../../desktop/ports/accessibilityPort
 import type { ScreenPort } from '../../../desktop/ports/screenPort';
 import type { WindowInfo, WindowPort } from '../../../desktop/ports/windowPort';
 import type { TopLevel } from '../atspi/atspiAccessibility';
-import { windowKey } from './placedTree';
+import { SHELL_APPS, windowKey } from './placedTree';
 import type { WindowPlacer } from './windowPlacer';
 
 // The windows of a GNOME Wayland session, as an ordinary client can know them: AT-SPI names the
@@ -39,9 +39,9 @@ export class GnomeWindows implements WindowPort {
   }
 
   async listWindows(): Promise<WindowInfo[]> {
-    const tops = await this.source.topLevels(false);
+    const tops = (await this.source.topLevels(false)).filter((top) => !SHELL_APPS.has(top.app));
     const offsets = await Promise.all(tops.map((top) => this.placer.knownOffset(windowKey(top))));
-    if (offsets.some((o) => o === undefined)) {
+    if (tops.some((top, i) => offsets[i] === undefined && !this.placer.failedRecently(windowKey(top)))) {
       await this.tree.elements({ activeWindowOnly: false }); // places what can be placed
       for (const [i, top] of tops.entries()) offsets[i] ??= await this.placer.knownOffset(windowKey(top));
     }

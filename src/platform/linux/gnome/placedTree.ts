@@ -9,6 +9,12 @@ import type { WindowPlacer } from './windowPlacer';
 
 const POPUP_ROLES = new Set(['menu', 'popup menu', 'window', 'tool tip']);
 
+/**
+ * The compositor's own interface (GNOME Shell's top bar, overview, notifications): drawn where it
+ * says, in screen pixels. Never placed, and not one of the windows a person moves.
+ */
+export const SHELL_APPS = new Set(['gnome-shell']);
+
 export class PlacedTree implements AccessibilityPort {
   readonly name: string;
 
@@ -57,6 +63,10 @@ export class PlacedTree implements AccessibilityPort {
     const out = new Map<string, { dx: number; dy: number }>();
     const popups: string[] = [];
     for (const [key, group] of groups) {
+      if (SHELL_APPS.has(group[0]!.app ?? '')) {
+        out.set(key, { dx: 0, dy: 0 });
+        continue;
+      }
       if (POPUP_ROLES.has(group[0]!.window?.role ?? '')) {
         popups.push(key);
         continue;

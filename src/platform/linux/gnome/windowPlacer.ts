@@ -13,6 +13,8 @@ import { voteOffset, type NamedBox } from './offsetVote';
 interface Placement {
   dx: number;
   dy: number;
+  /** The screen's frame stamp when the place was last confirmed: the same stamp, the same screen. */
+  stamp?: number;
   /** Each witness word's box and its pixels in grey, downsampled: what the place is checked against. */
   witnesses: Array<{ box: BBox; print: Float32Array }>;
 }
@@ -20,6 +22,8 @@ interface Placement {
 /** Mean grey difference (0–255) above which a witness is taken to be gone. */
 const CHANGED = 28;
 const PRINT_SIZE = { columns: 12, rows: 4 };
+/** How long a window that could not be placed is left to OCR before it is tried again. */
+const RETRY_MS = 3_000;
 
 export class WindowPlacer {
   private readonly places = new Map<string, Placement>();
@@ -30,10 +34,19 @@ export class WindowPlacer {
   /** Windows placed and OCR runs made: for tests and the bench. */
   readonly stats = { placed: 0, reads: 0, confirmed: 0 };
 
+  /** Windows that could not be placed, with when: not tried again for a while unless read anew. */
+  private readonly unplaced = new Map<string, number>();
+
   constructor(
-    private readonly screen: ScreenPort,
+    private readonly screen: ScreenPort & { frameStamp?(): Promise<number | undefined> },
     private readonly ocr: OcrEngine,
   ) {}
+
+  /** Whether placing the window failed in the last few seconds (a shell's own panel, a thumbnail). */
+  failedRecently(key: string): boolean {
+    const at = this.unplaced.get(key);
+    return at !== undefined && performance.now() - at < RETRY_MS;
+  }
 
   /** The window's offset (add to its reported boxes), or undefined when it cannot be told. */
   async offsetOf(key: string, elements: readonly NamedBox[], signal?: AbortSignal): Promise<{ dx: number; dy: number } | undefined> {
@@ -43,11 +56,16 @@ export class WindowPlacer {
       return { dx: known.dx, dy: known.dy };
     }
     this.places.delete(key);
+    if (this.failedRecently(key)) return undefined;
     const named = elements.filter((e) => e.name.trim() && e.bbox.width > 0 && e.bbox.height > 0);
     if (named.length === 0) return undefined;
     const { words, size } = await this.readScreen(signal);
     const vote = voteOffset(named, words, size);
-    if (!vote) return undefined;
+    if (!vote) {
+      this.unplaced.set(key, performance.now());
+      return undefined;
+    }
+    this.unplaced.delete(key);
     const witnesses = await Promise.all(vote.witnesses.map(async (box) => ({ box, print: fingerprint(await this.screen.grab(box)) })));
     this.places.set(key, { dx: vote.dx, dy: vote.dy, witnesses });
     this.stats.placed++;
@@ -75,9 +93,13 @@ export class WindowPlacer {
 
   private async stillThere(place: Placement): Promise<boolean> {
     try {
+      // Asked before the looks: a frame that comes during them gives the next check a new stamp.
+      const stamp = await this.screen.frameStamp?.().catch(() => undefined);
+      if (stamp !== undefined && stamp === place.stamp) return true;
       const looks = await Promise.all(place.witnesses.map(async ({ box, print }) => difference(fingerprint(await this.screen.grab(box)), print) < CHANGED));
-      const unchanged = looks.filter(Boolean).length;
-      return unchanged >= Math.max(1, looks.length - 1);
+      const there = looks.filter(Boolean).length >= Math.max(1, looks.length - 1);
+      if (there) place.stamp = stamp;
+      return there;
     } catch {
       return false;
     }

@@ -5,7 +5,8 @@
 // The stream is damage-driven: the newest frame always stands for the screen as it is now.
 //
 // It speaks the Wayland helper's JSON lines (wlrHelperScript.ts): move, button, scroll, mods,
-// keys, capture (into a memfd that Node reads through /proc) and release, plus layout. Each D-Bus
+// keys, capture (into a memfd that Node reads through /proc) and release, plus layout and stamp
+// (a count of the stream's frames: unchanged, the screen has not changed). Each D-Bus
 // call returns once Mutter has taken the event, so "done" means the input is in.
 export const MUTTER_HELPER_SCRIPT = String.raw`
 import ctypes, json, os, sys, threading
@@ -123,6 +124,7 @@ class Frames:
         self.lock = threading.Lock()
         self.fresh = threading.Event()
         self.sample = None
+        self.count = 0
         self.pipeline = Gst.parse_launch('pipewiresrc path=%d always-copy=true ! videoconvert ! video/x-raw,format=BGRx ! appsink name=sink emit-signals=true max-buffers=1 drop=true sync=false' % node)
         sink = self.pipeline.get_by_name('sink')
         sink.connect('new-sample', self.arrived)
@@ -132,6 +134,7 @@ class Frames:
         sample = sink.emit('pull-sample')
         with self.lock:
             self.sample = sample
+            self.count += 1
         self.fresh.set()
         return Gst.FlowReturn.OK
 
@@ -190,6 +193,11 @@ def answer(m, frames, req):
         return capture(frames, req)
     if cmd == 'release':
         os.close(int(req['fd']))
+    elif cmd == 'stamp':
+        # How many frames the stream has given: the same number means the screen has not changed.
+        if not m.alive():
+            raise Ended(ENDED)
+        return {'stamp': frames.count}
     elif cmd == 'layout':
         caps = frames.newest().get_caps().get_structure(0)
         return {'width': caps.get_value('width'), 'height': caps.get_value('height'), 'scale': m.scale}

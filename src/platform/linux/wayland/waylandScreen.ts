@@ -29,6 +29,16 @@ export class WaylandScreen implements ScreenPort {
     return (await this.outputs.layout()).scale;
   }
 
+  /**
+   * A number that stays the same while the screen does, where the helper can tell (GNOME's
+   * damage-driven stream counts its frames); undefined elsewhere.
+   */
+  async frameStamp(): Promise<number | undefined> {
+    if (this.grim) return undefined;
+    const answer = await this.helper.request({ cmd: 'stamp' });
+    return typeof answer.stamp === 'number' ? answer.stamp : undefined;
+  }
+
   async grab(region?: BBox): Promise<ScreenImage> {
     const { width, height, scale } = await this.outputs.layout();
     this.direct ??= this.helper.canCapture().catch(() => false);
