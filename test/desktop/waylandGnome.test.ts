@@ -177,10 +177,16 @@ for (const [kind, title] of KINDS) describe(`Wayland: GNOME (${title}, headless)
 
   // The indicator is GNOME Shell's: Mutter alone shows none.
   if (kind === 'gnome-shell') it('the person stops GAI\'s screen sharing from the top bar: GAI says so at once (never an old frame), and the next look starts a new session', async () => {
-    await desktop.screen.grab();
-    // The orange indicator's "×" at the top bar's right end (1280 px wide screen). The click's
-    // release, or else the next look, is the first to meet the ended session, and says so.
-    const said = await desktop.input.click({ x: 1204, y: 16 }, 'left', 1).then(
+    // The orange indicator in the top bar, found by its colour; its "×" is at its right end. The
+    // click's release, or else the next look, is the first to meet the ended session, and says so.
+    const bar = await desktop.screen.grab({ x: 0, y: 0, width: GNOME_SIZE.width, height: 32 });
+    let right = -1;
+    for (let x = 0; x < bar.width; x++) {
+      const i = (16 * bar.width + x) * 4;
+      if (bar.data[i]! > 170 && bar.data[i + 1]! > 90 && bar.data[i + 1]! < 190 && bar.data[i + 2]! < 90) right = x;
+    }
+    assert.ok(right > GNOME_SIZE.width / 2, 'the screen-sharing indicator is in the top bar');
+    const said = await desktop.input.click({ x: right - 14, y: 16 }, 'left', 1).then(
       () => desktop.screen.grab().then(() => 'a picture', (error: Error) => error.message),
       (error: Error) => error.message,
     );

@@ -22,7 +22,8 @@ interface Placement {
 /** Mean grey difference (0–255) above which a witness is taken to be gone. */
 const CHANGED = 28;
 const PRINT_SIZE = { columns: 12, rows: 4 };
-/** How long a window that could not be placed is left to OCR before it is tried again. */
+/** How long a window that could not be placed is left to OCR: at least, and at most while the screen stays the same. */
+const MIN_RETRY_MS = 500;
 const RETRY_MS = 3_000;
 
 export class WindowPlacer {
@@ -34,18 +35,27 @@ export class WindowPlacer {
   /** Windows placed and OCR runs made: for tests and the bench. */
   readonly stats = { placed: 0, reads: 0, confirmed: 0 };
 
-  /** Windows that could not be placed, with when: not tried again for a while unless read anew. */
-  private readonly unplaced = new Map<string, number>();
+  /** Windows that could not be placed: when, and the screen's frame stamp then. */
+  private readonly unplaced = new Map<string, { at: number; stamp: number | undefined }>();
 
   constructor(
     private readonly screen: ScreenPort & { frameStamp?(): Promise<number | undefined> },
     private readonly ocr: OcrEngine,
   ) {}
 
-  /** Whether placing the window failed in the last few seconds (a shell's own panel, a thumbnail). */
-  failedRecently(key: string): boolean {
-    const at = this.unplaced.get(key);
-    return at !== undefined && performance.now() - at < RETRY_MS;
+  /**
+   * Whether placing the window failed so lately that it is left to OCR for now: for a short
+   * while in any case, and longer while the screen has not changed since (a shell's own panel, a
+   * thumbnail stays unplaceable; a window still being drawn is tried again once it is).
+   */
+  async failedRecently(key: string): Promise<boolean> {
+    const failed = this.unplaced.get(key);
+    if (!failed) return false;
+    const since = performance.now() - failed.at;
+    if (since < MIN_RETRY_MS) return true;
+    if (since >= RETRY_MS) return false;
+    const stamp = await this.screen.frameStamp?.().catch(() => undefined);
+    return stamp === undefined || stamp === failed.stamp;
   }
 
   /** The window's offset (add to its reported boxes), or undefined when it cannot be told. */
@@ -56,13 +66,14 @@ export class WindowPlacer {
       return { dx: known.dx, dy: known.dy };
     }
     this.places.delete(key);
-    if (this.failedRecently(key)) return undefined;
+    if (await this.failedRecently(key)) return undefined;
+    const stamp = await this.screen.frameStamp?.().catch(() => undefined);
     const named = elements.filter((e) => e.name.trim() && e.bbox.width > 0 && e.bbox.height > 0);
     if (named.length === 0) return undefined;
     const { words, size } = await this.readScreen(signal);
     const vote = voteOffset(named, words, size);
     if (!vote) {
-      this.unplaced.set(key, performance.now());
+      this.unplaced.set(key, { at: performance.now(), stamp });
       return undefined;
     }
     this.unplaced.delete(key);
