@@ -12,6 +12,7 @@ import type { Desktop } from '../../src/desktop/ports/desktop';
 import { detectDisplaySession } from '../../src/platform/linux/displaySession';
 import { createPlatformDesktop } from '../../src/platform/platformDesktop';
 import { runBuiltCli } from './support/builtCli';
+import { pollText } from './support/pollText';
 import { GNOME_SIZE, gnomeMissing, startGnome, type GnomeDisplay, type GnomeKind } from './support/gnomeDisplay';
 
 const KINDS: Array<[GnomeKind, string]> = [['mutter', 'Mutter 43 alone'], ['gnome-shell', 'GNOME Shell 43']];
@@ -70,15 +71,10 @@ for (const [kind, title] of KINDS) describe(`Wayland: GNOME (${title}, headless)
     return (await desktop.ocr.recognize(middle, { layout: 'word', scale: 3 })).fullText.trim();
   }
 
-  async function waitForDisplay(expected: RegExp, timeoutMs = 5_000): Promise<string> {
-    const deadline = Date.now() + timeoutMs;
-    let text = await displayText();
-    while (!expected.test(text) && Date.now() < deadline) {
-      await new Promise((r) => setTimeout(r, 150));
-      text = await displayText();
-    }
-    return text;
+  function waitForDisplay(expected: RegExp): Promise<string> {
+    return pollText(displayText, expected);
   }
+
 
   it('knows the session is GNOME; the screen comes from Mutter\'s screen-cast stream, a region the same pixels as the whole', async () => {
     const session = detectDisplaySession(gnome!.env);

@@ -10,6 +10,7 @@ import { SwayInterrupts } from '../../src/platform/linux/wayland/swayInterrupts'
 import { SwayIpc } from '../../src/platform/linux/wayland/swayIpc';
 import { SwayLayout } from '../../src/platform/linux/wayland/waylandLayout';
 import { runBuiltCli } from './support/builtCli';
+import { pollText } from './support/pollText';
 import { SWAY_SIZE, type SwayDisplay } from './support/swayDisplay';
 import { useSwayRig } from './support/swayRig';
 
@@ -30,16 +31,10 @@ describe('Wayland: sway (wlroots), headless, a native Wayland GTK app', function
     return (await desktop.ocr.recognize(strip)).fullText.replace(/\s+/g, '');
   }
 
-  /** Input reaches the app after the compositor took it: the display is read until it shows what was expected. */
-  async function waitForDisplay(expected: RegExp, timeoutMs = 5_000): Promise<string> {
-    const deadline = Date.now() + timeoutMs;
-    let text = await displayText();
-    while (!expected.test(text) && Date.now() < deadline) {
-      await new Promise((r) => setTimeout(r, 150));
-      text = await displayText();
-    }
-    return text;
+  function waitForDisplay(expected: RegExp): Promise<string> {
+    return pollText(displayText, expected);
   }
+
 
   it('knows the session is sway from the environment; the screen is copied by GAI\'s helper, pixel for pixel what grim sees', async () => {
     const session = detectDisplaySession(sway.env);

@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describeSession, detectDisplaySession } from '../../src/platform/linux/displaySession';
+import { BRIDGE_FRAMES_SCRIPT } from '../../src/platform/linux/wayland/bridgeFramesScript';
 import { BRIDGE_SWAY_SCRIPT } from '../../src/platform/linux/wayland/bridgeSwayScript';
 import { decodePpm } from '../../src/platform/linux/wayland/grimScreen';
 import { SwayReader } from '../../src/platform/linux/wayland/swayIpc';
@@ -98,6 +99,7 @@ describe('the bridge on sway: where a window-relative tree goes on the screen (p
     const script = `import json, os, time
 class X11Windows:
     pass
+${BRIDGE_FRAMES_SCRIPT}
 ${BRIDGE_SWAY_SCRIPT}
 hints = SwayHints('/nonexistent')
 hints.ask = lambda kind, payload=b'': json.loads(${JSON.stringify(JSON.stringify(tree))})

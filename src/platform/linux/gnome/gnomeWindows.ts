@@ -17,45 +17,14 @@ export interface TopLevelSource {
 }
 
 export class GnomeWindows implements WindowPort {
-  /** The last answers and the screen's frame stamp they were read at: the same stamp, the same windows. */
-  private memo: { stamp: number; answers: Map<string, Promise<unknown>> } | undefined;
-
   constructor(
     private readonly tree: AccessibilityPort,
-    private readonly screen: ScreenPort & { frameStamp?(): Promise<number | undefined> },
+    private readonly screen: ScreenPort,
     private readonly source: TopLevelSource,
     private readonly placer: WindowPlacer,
   ) {}
 
-  activeWindow(): Promise<WindowInfo | undefined> {
-    return this.whileUnchanged('active', () => this.readActive());
-  }
-
-  listWindows(): Promise<WindowInfo[]> {
-    return this.whileUnchanged('list', () => this.readList());
-  }
-
-  /**
-   * Answered once while the screen-cast stream gives no new frame: a window that appears, goes,
-   * moves or takes the focus is drawn, and drawing makes a frame. Each question costs a round trip
-   * to every app on the accessibility bus, where X11 asks the X server.
-   */
-  private async whileUnchanged<T>(kind: 'active' | 'list', read: () => Promise<T>): Promise<T> {
-    const stamp = await this.screen.frameStamp?.().catch(() => undefined);
-    if (stamp === undefined) return read();
-    if (this.memo?.stamp !== stamp) this.memo = { stamp, answers: new Map() };
-    const answers = this.memo.answers;
-    const known = answers.get(kind) as Promise<T> | undefined;
-    if (known) return known;
-    const answer = read();
-    answers.set(kind, answer);
-    answer.catch(() => {
-      if (answers.get(kind) === answer) answers.delete(kind);
-    });
-    return answer;
-  }
-
-  private async readActive(): Promise<WindowInfo | undefined> {
+  async activeWindow(): Promise<WindowInfo | undefined> {
     const [top] = await this.source.topLevels(true).catch(() => [] as TopLevel[]);
     if (!top) return undefined;
     const offset = await this.placer.knownOffset(windowKey(top));
@@ -69,7 +38,7 @@ export class GnomeWindows implements WindowPort {
     return { ...info(top, { dx: 0, dy: 0 }), bounds };
   }
 
-  private async readList(): Promise<WindowInfo[]> {
+  async listWindows(): Promise<WindowInfo[]> {
     const tops = (await this.source.topLevels(false)).filter((top) => !SHELL_APPS.has(top.app));
     const offsets = await Promise.all(tops.map((top) => this.placer.knownOffset(windowKey(top))));
     const retry = await Promise.all(tops.map(async (top, i) => offsets[i] === undefined && !(await this.placer.failedRecently(windowKey(top)))));

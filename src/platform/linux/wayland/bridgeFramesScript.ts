@@ -3,13 +3,8 @@
 // relative to that window, and placed on the screen in Node (gnome/windowPlacer.ts), which
 // finds each window's place by matching its labels against the screen's text.
 export const BRIDGE_FRAMES_SCRIPT = String.raw`
-class UnplacedHints:
-    # Boxes stay as reported: placed in Node, not here.
-    window_relative = False
-    # With no keyboard on the seat (a headless Mutter before GAI's session adds one) GTK calls
-    # no window active: a lone window is then taken as the active one.
-    lone_when_none_active = True
-
+class WaylandHints:
+    # What the bridge's X11 half asks of its hints; on Wayland there is no X display.
     def display(self):
         raise RuntimeError('no X display on Wayland')
 
@@ -18,6 +13,13 @@ class UnplacedHints:
 
     def prop(self, w, name):
         return None
+
+class UnplacedHints(WaylandHints):
+    # Boxes stay as reported: placed in Node, not here.
+    window_relative = False
+    # With no keyboard on the seat (a headless Mutter before GAI's session adds one) GTK calls
+    # no window active: a lone window is then taken as the active one.
+    lone_when_none_active = True
 
     def active_hint(self):
         return None, None  # AT-SPI's active state decides

@@ -5,7 +5,7 @@
 export const BRIDGE_SWAY_SCRIPT = String.raw`
 import socket, struct
 
-class SwayHints:
+class SwayHints(WaylandHints):
     window_relative = True
 
     # One tree serves the questions of one read (the active window, then each window's place).
@@ -62,15 +62,6 @@ class SwayHints:
         if view.get('pid') is not None:
             info['pid'] = view['pid']
         return info
-
-    def display(self):
-        raise RuntimeError('no X display on Wayland')
-
-    def reset(self):
-        pass
-
-    def prop(self, w, name):
-        return None
 
     def active_hint(self):
         try:
