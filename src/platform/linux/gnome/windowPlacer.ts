@@ -73,12 +73,12 @@ export class WindowPlacer {
     const { words, size } = await this.readScreen(signal);
     const vote = voteOffset(named, words, size);
     if (!vote) {
-      this.unplaced.set(key, { at: performance.now(), stamp });
+      remember(this.unplaced, key, { at: performance.now(), stamp });
       return undefined;
     }
     this.unplaced.delete(key);
     const witnesses = await Promise.all(vote.witnesses.map(async (box) => ({ box, print: fingerprint(await this.screen.grab(box)) })));
-    this.places.set(key, { dx: vote.dx, dy: vote.dy, witnesses });
+    remember(this.places, key, { dx: vote.dx, dy: vote.dy, witnesses });
     this.stats.placed++;
     return { dx: vote.dx, dy: vote.dy };
   }
@@ -93,9 +93,7 @@ export class WindowPlacer {
 
   /** Notes where a window's elements are, relative to the window (placedTree.ts, at each read). */
   noteContent(key: string, box: BBox): void {
-    this.contents.delete(key);
-    this.contents.set(key, box);
-    if (this.contents.size > 64) this.contents.delete(this.contents.keys().next().value!);
+    remember(this.contents, key, box);
   }
 
   contentOf(key: string): BBox | undefined {
@@ -130,6 +128,15 @@ export class WindowPlacer {
     })();
     return this.reading;
   }
+}
+
+/** Windows come and go, and a title changes with the document: only the latest few are kept. */
+const WINDOWS_KEPT = 64;
+
+function remember<V>(map: Map<string, V>, key: string, value: V): void {
+  map.delete(key); // the most recent last
+  map.set(key, value);
+  if (map.size > WINDOWS_KEPT) map.delete(map.keys().next().value!);
 }
 
 function difference(a: Float32Array, b: Float32Array): number {
