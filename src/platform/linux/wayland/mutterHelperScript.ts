@@ -24,6 +24,14 @@ SC = 'org.gnome.Mutter.ScreenCast'
 BUTTONS = {'left': 0x110, 'right': 0x111, 'middle': 0x112}
 MODS = {'shift': 'Shift_L', 'ctrl': 'Control_L', 'alt': 'Alt_L', 'super': 'Super_L'}
 
+def said(e):
+    # A D-Bus error in words: GLib's message without its 'GDBus.Error:org.freedesktop.DBus.Error.X: ' prefix.
+    text = (e.message if hasattr(e, 'message') else str(e)) or type(e).__name__
+    if text.startswith('GDBus.Error:') and ': ' in text:
+        name, rest = text[len('GDBus.Error:'):].split(': ', 1)
+        text = '%s (%s)' % (rest, name.rsplit('.', 1)[-1])
+    return text
+
 def send_line(obj):
     sys.stdout.write(json.dumps(obj) + '\n')
     sys.stdout.flush()
@@ -55,7 +63,7 @@ class Mutter:
         try:
             self.bus = Gio.bus_get_sync(Gio.BusType.SESSION, None)
         except Exception as e:
-            raise RuntimeError('no session bus to reach Mutter on (%s)' % (e.message if hasattr(e, 'message') else e))
+            raise RuntimeError('no session bus to reach Mutter on (%s)' % said(e))
         owners = self.call('org.freedesktop.DBus', '/org/freedesktop/DBus', 'org.freedesktop.DBus', 'ListNames', None, '(as)')[0]
         if RD not in owners or SC not in owners:
             raise RuntimeError('%s is not on the session bus (GNOME Shell or Mutter started without remote desktop)' % RD)
@@ -225,8 +233,7 @@ def main():
         m = Mutter()
         frames = Frames(m.node)
     except Exception as e:
-        message = e.message if hasattr(e, 'message') else str(e)
-        send_line({'type': 'hello', 'error': message})
+        send_line({'type': 'hello', 'error': 'Mutter refused a remote-desktop session: %s' % said(e) if 'GDBus' in str(e) else said(e)})
         return
     send_line({'type': 'hello', 'pid': os.getpid(), 'capture': 'ok'})
     for line in sys.stdin:
@@ -243,7 +250,7 @@ def main():
                 # Said once, to this request: Node starts a new helper, with a new session, when asked again.
                 send_line({'type': 'ended', 'id': req.get('id'), 'error': str(e)})
                 break
-            send_line({'id': req.get('id'), 'ok': False, 'error': (e.message if hasattr(e, 'message') else str(e)) or type(e).__name__})
+            send_line({'id': req.get('id'), 'ok': False, 'error': said(e)})
     frames.pipeline.set_state(Gst.State.NULL)
 
 main()
