@@ -58,7 +58,9 @@ export class PlacedTree implements AccessibilityPort {
     const groups = new Map<string, AccessibleElement[]>();
     for (const element of elements) {
       const key = windowKey(element);
-      groups.set(key, [...(groups.get(key) ?? []), element]);
+      const group = groups.get(key);
+      if (group) group.push(element);
+      else groups.set(key, [element]);
     }
     const out = new Map<string, { dx: number; dy: number }>();
     const popups: string[] = [];
