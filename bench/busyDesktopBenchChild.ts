@@ -11,6 +11,7 @@ import { NativeTesseractOcr } from '../src/platform/ocr/nativeTesseractOcr';
 import { createPlatformDesktop } from '../src/platform/platformDesktop';
 import { TesseractJsOcr } from '../src/platform/ocr/tesseractJsOcr';
 import { createDesktopServices } from '../src/desktop/desktopServices';
+import { warmUpDesktop } from '../src/desktop/warmUp';
 import { LayeredOcr } from '../src/desktop/ocr/layeredOcr';
 import { TargetLocator } from '../src/desktop/grounding/targetLocator';
 import type { AccessibilityPort } from '../src/desktop/ports/accessibilityPort';
@@ -76,6 +77,9 @@ async function main(): Promise<void> {
     const coldStart = performance.now();
     await viaTool(targets[0]!.label.text);
     const cold = performance.now() - coldStart;
+    // Then what the extension and the daemon start before their first request (the OCR workers,
+    // which that first label, answered by the tree, did not need): the passes time warm clicks.
+    await warmUpDesktop(services.desktop);
     // Where a click's time goes: the locator's share (the rest is the runtime, the guarded input
     // and the click itself) and its path.
     let locateMs = 0;
@@ -320,7 +324,7 @@ function whereInputWent(): string {
 }
 
 function describeTrace(trace: TargetLocator['lastTrace']): string {
-  return trace ? `${trace.steps.map((step, i) => `${step}@${trace.startedAt[i] ?? '?'}`).join(' > ')} ocr×${trace.ocrRuns}` : '-';
+  return trace ? `${trace.steps.map((step, i) => `${step}@${trace.startedAt[i] ?? '?'}`).join(' > ')} ocr×${trace.ocrRuns}${trace.notes.length > 0 ? ` (${trace.notes.join('; ')})` : ''}` : '-';
 }
 
 /** `count` labels spread evenly over the list (not just the first rows). */

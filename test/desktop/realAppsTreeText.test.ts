@@ -3,7 +3,8 @@
 // what the view shows (not the file's first 500 characters), a word's box comes from the
 // toolkit's Text interface, and OCR of the screen inside that box, an independent reader, must
 // read the word there. A click by text on such a word needs no OCR; a label in another window is
-// answered without reading the editor's pixels once its tree was seen to hold all it shows.
+// answered without reading the editor's pixels: its glyphs are all its tree's text, or once its
+// tree was seen to hold all it shows.
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
 import type { BBox } from '../../src/common/geometry';
@@ -91,10 +92,20 @@ describe('words in documents and editors, read from the tree', function () {
     assert.equal(locator.lastTrace?.ocrRuns, 0);
   });
 
-  it("a Writer word asked while mousepad is active: mousepad's pixels are read once, then not again for labels its text lacks", async () => {
+  it("a Writer word asked while mousepad is active: mousepad's glyphs are all its tree's text, so none of its pixels is read", async () => {
     await mousepad!.activate();
     await delay(400);
     const locator = new TargetLocator(rig.services);
+    const answer = await locator.locate('warehouse');
+    assert.ok(answer.status === 'found' && answer.source === 'accessibility', JSON.stringify(answer));
+    assert.deepEqual(locator.lastTrace?.steps, ['tree-active', 'pixels-active', 'tree-all'], JSON.stringify(locator.lastTrace?.notes));
+    assert.equal(locator.lastTrace?.ocrRuns, 0);
+  });
+
+  it("without the glyph check, mousepad's pixels are read once, then not again for labels its text lacks", async () => {
+    await mousepad!.activate();
+    await delay(400);
+    const locator = new TargetLocator(rig.services, { pixelCheck: false });
     const first = await locator.locate('warehouse');
     assert.equal(first.status, 'found', JSON.stringify(first));
     assert.deepEqual(locator.lastTrace?.steps.slice(0, 2), ['tree-active', 'ocr-active'], 'the first time, mousepad is read');

@@ -285,7 +285,8 @@ describe('TargetLocator', () => {
     const words = names.map((text, i) => ({ text, x: 10 + i * 60, y: 10, w: 40, h: 14 }));
     const menu = names.map((name, i) => el(name, { x: 6 + i * 60, y: 6, width: 50, height: 22 }, MAIN, true, 'menu item'));
     const equals = el('Equals', { x: 600, y: 500, width: 60, height: 30 }, OTHER, false);
-    const { fake, locator } = setUp({ windows: [MAIN, OTHER], words, tree: [...menu, equals] });
+    const { fake, services } = setUp({ windows: [MAIN, OTHER], words, tree: [...menu, equals] });
+    const locator = new TargetLocator(services, { pixelCheck: false }); // what a whole reading teaches
     found(await locator.locate('Help')); // the tree answers: the active window is not read
     assert.deepEqual(locator.lastTrace?.steps, ['tree-active']);
     found(await locator.locate('Equals')); // not in the active tree: its pixels are read once, coverage learned
@@ -359,7 +360,8 @@ describe('TargetLocator', () => {
     const names = ['Seven', 'Eight', 'Nine', 'Clear', 'Equals', 'Minus'];
     const keys = (active: boolean): AccessibleElement[] => names.map((name, i) => el(name, { x: 510, y: 20 + i * 40, width: 80, height: 30 }, OTHER, active));
     const words: WordSpec[] = [...names.map((text, i) => ({ text, x: 515, y: 27 + i * 40, w: 60, h: 14 })), { text: 'Rotterdam', x: 40, y: 400, w: 80, h: 14 }, { text: 'Editor', x: 40, y: 40, w: 60, h: 14 }];
-    const { locator, tree, fake } = setUp({ windows: [OTHER, top, notes], active: OTHER, words, tree: keys(true) });
+    const { tree, fake, services } = setUp({ windows: [OTHER, top, notes], active: OTHER, words, tree: keys(true) });
+    const locator = new TargetLocator(services, { pixelCheck: false }); // what a whole reading teaches
     const stack = fake.windows as unknown as StackedWindows;
     // While the calculator is active its pixels are read once: its tree names every word it shows.
     found(await locator.locate('Rotterdam'));

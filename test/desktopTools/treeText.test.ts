@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
 import type { BBox } from '../../src/common/geometry';
+import { TargetLocator } from '../../src/desktop/grounding/targetLocator';
 import { createDesktopServices } from '../../src/desktop/desktopServices';
 import type { AccessibilityPort, AccessibilityQueryOptions, AccessibleElement } from '../../src/desktop/ports/accessibilityPort';
 import type { WindowInfo, WindowPort } from '../../src/desktop/ports/windowPort';
@@ -50,13 +51,15 @@ class TextTree implements AccessibilityPort {
   }
 }
 
-function setUp(tree: TextTree, words: WordSpec[]) {
+/** `pixelCheck: false` where a test is about what a whole reading of the editor teaches. */
+function setUp(tree: TextTree, words: WordSpec[], options: { pixelCheck?: false } = {}) {
   const fake = createFakeDesktop({ analysis: ocrWords(words) });
   (fake as { windows: unknown }).windows = new Windows([EDITOR, CALC]);
   fake.accessibility = tree;
   for (const w of words) fake.screen.paint({ x: w.x + 1, y: w.y + 1, width: Math.max(1, w.w - 2), height: Math.max(1, w.h - 2) });
   for (const e of [...tree.all, ...Object.values(tree['words']).flat()]) fake.screen.paint({ x: e.bbox.x + 2, y: e.bbox.y + 2, width: 4, height: 4 });
-  return createDesktopServices(fake, { privateWindowTitles: compileWindowTitles([], 'test') }).locator;
+  const services = createDesktopServices(fake, { privateWindowTitles: compileWindowTitles([], 'test') });
+  return options.pixelCheck === false ? new TargetLocator(services, { pixelCheck: false }) : services.locator;
 }
 
 function found(result: TargetResult): Extract<TargetResult, { status: 'found' }> {
@@ -103,7 +106,7 @@ describe('tree text: words placed by the toolkit, and windows known by their tex
   it('a label in another window\'s tree is answered without reading the active editor, once its tree was seen to hold all its text', async () => {
     const tree = new TextTree([...paragraphs(), ...KEYS]);
     const calcWords = KEYS.map((k) => ({ text: k.name, x: k.bbox.x + 5, y: k.bbox.y + 7, w: 60, h: 14 }));
-    const locator = setUp(tree, [...OCR_WORDS, ...calcWords]);
+    const locator = setUp(tree, [...OCR_WORDS, ...calcWords], { pixelCheck: false });
     found(await locator.locate('Equals')); // reads the editor once: its tree holds every word it shows
     assert.deepEqual(locator.lastTrace?.steps, ['tree-active', 'ocr-active', 'tree-all']);
     found(await locator.locate('Eight'));
@@ -137,5 +140,17 @@ describe('tree text: words placed by the toolkit, and windows known by their tex
     assert.equal(knowledge.silentAbout(EDITOR, [], 'Equals'), undefined, 'no element read this time');
     knowledge.remember(EDITOR, 0.9, { share: 0.5, unknown: [] });
     assert.equal(knowledge.silentAbout(EDITOR, paragraphs(true), 'Equals'), 'names', 'names where drawn need no text');
+  });
+
+  it('TreeKnowledge from a glyph check: judges labels as long as the one checked or longer, and never one of the words read outside the tree', () => {
+    const knowledge = new TreeKnowledge();
+    const mine = paragraphs();
+    assert.equal(knowledge.judges(EDITOR, 'Equals'), false, 'never checked');
+    knowledge.rememberAccounted(EDITOR, ['Courier', 'Archive'], 6);
+    assert.equal(knowledge.judges(EDITOR, 'Equals'), true);
+    assert.equal(knowledge.silentAbout(EDITOR, mine, 'Equals'), 'names');
+    assert.equal(knowledge.judges(EDITOR, 'Sum'), false, 'pieces of fewer than 3 glyphs were not read');
+    assert.equal(knowledge.silentAbout(EDITOR, mine, 'Sum'), undefined);
+    assert.equal(knowledge.silentAbout(EDITOR, mine, 'Archive drafts'), undefined, 'read outside the tree');
   });
 });

@@ -9,8 +9,9 @@ import { compactCandidates } from './compactMatch';
 import type { Anchor } from './nearAnchor';
 import { byStrength, DEFAULT_RULES, describeCandidate, isProseWord, isShortQuery, judgeOcr, type Judged, type TargetRuleOptions } from './targetRules';
 import { drawnOnTop, isBlank, treeMatches, type TreeMatch } from './targetTree';
-import { mayDrawUnnamedGlyphs, TREE_COVERAGE, treeCoverage, treeTextCoverage } from './treeCoverage';
+import { mayDrawUnnamedGlyphs, TREE_COVERAGE, treeCoverage, treeMentions, treeTextCoverage } from './treeCoverage';
 import { coveringParts, TreeKnowledge } from './treeKnowledge';
+import { labelAbsentFromPixels } from './pixelAbsence';
 import type { Candidate } from './candidate';
 import { findCandidates, locateText, tokenize } from './textLocator';
 import { coveredAt, elementVisible, hidden, isActive, isDialogWindow, uncovered } from './windowScene';
@@ -31,6 +32,11 @@ export interface TargetLocatorOptions extends TargetRuleOptions {
   blankTolerance?: number;
   /** Where requests come from: those windows (a terminal showing `gai click Save`) are looked past. */
   asker?: Asker;
+  /**
+   * false: a window not seen active before is read whole before its tree's silence counts (no
+   * glyph check of its pixels). Default true.
+   */
+  pixelCheck?: boolean;
 }
 
 export class TargetLocator {
@@ -66,7 +72,9 @@ export class TargetLocator {
     const others = tree !== undefined && scene.windows.some((w) => !isActive(scene, w));
     // The active tree is known to hold what the window shows and lacks the label: other trees first.
     let treeAll: TargetResult | undefined | null = null;
-    const silence = tree && others && scene.active && !askerActive ? this.knowledge.silentAbout(scene.active, search.elements, text) : undefined;
+    let silence = tree && others && scene.active && !askerActive ? this.knowledge.silentAbout(scene.active, search.elements, text) : undefined;
+    // A window not seen active before: its pixels are checked for the label without reading them all.
+    if (tree && others && scene.active && !askerActive && !silence && !this.knowledge.judges(scene.active, text) && (await this.pixelsLack(search, scene.active))) silence = 'names';
     if (tree && silence) {
       search[silence === 'names' ? 'activeTreeComplete' : 'activeTextKnown'] = true;
       search.trace.step('tree-all');
@@ -137,6 +145,26 @@ export class TargetLocator {
       'accessibility',
     );
     return activeOnly ? answer : onlyElsewhere(search, answer, drawn[0]?.owner ?? drawn[0]?.element.window?.name);
+  }
+
+  /** Whether the window's pixels show nothing like the label that its tree does not account for. */
+  private async pixelsLack(search: Search, window: WindowInfo): Promise<boolean> {
+    if (this.options.pixelCheck === false || search.elements.length === 0 || treeMentions(search.elements, search.text)) return false;
+    const bounds = clipBox(window.bounds, search.scene.screen);
+    if (!bounds) return false;
+    search.trace.step('pixels-active');
+    const { desktop } = this.services;
+    const began = performance.now();
+    const image = await desktop.screen.grab(bounds).catch(() => undefined);
+    if (!image) return false;
+    const grabbed = performance.now();
+    // Secret fields are not read; what is drawn in them is no label.
+    const fields = search.elements.filter((e) => isSecretRole(e.role)).map((e) => e.bbox);
+    const verdict = await labelAbsentFromPixels(image, search.elements, search.text, desktop.ocr, { covered: [...coveringParts(search.scene, window), ...fields], ...(search.query.signal ? { signal: search.query.signal } : {}) });
+    const took = `grab ${Math.round(grabbed - began)} ms, check ${Math.round(performance.now() - grabbed)} ms`;
+    search.trace.note(verdict.absent ? `absent: ${verdict.regions} regions, ${verdict.crops} read; ${took}` : `${verdict.why}; ${took}`);
+    if (verdict.absent) this.knowledge.rememberAccounted(window, verdict.read, verdict.minChars);
+    return verdict.absent;
   }
 
   /** Showing elements not under another window or an open popup, nor in a private window; secret fields lose their text. */

@@ -4,6 +4,7 @@ import type { WindowInfo } from '../ports/windowPort';
 import { isShortQuery } from './targetRules';
 import { coverageKey, SKIP_OCR_COVERAGE, treeMentions, type TextCoverage } from './treeCoverage';
 import { tokenize } from './textLocator';
+import { charCount } from './pixelAbsence';
 import type { WindowScene } from './windowScene';
 
 // What the locator learnt about each window's tree the last time it read that window's pixels
@@ -27,6 +28,8 @@ interface Known {
   names: number;
   text: number;
   unknown: ReadonlySet<string>;
+  /** Labels shorter than this were not looked for when the window was learnt (its glyph check read only longer pieces). */
+  minChars: number;
 }
 
 /** How a window's tree is known to hold what the window shows: by name where drawn, or as text. */
@@ -38,7 +41,28 @@ export class TreeKnowledge {
   remember(window: WindowInfo, names: number, text: TextCoverage): void {
     const key = coverageKey(window);
     this.known.delete(key); // most recently used last
-    this.known.set(key, { names, text: text.share, unknown: new Set(text.unknown.slice(0, UNKNOWN_WORDS_LIMIT)) });
+    this.keep(key, { names, text: text.share, unknown: new Set(text.unknown.slice(0, UNKNOWN_WORDS_LIMIT)), minChars: 0 });
+  }
+
+  /**
+   * What a glyph check of the active window taught (pixelAbsence.ts): its tree accounts for all
+   * the text it draws but the pieces read, whose words are kept as unknown; it holds for labels
+   * of `minChars` characters or more (shorter pieces were not read).
+   */
+  rememberAccounted(window: WindowInfo, read: readonly string[], minChars: number): void {
+    this.keep(coverageKey(window), { names: 1, text: 1, unknown: new Set(read.map((w) => w.toLowerCase()).slice(0, UNKNOWN_WORDS_LIMIT)), minChars });
+  }
+
+  /** Whether what was learnt of the window can judge a label of this text, so its pixels need no check now. */
+  judges(window: WindowInfo, text: string): boolean {
+    const known = this.known.get(coverageKey(window));
+    // Short labels are never judged by what was learnt (silentAbout): a glyph may be drawn anywhere.
+    return known !== undefined && !isShortQuery(text) && charCount(text) >= known.minChars;
+  }
+
+  private keep(key: string, known: Known): void {
+    this.known.delete(key); // most recently used last
+    this.known.set(key, known);
     if (this.known.size > KNOWLEDGE_LIMIT) this.known.delete(this.known.keys().next().value!);
   }
 
@@ -52,7 +76,7 @@ export class TreeKnowledge {
   silentAbout(window: WindowInfo, mine: readonly AccessibleElement[], text: string): TreeSilence | undefined {
     const known = this.known.get(coverageKey(window));
     // No element: its tree was not read this time (or not told apart), so it says nothing.
-    if (!known || isShortQuery(text) || mine.length === 0 || treeMentions(mine, text)) return undefined;
+    if (!known || isShortQuery(text) || charCount(text) < known.minChars || mine.length === 0 || treeMentions(mine, text)) return undefined;
     const wanted = new Set(tokenize(text));
     if ([...known.unknown].some((word) => tokenize(word).some((t) => wanted.has(t)))) return undefined;
     if (known.names >= SKIP_OCR_COVERAGE) return 'names';
