@@ -67,7 +67,7 @@ export function describeAnswer(result: TargetResult): string {
     case 'not_found':
       return `not found${result.reason ? `: ${result.reason}` : ''}`;
     case 'ambiguous':
-      return `ambiguous (${result.candidates.length})`;
+      return `ambiguous (${result.candidates.length}: ${result.candidates.map((c) => `"${c.text}" at ${c.point.x},${c.point.y}`).join('; ')})`;
     case 'low_confidence':
       return `low confidence: ${result.reason}`;
   }
