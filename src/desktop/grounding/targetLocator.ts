@@ -72,9 +72,10 @@ export class TargetLocator {
     const others = tree !== undefined && scene.windows.some((w) => !isActive(scene, w));
     // The active tree is known to hold what the window shows and lacks the label: other trees first.
     let treeAll: TargetResult | undefined | null = null;
-    let silence = tree && others && scene.active && !askerActive ? this.knowledge.silentAbout(scene.active, search.elements, text) : undefined;
-    // A window not seen active before: its pixels are checked for the label without reading them all.
-    if (tree && others && scene.active && !askerActive && !silence && !this.knowledge.judges(scene.active, text) && (await this.pixelsLack(search, scene.active))) silence = 'names';
+    const front = tree && others && !askerActive ? scene.active : undefined;
+    let silence = front ? this.knowledge.silentAbout(front, search.elements, text) : undefined;
+    // Nothing learnt of the window that judges this label: its pixels are checked without reading them all.
+    if (front && !silence && !this.knowledge.judges(front, text) && (await this.pixelsLack(search, front))) silence = 'names';
     if (tree && silence) {
       search[silence === 'names' ? 'activeTreeComplete' : 'activeTextKnown'] = true;
       search.trace.step('tree-all');

@@ -39,9 +39,7 @@ export class TreeKnowledge {
   private readonly known = new Map<string, Known>();
 
   remember(window: WindowInfo, names: number, text: TextCoverage): void {
-    const key = coverageKey(window);
-    this.known.delete(key); // most recently used last
-    this.keep(key, { names, text: text.share, unknown: new Set(text.unknown.slice(0, UNKNOWN_WORDS_LIMIT)), minChars: 0 });
+    this.keep(coverageKey(window), { names, text: text.share, unknown: new Set(text.unknown.slice(0, UNKNOWN_WORDS_LIMIT)), minChars: 0 });
   }
 
   /**
