@@ -91,7 +91,8 @@ export function accountForText(image: ScreenImage, elements: readonly Accessible
 
 /** The words each element accounts for: a word goes to the smallest element with text around its centre. */
 function ownWords(regions: readonly TextRegion[], elements: readonly AccessibleElement[], covered: readonly BBox[]): Map<TextWord, AccessibleElement | undefined> {
-  const texted = elements.filter((e) => charCount(`${e.name}${e.text ?? ''}`) > 0).sort((a, b) => a.bbox.width * a.bbox.height - b.bbox.width * b.bbox.height);
+  const chars = new Map(elements.map((e) => [e, charCount(`${e.name}${e.text ?? ''}`)]));
+  const texted = elements.filter((e) => chars.get(e)! > 0).sort((a, b) => a.bbox.width * a.bbox.height - b.bbox.width * b.bbox.height);
   const owner = new Map<TextWord, AccessibleElement | undefined>();
   const drawn = new Map<AccessibleElement, number>();
   for (const region of regions) {
@@ -105,7 +106,7 @@ function ownWords(regions: readonly TextRegion[], elements: readonly AccessibleE
   }
   // An element drawing far more than its name and text holds text the tree does not have.
   for (const [word, element] of owner) {
-    if (element && drawn.get(element)! > GLYPHS_PER_CHAR * charCount(`${element.name}${element.text ?? ''}`) + GLYPH_SLACK) owner.set(word, undefined);
+    if (element && drawn.get(element)! > GLYPHS_PER_CHAR * chars.get(element)! + GLYPH_SLACK) owner.set(word, undefined);
   }
   return owner;
 }
