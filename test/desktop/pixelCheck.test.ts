@@ -1,9 +1,11 @@
 // The active window's pixels checked for a label its tree does not mention, without reading them
 // all (src/desktop/grounding/pixelAbsence.ts), on the suite display with a real GTK 3 app of two
 // windows (fixtures/gtkCanvasApp.py): "Canvas Words", active, names its buttons and labels in its
-// tree and paints "Archive drafts", "Courier" and "Up" itself; "Named Words" has buttons "Archive
-// drafts", "Compress", "Dispatch", "Go" and "Up". A label only the other window has is answered by that window's tree with no OCR;
-// a label the active window paints outside its tree is still read there, and found there.
+// tree and paints "Archive drafts", "Courier" and "Up" itself, and has a "−" button named "Zoom
+// out"; "Named Words" has buttons "Archive drafts", "Compress", "Dispatch", "Go", "Up", "−" and
+// "÷". A label only the other window has is answered by that window's tree with no OCR; a label
+// the active window paints outside its tree, or shows on a button named in words, is still read
+// there, and found there.
 import { strict as assert } from 'node:assert';
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as path from 'node:path';
@@ -92,5 +94,24 @@ describe('the pixel check: a window seen active for the first time is not read w
     assert.deepEqual(locator.lastTrace?.steps, ['tree-active', 'pixels-active', 'tree-all']);
     const up = await new TargetLocator(rig.services).locate('Up');
     assert.ok(up.status === 'found' && up.source === 'ocr' && !containsPoint(named.bounds, up.point), JSON.stringify(up));
+  });
+
+  it('a glyph: only the other window has it, its tree answers after the check; shown on a button named in words in the active window, it is not taken from the other', async () => {
+    const windows = await rig.services.desktop.windows.listWindows!();
+    const named = windows.find((w) => w.title === 'Named Words')!;
+    const canvas = windows.find((w) => w.title === 'Canvas Words')!;
+    const locator = new TargetLocator(rig.services);
+    const divide = await locator.locate('÷');
+    assert.ok(divide.status === 'found' && divide.source === 'accessibility' && containsPoint(named.bounds, divide.point), JSON.stringify(divide));
+    assert.deepEqual(locator.lastTrace?.steps, ['tree-active', 'pixels-active', 'tree-all']);
+    assert.equal(locator.lastTrace?.ocrRuns, 0, 'no whole reading');
+    assert.match(locator.lastTrace?.notes.join(' ') ?? '', /^absent: /);
+    // "Zoom out" shows a "−": the check reads it there, and the window is read and clicked there.
+    const second = new TargetLocator(rig.services);
+    const minus = await second.locate('−');
+    assert.ok(minus.status === 'found' && containsPoint(canvas.bounds, minus.point), `the active window's own "−", not the other's: ${JSON.stringify(minus)}`);
+    const zoomOut = (await rig.services.desktop.accessibility!.elements({ activeWindowOnly: true })).find((e) => e.name === 'Zoom out');
+    assert.ok(zoomOut && containsPoint(zoomOut.bbox, minus.point), `on the "Zoom out" button: ${JSON.stringify(zoomOut?.bbox)}`);
+    assert.deepEqual(second.lastTrace?.steps.slice(0, 3), ['tree-active', 'pixels-active', 'ocr-active']);
   });
 });

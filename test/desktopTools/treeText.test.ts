@@ -146,11 +146,25 @@ describe('tree text: words placed by the toolkit, and windows known by their tex
     const knowledge = new TreeKnowledge();
     const mine = paragraphs();
     assert.equal(knowledge.judges(EDITOR, 'Equals'), false, 'never checked');
-    knowledge.rememberAccounted(EDITOR, ['Courier', 'Archive'], 6);
+    knowledge.rememberAccounted(EDITOR, ['Courier', 'Archive'], 6, false);
     assert.equal(knowledge.judges(EDITOR, 'Equals'), true);
     assert.equal(knowledge.silentAbout(EDITOR, mine, 'Equals'), 'names');
     assert.equal(knowledge.judges(EDITOR, 'Sum'), false, 'pieces of fewer than 3 glyphs were not read');
     assert.equal(knowledge.silentAbout(EDITOR, mine, 'Sum'), undefined);
+    assert.equal(knowledge.judges(EDITOR, '−'), false, 'glyphs of elements named in words were not read');
     assert.equal(knowledge.silentAbout(EDITOR, mine, 'Archive drafts'), undefined, 'read outside the tree');
+  });
+
+  it('TreeKnowledge from a check of every glyph: judges glyph labels too, never a glyph it read', () => {
+    const knowledge = new TreeKnowledge();
+    const mine = paragraphs();
+    knowledge.rememberAccounted(EDITOR, ['Courier', '÷'], 1, true);
+    assert.equal(knowledge.judges(EDITOR, '−'), true);
+    assert.equal(knowledge.silentAbout(EDITOR, mine, '−'), 'names');
+    assert.equal(knowledge.judges(EDITOR, 'Sum'), true, 'longer labels were looked for too');
+    assert.equal(knowledge.silentAbout(EDITOR, mine, '÷'), undefined, 'read outside the tree');
+    knowledge.remember(EDITOR, 0.95, { share: 0.95, unknown: [] });
+    assert.equal(knowledge.judges(EDITOR, '−'), false, 'a whole reading does not tell a glyph button named in words');
+    assert.equal(knowledge.silentAbout(EDITOR, mine, '−'), undefined);
   });
 });

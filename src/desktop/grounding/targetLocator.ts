@@ -164,7 +164,7 @@ export class TargetLocator {
     const verdict = await labelAbsentFromPixels(image, search.elements, search.text, desktop.ocr, { covered: [...coveringParts(search.scene, window), ...fields], ...(search.query.signal ? { signal: search.query.signal } : {}) });
     const took = `grab ${Math.round(grabbed - began)} ms, check ${Math.round(performance.now() - grabbed)} ms`;
     search.trace.note(verdict.absent ? `absent: ${verdict.regions} regions, ${verdict.crops} read; ${took}` : `${verdict.why}; ${took}`);
-    if (verdict.absent) this.knowledge.rememberAccounted(window, verdict.read, verdict.minChars);
+    if (verdict.absent) this.knowledge.rememberAccounted(window, verdict.read, verdict.minChars, verdict.glyphs);
     return verdict.absent;
   }
 

@@ -30,6 +30,8 @@ interface Known {
   unknown: ReadonlySet<string>;
   /** Labels shorter than this were not looked for when the window was learnt (its glyph check read only longer pieces). */
   minChars: number;
+  /** Its glyph check read every glyph its tree does not account for, those of icons and glyph buttons named in words too: short labels were looked for. */
+  glyphs: boolean;
 }
 
 /** How a window's tree is known to hold what the window shows: by name where drawn, or as text. */
@@ -39,23 +41,23 @@ export class TreeKnowledge {
   private readonly known = new Map<string, Known>();
 
   remember(window: WindowInfo, names: number, text: TextCoverage): void {
-    this.keep(coverageKey(window), { names, text: text.share, unknown: new Set(text.unknown.slice(0, UNKNOWN_WORDS_LIMIT)), minChars: 0 });
+    this.keep(coverageKey(window), { names, text: text.share, unknown: new Set(text.unknown.slice(0, UNKNOWN_WORDS_LIMIT)), minChars: 0, glyphs: false });
   }
 
   /**
    * What a glyph check of the active window taught (pixelAbsence.ts): its tree accounts for all
    * the text it draws but the pieces read, whose words are kept as unknown; it holds for labels
-   * of `minChars` characters or more (shorter pieces were not read).
+   * of `minChars` characters or more (shorter pieces were not read), and for short labels too
+   * when it read every glyph (`glyphs`).
    */
-  rememberAccounted(window: WindowInfo, read: readonly string[], minChars: number): void {
-    this.keep(coverageKey(window), { names: 1, text: 1, unknown: new Set(read.map((w) => w.toLowerCase()).slice(0, UNKNOWN_WORDS_LIMIT)), minChars });
+  rememberAccounted(window: WindowInfo, read: readonly string[], minChars: number, glyphs: boolean): void {
+    this.keep(coverageKey(window), { names: 1, text: 1, unknown: new Set(read.map((w) => w.toLowerCase()).slice(0, UNKNOWN_WORDS_LIMIT)), minChars, glyphs });
   }
 
   /** Whether what was learnt of the window can judge a label of this text, so its pixels need no check now. */
   judges(window: WindowInfo, text: string): boolean {
     const known = this.known.get(coverageKey(window));
-    // Short labels are never judged by what was learnt (silentAbout): a glyph may be drawn anywhere.
-    return known !== undefined && !isShortQuery(text) && charCount(text) >= known.minChars;
+    return known !== undefined && coversLength(known, text);
   }
 
   private keep(key: string, known: Known): void {
@@ -67,14 +69,14 @@ export class TreeKnowledge {
   /**
    * Whether the window's tree (its elements here: `mine`) is known to hold what the window
    * shows and says nothing of the label, and how: then its pixels do not show the label.
-   * Never for one or two characters (a glyph button's name is often a word: "−" is "Zoom out"),
-   * nor when a word of the label was among those the tree lacked, nor on the strength of text
+   * Never for one or two characters (a glyph button's name is often a word: "−" is "Zoom out")
+   * unless a glyph check read every glyph, nor when a word of the label was among those the tree lacked, nor on the strength of text
    * the tree gave only in part.
    */
   silentAbout(window: WindowInfo, mine: readonly AccessibleElement[], text: string): TreeSilence | undefined {
     const known = this.known.get(coverageKey(window));
     // No element: its tree was not read this time (or not told apart), so it says nothing.
-    if (!known || isShortQuery(text) || charCount(text) < known.minChars || mine.length === 0 || treeMentions(mine, text)) return undefined;
+    if (!known || !coversLength(known, text) || mine.length === 0 || treeMentions(mine, text)) return undefined;
     const wanted = new Set(tokenize(text));
     if ([...known.unknown].some((word) => tokenize(word).some((t) => wanted.has(t)))) return undefined;
     if (known.names >= SKIP_OCR_COVERAGE) return 'names';
@@ -86,6 +88,11 @@ export class TreeKnowledge {
   cannotShow(window: WindowInfo, elements: readonly OwnedElement[], text: string): boolean {
     return this.silentAbout(window, elementsOf(window, elements), text) !== undefined;
   }
+}
+
+/** Whether labels of this length were looked for when the window was learnt. */
+function coversLength(known: Known, text: string): boolean {
+  return isShortQuery(text) ? known.glyphs : charCount(text) >= known.minChars;
 }
 
 /**

@@ -81,8 +81,8 @@ export class LayeredOcr implements OcrEngine {
   }
 
   async recognize(image: ScreenImage, options: OcrOptions = {}): Promise<OcrAnalysis> {
-    // Asked for one line, word or glyph: the caller already knows where the text is.
-    if (options.layout !== undefined && options.layout !== 'sparse') return this.engine.recognize(image, options);
+    // Asked for one line, word or glyph, or for text already cut out: the caller knows where the text is.
+    if ((options.layout !== undefined && options.layout !== 'sparse') || options.firstPassOnly) return this.engine.recognize(image, options);
     const started = performance.now();
     // Small images (a window part, a changed region) are read at 2x: cheap at that size, and
     // 10-px text reads better (a crop read "status:" at 1x, "Status:" at 2x, in 40 ms).

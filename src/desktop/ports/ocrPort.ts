@@ -8,6 +8,8 @@ export interface OcrOptions {
   layout?: OcrLayout;
   /** Upscale before recognizing (small text recognizes better larger); boxes are mapped back. */
   scale?: number;
+  /** The caller has cut out where the text is (stacked crops): one reading, no second look at the regions it read poorly. */
+  firstPassOnly?: boolean;
   signal?: AbortSignal;
 }
 
