@@ -4,7 +4,7 @@ import { warmUpDesktop } from '../../src/desktop/warmUp';
 import { createFakeDesktop } from '../support/fakeDesktop';
 
 // The extension starts the desktop engine when the chat opens: the OCR workers, the window
-// connection and the tree of the window in front, and says what could not start.
+// connection and the trees (the window in front's first), and says what could not start.
 
 class CountingTree implements AccessibilityPort {
   readonly name = 'counting';
@@ -21,7 +21,7 @@ class CountingTree implements AccessibilityPort {
 }
 
 describe('warmUpDesktop', () => {
-  it('starts the OCR workers and reads the active window\'s tree, without any OCR of the screen', async () => {
+  it('starts the OCR workers and reads the active window\'s tree, then every window\'s, without any OCR of the screen', async () => {
     const desktop = createFakeDesktop();
     let warmed = 0;
     let recognized = 0;
@@ -38,7 +38,7 @@ describe('warmUpDesktop', () => {
     const report = await warmUpDesktop(desktop);
     assert.equal(warmed, 1);
     assert.equal(recognized, 0);
-    assert.deepEqual(tree.reads.map((r) => r.activeWindowOnly), [true]);
+    assert.deepEqual(tree.reads.map((r) => r.activeWindowOnly), [true, false], 'the window in front first, then every window');
     assert.deepEqual(report.problems, []);
   });
 

@@ -10,6 +10,7 @@ import type { OcrEngine, OcrLayout, OcrOptions } from '../../desktop/ports/ocrPo
 import type { ScreenImage } from '../../desktop/ports/screenPort';
 import { repairLetterCase } from '../../desktop/ocr/textRegions';
 import { TesseractWorkerPool } from './tesseractJsWorkers';
+import { primerImage } from './ocrPrimer';
 
 export interface TesseractJsOcrOptions {
   /** Tesseract language code(s), e.g. `eng` or `eng+deu`; default `eng`. */
@@ -67,10 +68,14 @@ export class TesseractJsOcr implements OcrEngine {
     });
   }
 
-  /** Starts all workers now instead of on first use (hides the cold start). */
-  warmUp(): Promise<void> {
-    if (this.disposed) return Promise.reject(new Error('tesseract.js OCR engine was disposed'));
-    return this.pool.warmUp();
+  /** Starts all workers now instead of on first use, and has each read once (hides the cold start). */
+  async warmUp(): Promise<void> {
+    if (this.disposed) throw new Error('tesseract.js OCR engine was disposed');
+    await this.pool.warmUp();
+    // One reading per worker, all at once: each idle worker takes one (ocrPrimer.ts). One that
+    // fails (a worker given too short a time) is no failure to start: the next job says so.
+    const primer = primerImage();
+    await Promise.all(Array.from({ length: this.parallelism }, () => this.recognize(primer, { scale: 2 }).catch(() => undefined)));
   }
 
   async recognize(image: ScreenImage, options: OcrOptions = {}): Promise<OcrAnalysis> {
