@@ -202,9 +202,10 @@ function passRows(what: string, pass: Pass, count: number, nativeMs: number, app
       name: `busy: warm click by text, ${what}, median`,
       value: warm,
       unit: 'ms',
-      goal: `< 100 and < ${(nativeMs / 2).toFixed(0)} (half a CLI pass)`,
-      met: warm < 100 && warm < nativeMs / 2,
-      note: `over ${count} labels (${apps})`,
+      // The quick pass measures no CLI pass (NaN): its goal is the 100 ms alone.
+      goal: Number.isNaN(nativeMs) ? '< 100' : `< 100 and < ${(nativeMs / 2).toFixed(0)} (half a CLI pass)`,
+      met: warm < 100 && (Number.isNaN(nativeMs) || warm < nativeMs / 2),
+      note: `over ${count} labels${apps ? ` (${apps})` : ''}`,
     },
     { name: `busy: warm click by text, ${what}, p95`, value: p95, unit: 'ms', goal: '< 300', met: p95 < 300 },
     { name: `busy: labels clicked on target, ${what}`, value: share, unit: '%', goal: '>= 98', met: share >= 98, note: `${pass.landed}/${count}; ${pass.missed} not clicked` },
