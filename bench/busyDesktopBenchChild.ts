@@ -108,7 +108,7 @@ async function main(): Promise<void> {
       readings.push(`${reading.window.title.slice(0, 12)}:${reading.ocr}:${reading.ocrMs.toFixed(0)}${changed}`);
       return reading;
     };
-    const tree = services.desktop.accessibility as ({ lastRead?: { windows: number; cached: number; visited: number } } & AccessibilityPort) | undefined;
+    const tree = services.desktop.accessibility as ({ lastRead?: { windows: number; cached: number; visited: number; walked?: string[] } } & AccessibilityPort) | undefined;
     // And each tree read: which windows, fresh or not, how many walks came from the cache.
     if (tree) {
       const elements = tree.elements.bind(tree);
@@ -117,7 +117,7 @@ async function main(): Promise<void> {
         const out = await elements(options);
         const read = tree.lastRead;
         const fresh = (options as { fresh?: unknown } | undefined)?.fresh ? '-fresh' : '';
-        readings.push(`tree-${options?.activeWindowOnly === false ? 'all' : 'active'}${fresh}:${read ? `${read.cached}/${read.windows}` : '?'}:${(performance.now() - t).toFixed(0)}`);
+        readings.push(`tree-${options?.activeWindowOnly === false ? 'all' : 'active'}${fresh}:${read ? `${read.cached}/${read.windows}` : '?'}:${(performance.now() - t).toFixed(0)}${read?.walked?.length ? `(${read.walked.join(', ')})` : ''}`);
         return out;
       };
     }

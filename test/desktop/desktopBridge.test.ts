@@ -133,6 +133,7 @@ describe('desktop bridge: warm windows and accessibility tree (Xvfb + openbox, G
     const names = elements.map((e) => e.name);
     assert.ok(names.includes('Count Renamed') && !names.includes('Count Zero'), JSON.stringify(names));
     assert.ok((tree.lastRead?.cached ?? 0) < (tree.lastRead?.windows ?? 0), 'the changed window was read again');
+    assert.ok(tree.lastRead?.walked.some((w) => /^Bridge Main \d+$/.test(w)), `the walk is named with its time: ${JSON.stringify(tree.lastRead?.walked)}`);
     // The active window is the main one (raised above): its digest follows its tree.
     assert.notEqual(await tree.treeDigest(), digest);
 
@@ -160,7 +161,7 @@ describe('desktop bridge: warm windows and accessibility tree (Xvfb + openbox, G
     await app!.command('raise main');
     await activeRead('Bridge Main');
     // Focus and activation moved, nothing in the window changed: its walk is kept.
-    assert.deepEqual(tree.lastRead, { windows: 1, cached: 1, visited: tree.lastRead?.visited });
+    assert.deepEqual(tree.lastRead, { windows: 1, cached: 1, visited: tree.lastRead?.visited, walked: [] });
   });
 
   it('starts a new helper when the old one was killed, and fails the question it was answering clearly', async () => {

@@ -43,6 +43,14 @@ interface ScriptWindow {
  * helper caches each top-level window's walk until its application sends an AT-SPI event or the
  * window moves, so reading an unchanged window again costs a round trip, not a walk.
  */
+/** What one read of the tree did: windows read, from the cache, nodes walked, windows walked anew ("title ms"). */
+export interface ReadStats {
+  windows: number;
+  cached: number;
+  visited: number;
+  walked: string[];
+}
+
 export class AtspiAccessibility implements AccessibilityPort {
   readonly name = 'at-spi';
   private readonly bridge: DesktopBridge;
@@ -50,7 +58,7 @@ export class AtspiAccessibility implements AccessibilityPort {
   private availability: Promise<boolean> | undefined;
   private lastProblem: string | undefined;
   private status: string | undefined;
-  private lastStats: { windows: number; cached: number; visited: number } | undefined;
+  private lastStats: ReadStats | undefined;
 
   /** `bridge`: shared with X11Windows by the composition root; by default one of its own. */
   constructor(
@@ -67,8 +75,8 @@ export class AtspiAccessibility implements AccessibilityPort {
     return this.lastProblem;
   }
 
-  /** The last elements() read: windows read, how many of them came from the cache, nodes walked. */
-  get lastRead(): { windows: number; cached: number; visited: number } | undefined {
+  /** The last elements() read: windows read, how many of them came from the cache, nodes walked, and the windows walked anew ("title ms"). */
+  get lastRead(): ReadStats | undefined {
     return this.lastStats;
   }
 
@@ -94,7 +102,8 @@ export class AtspiAccessibility implements AccessibilityPort {
   async elements(options: AccessibilityQueryOptions & { fresh?: boolean } = {}): Promise<AccessibleElement[]> {
     const answer = await this.ask('elements', { active: options.activeWindowOnly !== false, fresh: options.fresh === true }, options.signal);
     const windows = (answer.windows ?? []) as ScriptWindow[];
-    this.lastStats = { windows: windows.length, cached: Number(answer.cached ?? 0), visited: Number(answer.visited ?? 0) };
+    const walked = Array.isArray(answer.walked) ? answer.walked.filter((w): w is string => typeof w === 'string') : [];
+    this.lastStats = { windows: windows.length, cached: Number(answer.cached ?? 0), visited: Number(answer.visited ?? 0), walked };
     return windows.flatMap((w) => w.elements.map((raw) => toElement(raw, w))).sort(readingOrder);
   }
 

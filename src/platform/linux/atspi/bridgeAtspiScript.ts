@@ -261,6 +261,7 @@ class Tree:
             self.settle(bus)
         deadline = time.monotonic() + budget
         windows, visited, truncated, cached = [], 0, False, 0
+        walked = []  # 'title ms' of each window walked anew, for diagnostics
         places = {}
         self.last_read = []
         for app, root, extents in self.roots(active_only):
@@ -289,7 +290,9 @@ class Tree:
                 else:
                     patches = self.app_patches.get(bus, 0)
                     marked = set(dirty)
+                    began = time.monotonic()
                     walk = walk_root(Atspi, root, deadline, max_depth, max_nodes - visited, gtk4)
+                    walked.append('%s %d' % ((root.get_name() or '').strip()[:24], round(1000 * (time.monotonic() - began))))
                     for path in marked.intersection(walk['paths']):
                         dirty.pop(path, None)
                     walk['stamp'] = stamp
@@ -316,7 +319,7 @@ class Tree:
                 truncated = truncated or walk['truncated']
             except Exception:
                 continue  # the window went away or its application does not answer
-        return {'windows': windows, 'visited': visited, 'truncated': truncated, 'cached': cached}
+        return {'windows': windows, 'visited': visited, 'truncated': truncated, 'cached': cached, 'walked': walked}
 
     def find_text(self, active_only, query, max_depth, max_nodes, budget):
         """Where the windows' text elements (read as read() does) draw query, as elements of
