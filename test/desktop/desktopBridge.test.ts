@@ -133,7 +133,7 @@ describe('desktop bridge: warm windows and accessibility tree (Xvfb + openbox, G
     const names = elements.map((e) => e.name);
     assert.ok(names.includes('Count Renamed') && !names.includes('Count Zero'), JSON.stringify(names));
     assert.ok((tree.lastRead?.cached ?? 0) < (tree.lastRead?.windows ?? 0), 'the changed window was read again');
-    assert.ok(tree.lastRead?.walked.some((w) => /^Bridge Main \d+$/.test(w)), `the walk is named with its time: ${JSON.stringify(tree.lastRead?.walked)}`);
+    assert.ok(tree.lastRead?.walked.some((w) => /^Bridge Main \d+ after object:/.test(w)), `the walk is named with its time and the event that made it stale: ${JSON.stringify(tree.lastRead?.walked)}`);
     // The active window is the main one (raised above): its digest follows its tree.
     assert.notEqual(await tree.treeDigest(), digest);
 

@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
+import { BRIDGE_ATSPI_EVENTS_SCRIPT } from '../../src/platform/linux/atspi/bridgeAtspiEventsScript';
 import { BRIDGE_ATSPI_SCRIPT } from '../../src/platform/linux/atspi/bridgeAtspiScript';
 import { BRIDGE_ATSPI_TEXT_SCRIPT } from '../../src/platform/linux/atspi/bridgeAtspiTextScript';
 import { BRIDGE_ATSPI_WALK_SCRIPT } from '../../src/platform/linux/atspi/bridgeAtspiWalkScript';
@@ -7,7 +8,7 @@ import { BRIDGE_ATSPI_WALK_SCRIPT } from '../../src/platform/linux/atspi/bridgeA
 // The pure parts of the bridge's AT-SPI half, run in python3 with stand-ins for libatspi: the text
 // reading (whole-word matches, what part of a long text is read, where a word's box is taken,
 // LibreOffice's shifted paragraphs), which cached walks an event throws away and which new text
-// is written into them. Real apps:
+// is written into them, and which new names. Real apps:
 // realAppsTreeText.test.ts.
 
 function python(body: string): unknown {
@@ -118,6 +119,7 @@ def window_hints():
     return X11Windows()
 ${BRIDGE_ATSPI_WALK_SCRIPT}
 ${BRIDGE_ATSPI_TEXT_SCRIPT}
+${BRIDGE_ATSPI_EVENTS_SCRIPT}
 ${BRIDGE_ATSPI_SCRIPT}
 class Node:
     def __init__(self, path, bus=None, text=''):
@@ -168,5 +170,26 @@ tree.on_event(Event('object:text-changed:insert', Node('/elsewhere', ':1.7'), 0)
 long_text = refresh_texts(Atspi, walk, {'/display': Node('/display', ':1.7', 'x' * (MAX_TEXT + 1))})
 print(json.dumps([marked, gen_after_text, fresh, walk['elements'][0]['text'], walk['textNodes'][0]['text'], tree.app_gen.get(':1.7', 0), long_text]))`);
     assert.deepEqual(state, [['/display'], 0, true, '2+', '2+', 2, false]);
+  });
+
+  it('a new name of a cached element is read into the walk when asked, not walked again; an unknown object\'s, or a GTK 4 app\'s, is', () => {
+    const state = withTree(`class Named(Node):
+    def get_name(self):
+        return self.text
+status = Named('/status', ':1.8', 'Synced just now')
+walk = {'paths': {'/status': 0, '/ok': 1}, 'elements': [{'name': 'Synced 4 minutes ago', 'role': 'static', 'box': [0, 0, 90, 12], 'states': []},
+    {'name': 'OK', 'role': 'push button', 'box': [0, 20, 40, 20], 'text': 'Synced just now', 'states': []}], 'digest': 'old'}
+tree.cache = {(':1.8', '/w'): walk}
+tree.on_event(Event('object:property-change:accessible-name', status))
+marked = sorted(tree.name_dirty.get(':1.8', {}))
+gen_after_name = tree.app_gen.get(':1.8', 0)
+kept = refresh_names(walk, tree.name_dirty[':1.8'])
+cleared = refresh_names(walk, {'/ok': Named('/ok', ':1.8', 'Synced just now')})
+tree.on_event(Event('object:property-change:accessible-name', Named('/elsewhere', ':1.8', 'x')))
+tree.gtk4[':1.9'] = True
+tree.cache[(':1.9', '/g')] = {'paths': {'/g/1': 0}, 'elements': [{'name': 'a', 'role': 'label', 'states': []}]}
+tree.on_event(Event('object:property-change:accessible-name', Named('/g/1', ':1.9', 'b')))
+print(json.dumps([marked, gen_after_name, kept, walk['elements'][0]['name'], walk['digest'] != 'old', cleared, walk['elements'][1], tree.app_gen.get(':1.8', 0), tree.app_gen.get(':1.9', 0)]))`);
+    assert.deepEqual(state, [['/status'], 0, true, 'Synced just now', true, true, { name: 'Synced just now', role: 'push button', box: [0, 20, 40, 20], states: [] }, 1, 1]);
   });
 });

@@ -2,37 +2,21 @@
 // with gir1.2-atspi-2.0 on the helper's GLib main loop: each top-level window's walk
 // (bridgeAtspiWalkScript.ts) is cached and thrown away when its application sends an AT-SPI
 // event that can change what the walk finds (children, showing, names, bounds) or the window
-// moves; other state changes, and the new text of a text element it holds, are written into it.
+// moves; other state changes, and the new text or name of an element it holds, are written into
+// it (the events: bridgeAtspiEventsScript.ts).
 export const BRIDGE_ATSPI_SCRIPT = String.raw`
-# What makes a cached walk stale. Caret moves and selections of text do not.
-EVENTS = ['object:children-changed', 'object:state-changed', 'object:bounds-changed', 'object:text-changed',
-    'object:property-change:accessible-name', 'window:activate', 'window:deactivate', 'window:create',
-    'window:destroy', 'window:minimize', 'window:restore']
 CACHE_LIMIT = 64
-TEXT_EVENT = 'object:text-changed'
-# Text elements of one application waiting to be read again; past that its windows are walked anew.
-MAX_DIRTY_TEXTS = 200
-STATE_EVENT = 'object:state-changed:'
-# States that decide what a walk includes; any other state change (focused, active, checked,
-# selected...) is written into the cached element it belongs to, so switching between windows,
-# which moves the focus, does not throw their walks away.
-STRUCTURAL_STATES = {'showing', 'visible', 'defunct', 'iconified', 'manages-descendants'}
-# A window being built sends a storm of window:create and children-changed events; a walk inside
-# it asks for objects the app is still making or about to drop. Such a walk waits for a quiet gap,
-# at most SETTLE_MAX s.
-BUILD_EVENTS = ('window:create', 'object:children-changed')
-SETTLE_QUIET = 0.12
-SETTLE_MAX = 0.8
-STORM_EVENTS = 12
 
-class Tree:
+class Tree(TreeEvents):
     def __init__(self):
         self.Atspi = None
         self.GLib = None
         self.problem = None
         self.app_gen = {}   # bus name -> events seen from that application
+        self.app_why = {}   # bus name -> the last of those events, to say why a window was walked again
         self.app_patches = {}  # bus name -> state changes written into its cached walks
         self.text_dirty = {}   # bus name -> {path: node} of cached text elements whose text changed
+        self.name_dirty = {}   # bus name -> {path: node} of cached elements whose name changed
         self.any_gen = 0    # events whose application could not be told
         self.cache = {}     # (bus name, path) -> walk of one top-level window
         self.pids = {}
@@ -67,87 +51,6 @@ class Tree:
             except Exception:
                 pass
         return None
-
-    def on_event(self, event):
-        source = event.source
-        bus = bus_of(source)
-        if bus is None:
-            # An object gone defunct has lost its application; the event's sender (its
-            # application's root, where libatspi's bindings give it) has not.
-            bus = bus_of(getattr(event, 'sender', None))
-        kind = event.type or ''
-        if bus is None and kind == STATE_EVENT + 'defunct':
-            # Still unknown: only the walks holding that object are thrown away, not every
-            # window's (LibreOffice and Firefox send thousands of these). A walk that held none
-            # of it shows no element of it; what else it drops, its parent tells (children-changed).
-            self.forget_path(getattr(source, 'path', None))
-            return
-        if bus and kind in ('window:activate', 'window:deactivate'):
-            return  # a window's own active state is read afresh each time
-        if bus and source is not None and kind.startswith(STATE_EVENT) and kind[len(STATE_EVENT):] not in STRUCTURAL_STATES:
-            self.patch(bus, source.path, kind[len(STATE_EVENT):], event.detail1 != 0)
-            return
-        if bus and source is not None and kind.startswith(TEXT_EVENT) and self.holds_text(bus, source.path):
-            # Read again when a walk is asked for, not on each keystroke.
-            dirty = self.text_dirty.setdefault(bus, {})
-            dirty[source.path] = source
-            if len(dirty) <= MAX_DIRTY_TEXTS:
-                return
-            del self.text_dirty[bus]
-        if bus:
-            self.app_gen[bus] = self.app_gen.get(bus, 0) + 1
-            if kind.startswith(BUILD_EVENTS):
-                self.note_build(bus, kind.startswith('window:create'))
-        else:
-            self.any_gen += 1
-
-    def forget_path(self, path):
-        if path is None:
-            self.any_gen += 1
-            return
-        for key in [key for key, entry in self.cache.items() if path in entry['paths']]:
-            del self.cache[key]
-
-    def holding(self, bus, path):
-        """(walk, index of the element) of each cached walk of the application that holds the object."""
-        for key, entry in self.cache.items():
-            index = entry['paths'].get(path) if key[0] == bus else None
-            if index is not None:
-                yield entry, index
-
-    def holds_text(self, bus, path):
-        return any(entry['elements'][index]['role'] in TEXT_ROLES for entry, index in self.holding(bus, path))
-
-    def note_build(self, bus, created):
-        now = time.monotonic()
-        burst = self.builds.get(bus)
-        if burst is None or now - burst[0] >= SETTLE_QUIET:
-            burst = [now, 0, False]
-        burst[0], burst[1], burst[2] = now, burst[1] + 1, burst[2] or created
-        self.builds[bus] = burst
-
-    def settle(self, bus):
-        """Waits (bounded) while the application is building a window: a new window, or a storm
-        of children changes, less than SETTLE_QUIET s ago."""
-        deadline = time.monotonic() + SETTLE_MAX
-        while True:
-            self.drain()
-            burst = self.builds.get(bus)
-            now = time.monotonic()
-            if burst is None or now - burst[0] >= SETTLE_QUIET or not (burst[2] or burst[1] >= STORM_EVENTS):
-                return
-            if now >= deadline:
-                return
-            time.sleep(min(SETTLE_QUIET - (now - burst[0]), deadline - now) + 0.005)
-
-    def patch(self, bus, path, state, on):
-        self.app_patches[bus] = self.app_patches.get(bus, 0) + 1
-        for entry, index in self.holding(bus, path):
-            states = entry['elements'][index]['states']
-            if on and state not in states:
-                states.append(state)
-            elif not on and state in states:
-                states.remove(state)
 
     def drain(self):
         # Dispatches the AT-SPI events already received, so the cache checks below see them.
@@ -283,18 +186,24 @@ class Tree:
                 stamp = (self.app_gen.get(bus, 0), self.any_gen, extents, max_depth, gtk4['shift'] if gtk4 else None)
                 entry = None if fresh else self.cache.get(key)
                 dirty = self.text_dirty.get(bus, {})
-                if entry is not None and entry['stamp'] == stamp and entry['visited'] <= max_nodes - visited and refresh_texts(Atspi, entry, dirty):
+                renamed = self.name_dirty.get(bus, {})
+                usable = entry is not None and entry['stamp'] == stamp and entry['visited'] <= max_nodes - visited
+                unread = None if not usable else 'a changed text not read in place' if not refresh_texts(Atspi, entry, dirty) else 'a changed name not read in place' if not refresh_names(entry, renamed) else None
+                if usable and unread is None:
                     walk, cached = entry, cached + 1
-                    for path in [path for path in dirty if path in entry['paths']]:
-                        del dirty[path]
+                    for marks in (dirty, renamed):
+                        for path in [path for path in marks if path in entry['paths']]:
+                            del marks[path]
                 else:
                     patches = self.app_patches.get(bus, 0)
-                    marked = set(dirty)
+                    marked = set(dirty) | set(renamed)
                     began = time.monotonic()
                     walk = walk_root(Atspi, root, deadline, max_depth, max_nodes - visited, gtk4)
-                    walked.append('%s %d' % ((root.get_name() or '').strip()[:24], round(1000 * (time.monotonic() - began))))
+                    why = unread or stale_why(entry, stamp, max_nodes - visited, self.app_why.get(bus, '?'), fresh)
+                    walked.append('%s %d %s' % ((root.get_name() or '').strip()[:24], round(1000 * (time.monotonic() - began)), why))
                     for path in marked.intersection(walk['paths']):
                         dirty.pop(path, None)
+                        renamed.pop(path, None)
                     walk['stamp'] = stamp
                     walk['digest'] = digest_of(walk['elements'])
                     self.cache.pop(key, None)
