@@ -84,10 +84,11 @@ export async function labelAbsentFromPixels(
   const readWords = reading.elements.filter((e) => e.level === 'word' && e.text.trim());
   // A glyph an element named in words draws that OCR reads as nothing may be the one asked for:
   // the whole reading's rules judge that button (a small button whose name was not read).
-  const unread = !glyphs ? -1 : sheet?.bands.findIndex((band, i) => pieces[i]!.words.some((w) => owner.get(w) === undefined && iconOf(w, elements)) && !readWords.some((e) => overlapsBand(e.bbox, band)));
-  if (unread !== undefined && unread >= 0) return { absent: false, why: 'a glyph of a button named in words was not read' };
+  const unreadGlyph = glyphs && sheet !== undefined && sheet.bands.some((band, i) => pieces[i]!.words.some((w) => owner.get(w) === undefined && iconOf(w, elements)) && !readWords.some((e) => overlapsBand(e.bbox, band)));
+  if (unreadGlyph) return { absent: false, why: 'a glyph of a button named in words was not read' };
   const read = readWords.map((e) => e.text.trim());
-  // A label of n characters needs a piece of n/2 glyphs at least: longer labels were covered too.
+  // Every line with text no element accounts for was read, as for a label of `wanted` characters
+  // (letter-shaped words; with `glyphs`, every shape): such labels and longer ones were looked for.
   return { absent: true, regions: regions.length, crops: pieces.length, read, minChars: wanted, glyphs };
 }
 

@@ -70,7 +70,8 @@ export class TreeKnowledge {
    * Whether the window's tree (its elements here: `mine`) is known to hold what the window
    * shows and says nothing of the label, and how: then its pixels do not show the label.
    * Never for one or two characters (a glyph button's name is often a word: "−" is "Zoom out")
-   * unless a glyph check read every glyph, nor when a word of the label was among those the tree lacked, nor on the strength of text
+   * unless a glyph check read every glyph, nor when a word of the label was among those the
+   * tree lacked, nor on the strength of text
    * the tree gave only in part.
    */
   silentAbout(window: WindowInfo, mine: readonly AccessibleElement[], text: string): TreeSilence | undefined {

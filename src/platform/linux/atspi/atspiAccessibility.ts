@@ -43,7 +43,7 @@ interface ScriptWindow {
  * helper caches each top-level window's walk until its application sends an AT-SPI event or the
  * window moves, so reading an unchanged window again costs a round trip, not a walk.
  */
-/** What one read of the tree did: windows read, from the cache, nodes walked, windows walked anew ("title ms"). */
+/** What one read of the tree did: windows read, from the cache, nodes walked, windows walked anew ("title ms why"). */
 export interface ReadStats {
   windows: number;
   cached: number;
@@ -75,7 +75,7 @@ export class AtspiAccessibility implements AccessibilityPort {
     return this.lastProblem;
   }
 
-  /** The last elements() read: windows read, how many of them came from the cache, nodes walked, and the windows walked anew ("title ms"). */
+  /** The last elements() read: windows read, how many of them came from the cache, nodes walked, and the windows walked anew ("title ms why"). */
   get lastRead(): ReadStats | undefined {
     return this.lastStats;
   }
