@@ -8,7 +8,7 @@ EVENTS = ['object:children-changed', 'object:state-changed', 'object:bounds-chan
     'window:destroy', 'window:minimize', 'window:restore']
 TEXT_EVENT = 'object:text-changed'
 NAME_EVENT = 'object:property-change:accessible-name'
-# Text elements of one application waiting to be read again; past that its windows are walked anew.
+# Elements of one application waiting to be read again (texts, names); past that its windows are walked anew.
 MAX_DIRTY_TEXTS = 200
 STATE_EVENT = 'object:state-changed:'
 # States that decide what a walk includes; any other state change (focused, active, checked,
@@ -47,20 +47,14 @@ class TreeEvents:
             return
         if bus and source is not None and kind.startswith(TEXT_EVENT) and self.holds_text(bus, source.path):
             # Read again when a walk is asked for, not on each keystroke.
-            dirty = self.text_dirty.setdefault(bus, {})
-            dirty[source.path] = source
-            if len(dirty) <= MAX_DIRTY_TEXTS:
+            if self.mark(self.text_dirty, bus, source):
                 return
-            del self.text_dirty[bus]
         if bus and source is not None and kind == NAME_EVENT and not self.gtk4.get(bus) and any(self.holding(bus, source.path)):
             # A label or a page renaming itself (a status, a clock, a title) is read again when
             # a walk is asked for; its window is not walked again for it. GTK 4 names are made
             # up from their labels by the walk: those windows are walked again.
-            dirty = self.name_dirty.setdefault(bus, {})
-            dirty[source.path] = source
-            if len(dirty) <= MAX_DIRTY_TEXTS:
+            if self.mark(self.name_dirty, bus, source):
                 return
-            del self.name_dirty[bus]
         if bus:
             self.app_gen[bus] = self.app_gen.get(bus, 0) + 1
             self.app_why[bus] = kind
@@ -68,6 +62,16 @@ class TreeEvents:
                 self.note_build(bus, kind.startswith('window:create'))
         else:
             self.any_gen += 1
+
+    def mark(self, marks, bus, source):
+        """Notes a cached element to read again in place (marks: bus -> {path: node}); False when
+        the application has too many waiting, and its windows are to be walked anew instead."""
+        waiting = marks.setdefault(bus, {})
+        waiting[source.path] = source
+        if len(waiting) <= MAX_DIRTY_TEXTS:
+            return True
+        del marks[bus]
+        return False
 
     def forget_path(self, path):
         if path is None:
