@@ -233,7 +233,8 @@ export class ChromiumApp {
   async stop(): Promise<void> {
     await this.cdp.send('Browser.close').catch(() => undefined);
     await stopProcess(this.process.child);
-    rmSync(this.profileDir, { recursive: true, force: true });
+    // Its helper processes may still be writing the profile a moment after the browser exits.
+    rmSync(this.profileDir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
   }
 }
 
