@@ -1,6 +1,8 @@
 import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
+import { BRIDGE_ATSPI_CELLS_SCRIPT } from '../../src/platform/linux/atspi/bridgeAtspiCellsScript';
 import { BRIDGE_ATSPI_EVENTS_SCRIPT } from '../../src/platform/linux/atspi/bridgeAtspiEventsScript';
+import { BRIDGE_ATSPI_PARTS_SCRIPT } from '../../src/platform/linux/atspi/bridgeAtspiPartsScript';
 import { BRIDGE_ATSPI_SCRIPT } from '../../src/platform/linux/atspi/bridgeAtspiScript';
 import { BRIDGE_ATSPI_TEXT_SCRIPT } from '../../src/platform/linux/atspi/bridgeAtspiTextScript';
 import { BRIDGE_ATSPI_WALK_SCRIPT } from '../../src/platform/linux/atspi/bridgeAtspiWalkScript';
@@ -118,8 +120,10 @@ class X11Windows:
 def window_hints():
     return X11Windows()
 ${BRIDGE_ATSPI_WALK_SCRIPT}
+${BRIDGE_ATSPI_CELLS_SCRIPT}
 ${BRIDGE_ATSPI_TEXT_SCRIPT}
 ${BRIDGE_ATSPI_EVENTS_SCRIPT}
+${BRIDGE_ATSPI_PARTS_SCRIPT}
 ${BRIDGE_ATSPI_SCRIPT}
 class Node:
     def __init__(self, path, bus=None, text=''):
@@ -142,12 +146,16 @@ tree.on_event(Event('object:state-changed:defunct', Node('/a/9')))
 after_other = sorted(k[1] for k in tree.cache)
 gen_before = tree.any_gen
 tree.on_event(Event('object:children-changed:add', Node('/a/3')))
+# A change in an application with a kept walk waits to be placed; one that cannot be (its node
+# has no parent to climb to) has the application's windows walked anew.
 tree.on_event(Event('object:children-changed:add', Node('/a/4', ':1.6')))
-print(json.dumps([after_defunct, after_other, gen_before, tree.any_gen, tree.app_gen]))`);
-    assert.deepEqual(state, [['/w2'], ['/w2'], 0, 1, { ':1.6': 1 }]);
+deferred = dict(tree.app_gen)
+tree.place_changes(':1.6')
+print(json.dumps([after_defunct, after_other, gen_before, tree.any_gen, deferred, tree.app_gen]))`);
+    assert.deepEqual(state, [['/w2'], ['/w2'], 0, 1, {}, { ':1.6': 1 }]);
   });
 
-  it('new text in a cached text element is read into the walk when asked, not walked again; a label\'s or an unknown object\'s is', () => {
+  it('new text in a cached text element is read into the walk when asked, not walked again; a label\'s or an unknown object\'s waits to be placed as a changed part', () => {
     const state = withTree(`class Text:
     @staticmethod
     def get_character_count(node):
@@ -168,11 +176,12 @@ fresh = refresh_texts(Atspi, walk, tree.text_dirty[':1.7'])
 tree.on_event(Event('object:text-changed:insert', Node('/label', ':1.7'), 0))
 tree.on_event(Event('object:text-changed:insert', Node('/elsewhere', ':1.7'), 0))
 long_text = refresh_texts(Atspi, walk, {'/display': Node('/display', ':1.7', 'x' * (MAX_TEXT + 1))})
-print(json.dumps([marked, gen_after_text, fresh, walk['elements'][0]['text'], walk['textNodes'][0]['text'], tree.app_gen.get(':1.7', 0), long_text]))`);
-    assert.deepEqual(state, [['/display'], 0, true, '2+', '2+', 2, false]);
+print(json.dumps([marked, gen_after_text, fresh, walk['elements'][0]['text'], walk['textNodes'][0]['text'], sorted(tree.changed.get(':1.7', {})), long_text]))`);
+    // The label's and the unknown object's wait to be placed as changed parts (see "parts" below).
+    assert.deepEqual(state, [['/display'], 0, true, '2+', '2+', ['/elsewhere', '/label'], false]);
   });
 
-  it('a new name of a cached element is read into the walk when asked, not walked again; an unknown object\'s, or a GTK 4 app\'s, is', () => {
+  it('a new name of a cached element is read into the walk when asked, not walked again; an unknown object\'s, or a GTK 4 app\'s, waits to be placed as a changed part', () => {
     const state = withTree(`class Named(Node):
     def get_name(self):
         return self.text
@@ -189,7 +198,141 @@ tree.on_event(Event('object:property-change:accessible-name', Named('/elsewhere'
 tree.gtk4[':1.9'] = True
 tree.cache[(':1.9', '/g')] = {'paths': {'/g/1': 0}, 'elements': [{'name': 'a', 'role': 'label', 'states': []}]}
 tree.on_event(Event('object:property-change:accessible-name', Named('/g/1', ':1.9', 'b')))
-print(json.dumps([marked, gen_after_name, kept, walk['elements'][0]['name'], walk['digest'] != 'old', cleared, walk['elements'][1], tree.app_gen.get(':1.8', 0), tree.app_gen.get(':1.9', 0)]))`);
-    assert.deepEqual(state, [['/status'], 0, true, 'Synced just now', true, true, { name: 'Synced just now', role: 'push button', box: [0, 20, 40, 20], states: [] }, 1, 1]);
+print(json.dumps([marked, gen_after_name, kept, walk['elements'][0]['name'], walk['digest'] != 'old', cleared, walk['elements'][1], sorted(tree.changed.get(':1.8', {})), sorted(tree.changed.get(':1.9', {}))]))`);
+    assert.deepEqual(state, [['/status'], 0, true, 'Synced just now', true, true, { name: 'Synced just now', role: 'push button', box: [0, 20, 40, 20], states: [] }, ['/elsewhere'], ['/g/1']]);
+  });
+});
+
+/** A stand-in libatspi tree: nodes with states, roles, names, boxes and children. */
+const FAKE_TREE = String.raw`
+class St:
+    def __init__(self, nick):
+        self.value_nick = nick
+class States:
+    def __init__(self, names):
+        self.names = names
+    def contains(self, state):
+        return state in self.names
+    def get_states(self):
+        return [St(n) for n in self.names]
+class Box:
+    def __init__(self, x, y, w, h):
+        self.x, self.y, self.width, self.height = x, y, w, h
+class StateType:
+    SHOWING, VISIBLE, DEFUNCT, MANAGES_DESCENDANTS = 'showing', 'visible', 'defunct', 'manages-descendants'
+class CoordType:
+    SCREEN = 0
+class Atspi:
+    StateType = StateType
+    CoordType = CoordType
+class N(Node):
+    def __init__(self, path, role, name='', box=(0, 0, 100, 20), kids=(), showing=True):
+        Node.__init__(self, path, ':1.5')
+        self.role, self.name, self.box, self.kids, self.showing, self.parent = role, name, box, list(kids), showing, None
+        for kid in self.kids:
+            kid.parent = self
+    def add(self, kid):
+        kid.parent = self
+        self.kids.append(kid)
+    def get_state_set(self):
+        return States(['showing', 'visible'] if self.showing else ['visible'])
+    def get_role_name(self):
+        return self.role
+    def get_name(self):
+        return self.name
+    def get_extents(self, coords):
+        return Box(*self.box)
+    def get_child_count(self):
+        return len(self.kids)
+    def get_child_at_index(self, i):
+        return self.kids[i]
+    def get_interfaces(self):
+        return []
+    def get_parent(self):
+        return self.parent
+tree.Atspi = Atspi
+app = N(APP_ROOT, 'application')
+def window(path, kids):
+    top = N(path, 'frame', 'Win', (0, 0, 400, 300), kids)
+    app.add(top)
+    return top
+def kept(top, key):
+    walk = walk_root(Atspi, top, time.monotonic() + 60, 60, 4000)
+    tree.cache[(':1.5', key)] = walk
+    return walk
+def names(walk):
+    return [e['name'] for e in walk['elements']]
+`;
+
+describe('bridge parts walked again (python, stand-in tree)', () => {
+  it('walks again the part that changed, splices it in, and gives what a fresh walk of the window gives', () => {
+    const state = withTree(`${FAKE_TREE}
+inner = N('/p2', 'panel', '', (0, 30, 400, 100), [N('/b2', 'push button', 'Two', (0, 30, 80, 20))])
+hidden = N('/p3', 'panel', '', (0, 140, 400, 100), [N('/b3', 'push button', 'Three', (0, 140, 80, 20))], showing=False)
+top = window('/w', [N('/p1', 'panel', '', (0, 0, 400, 300), [N('/b1', 'push button', 'One'), inner, hidden])])
+other = window('/o', [N('/o1', 'push button', 'Elsewhere')])
+walk = kept(top, '/w')
+one = walk['elements'][0]
+before = names(walk)
+inner.add(N('/b4', 'push button', 'Four', (0, 60, 80, 20)))
+tree.on_event(Event('object:children-changed:add', inner))
+# Under a hidden panel, and in a window no walk keeps: nothing to walk again.
+tree.on_event(Event('object:state-changed:showing', hidden.kids[0], 1))
+tree.on_event(Event('object:children-changed:add', other.kids[0]))
+tree.place_changes(':1.5')
+pending = sorted(walk.get('pending', {}))
+said = tree.walk_parts(walk, time.monotonic() + 60, 60, 4000)
+fresh = walk_root(Atspi, top, time.monotonic() + 60, 60, 4000)
+print(json.dumps([before, pending, said, names(walk), names(fresh), walk['visited'] == fresh['visited'], walk['elements'][0] is one,
+    walk['paths'] == fresh['paths'], walk['digest'] == digest_of(fresh['elements']), tree.app_gen.get(':1.5', 0)]))`);
+    assert.deepEqual(state, [
+      ['One', 'Two'],
+      ['/p2'],
+      '1 part(s), 3 nodes, after object:children-changed:add',
+      ['One', 'Two', 'Four'],
+      ['One', 'Two', 'Four'],
+      true,
+      true,
+      true,
+      true,
+      0,
+    ]);
+  });
+
+  it('a list is walked again with its rows; a node gone defunct, by its parent; a container renamed, not at all', () => {
+    const state = withTree(`${FAKE_TREE}
+rows = [N('/r%d' % i, 'list item', 'Row %d' % i, (0, 20 * i, 200, 20)) for i in range(3)]
+listed = N('/list', 'list', '', (0, 0, 200, 100), rows)
+gone = N('/gone', 'push button', 'Gone', (250, 0, 60, 20))
+holder = N('/holder', 'panel', '', (250, 0, 150, 100), [gone])
+side = N('/side', 'panel', 'Side panel', (250, 100, 150, 200), [N('/s1', 'push button', 'Kept', (250, 100, 60, 20))])
+top = window('/w', [listed, holder, side])
+walk = kept(top, '/w')
+tree.on_event(Event('object:state-changed:showing', rows[1], 0))
+tree.on_event(Event('object:state-changed:defunct', gone, 1))
+tree.on_event(Event('object:property-change:accessible-name', side))
+tree.place_changes(':1.5')
+print(json.dumps(sorted(walk['pending'])))`);
+    assert.deepEqual(state, ['/holder', '/list']);
+  });
+
+  it('what cannot be placed, or too much, has the window or the application walked anew; a walk cut short is walked whole', () => {
+    const state = withTree(`${FAKE_TREE}
+buttons = [N('/b%d' % i, 'push button', 'B%d' % i, (0, 10 * i, 50, 10)) for i in range(MAX_PARTS + 1)]
+top = window('/w', buttons)
+small = window('/s', [N('/s1', 'push button', 'S1')])
+walk, cut = kept(top, '/w'), kept(small, '/s')
+cut['parts'] = False
+for b in buttons:
+    tree.on_event(Event('object:bounds-changed', b))
+tree.on_event(Event('object:children-changed:add', small.kids[0]))
+tree.place_changes(':1.5')
+dropped = sorted(k[1] for k in tree.dropped)
+orphan = N('/orphan', 'push button', 'Orphan')  # no parent: the tree cannot be climbed
+kept(top, '/w')
+tree.on_event(Event('object:children-changed:add', orphan))
+tree.place_changes(':1.5')
+print(json.dumps([dropped, sorted(k[1] for k in tree.cache), tree.app_gen.get(':1.5', 0), tree.app_why.get(':1.5')]))`);
+    assert.deepEqual(state, [['/s', '/w'], ['/w'], 1, 'object:children-changed:add (not placed)']);
   });
 });

@@ -2,7 +2,7 @@
 // walk of a window stale, which are written into it in place (states, texts, names), and, for
 // diagnostics, why a walk was not kept. A mixin of the Tree class, defined before it.
 export const BRIDGE_ATSPI_EVENTS_SCRIPT = String.raw`
-# What makes a cached walk stale. Caret moves and selections of text do not.
+# What makes a cached walk stale, or a part of it (PART_EVENTS). Caret moves and selections of text do not.
 EVENTS = ['object:children-changed', 'object:state-changed', 'object:bounds-changed', 'object:text-changed',
     'object:property-change:accessible-name', 'window:activate', 'window:deactivate', 'window:create',
     'window:destroy', 'window:minimize', 'window:restore']
@@ -56,10 +56,12 @@ class TreeEvents:
             if self.mark(self.name_dirty, bus, source):
                 return
         if bus:
-            self.app_gen[bus] = self.app_gen.get(bus, 0) + 1
-            self.app_why[bus] = kind
             if kind.startswith(BUILD_EVENTS):
                 self.note_build(bus, kind.startswith('window:create'))
+            # A change inside a window has that part walked again when a window is next read.
+            if source is not None and kind.startswith(PART_EVENTS) and self.defer(bus, source, kind):
+                return
+            self.walk_anew(bus, kind)
         else:
             self.any_gen += 1
 

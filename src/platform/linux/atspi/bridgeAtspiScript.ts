@@ -1,13 +1,13 @@
 // The AT-SPI half of the desktop bridge's python3 helper (desktopBridge.ts), run by python3-gi
 // with gir1.2-atspi-2.0 on the helper's GLib main loop: each top-level window's walk
-// (bridgeAtspiWalkScript.ts) is cached and thrown away when its application sends an AT-SPI
-// event that can change what the walk finds (children, showing, names, bounds) or the window
-// moves; other state changes, and the new text or name of an element it holds, are written into
-// it (the events: bridgeAtspiEventsScript.ts).
+// (bridgeAtspiWalkScript.ts) is cached. A change in one part of it (children, showing, bounds)
+// has that part walked again (bridgeAtspiPartsScript.ts); other state changes, and the new text
+// or name of an element it holds, are written into it (bridgeAtspiEventsScript.ts). It is
+// walked whole when the window moves, or when a change cannot be placed in it.
 export const BRIDGE_ATSPI_SCRIPT = String.raw`
 CACHE_LIMIT = 64
 
-class Tree(TreeEvents):
+class Tree(TreeEvents, TreeParts):
     def __init__(self):
         self.Atspi = None
         self.GLib = None
@@ -17,6 +17,8 @@ class Tree(TreeEvents):
         self.app_patches = {}  # bus name -> state changes written into its cached walks
         self.text_dirty = {}   # bus name -> {path: node} of cached text elements whose text changed
         self.name_dirty = {}   # bus name -> {path: node} of cached elements whose name changed
+        self.changed = {}   # bus name -> {path: (node, event)} of changes not yet placed in the kept walks
+        self.dropped = {}   # (bus name, path) -> why its kept walk was thrown away by a change placed in it
         self.any_gen = 0    # events whose application could not be told
         self.cache = {}     # (bus name, path) -> walk of one top-level window
         self.pids = {}
@@ -171,6 +173,7 @@ class Tree(TreeEvents):
             try:
                 bus = root.app.bus_name
                 key = (bus, root.path)
+                self.place_changes(bus)
                 gtk4 = self.gtk4_of(app, root, extents, places)
                 if gtk4 is False:
                     truncated = True  # its tree cannot be placed: OCR reads it
@@ -188,7 +191,16 @@ class Tree(TreeEvents):
                 dirty = self.text_dirty.get(bus, {})
                 renamed = self.name_dirty.get(bus, {})
                 usable = entry is not None and entry['stamp'] == stamp and entry['visited'] <= max_nodes - visited
-                unread = None if not usable else 'a changed text not read in place' if not refresh_texts(Atspi, entry, dirty) else 'a changed name not read in place' if not refresh_names(entry, renamed) else None
+                unread = None
+                if usable:
+                    patches, began = self.app_patches.get(bus, 0), time.monotonic()
+                    parts = self.walk_parts(entry, deadline, max_depth, max_nodes - visited)
+                    if parts:
+                        walked.append('%s %d %s' % ((root.get_name() or '').strip()[:24], round(1000 * (time.monotonic() - began)), parts))
+                        if patches != self.app_patches.get(bus, 0):
+                            self.cache.pop(key, None)  # a state written in while it ran may be missing
+                    unread = ('a changed part not walked whole' if parts is False else 'a changed text not read in place' if not refresh_texts(Atspi, entry, dirty)
+                        else 'a changed name not read in place' if not refresh_names(entry, renamed) else None)
                 if usable and unread is None:
                     walk, cached = entry, cached + 1
                     for marks in (dirty, renamed):
@@ -199,7 +211,7 @@ class Tree(TreeEvents):
                     marked = set(dirty) | set(renamed)
                     began = time.monotonic()
                     walk = walk_root(Atspi, root, deadline, max_depth, max_nodes - visited, gtk4)
-                    why = unread or stale_why(entry, stamp, max_nodes - visited, self.app_why.get(bus, '?'), fresh)
+                    why = unread or self.dropped.pop(key, None) or stale_why(entry, stamp, max_nodes - visited, self.app_why.get(bus, '?'), fresh)
                     walked.append('%s %d %s' % ((root.get_name() or '').strip()[:24], round(1000 * (time.monotonic() - began)), why))
                     for path in marked.intersection(walk['paths']):
                         dirty.pop(path, None)

@@ -5,7 +5,9 @@
 // hidden duplicate menu bar), except what drops down out of a menu or combo box. Reads stay
 // bounded and safe for the app: no call into a defunct node, no walk through a huge table that
 // makes its cells on demand (Calc's 2^31 cells: the filled cells showing are read through its
-// Table interface instead), a capped number of Text reads.
+// Table interface instead), a capped number of Text reads. Each node visited leaves a record of
+// what it gave and where it was walked from, so that a change in one part of a window walks
+// that part again alone (bridgeAtspiPartsScript.ts).
 export const BRIDGE_ATSPI_WALK_SCRIPT = String.raw`
 USEFUL = {'push button', 'toggle button', 'check box', 'radio button', 'menu item', 'check menu item',
     'radio menu item', 'menu', 'label', 'text', 'entry', 'password text', 'spin button', 'combo box',
@@ -97,60 +99,31 @@ def drawn_box(raw, bound, role):
     box = clip(raw, bound)
     return box, box is None
 
-def huge_managed(Atspi, states, count):
-    # A node that makes its descendants on demand and has more than a list's worth (Calc's sheet
-    # has 2^31 cells) is not walked child by child: each one asked for is built by the app.
-    return count > MAX_CHILDREN and states.contains(Atspi.StateType.MANAGES_DESCENDANTS)
-
-# Cells of a huge table read from the one showing at its top left, row by row: a row ends after
-# CELL_GAP empty cells, the table after CELL_GAP empty rows, or at MAX_CELLS.
-CELL_GAP = 3
-MAX_CELLS = 300
-
-def visible_cells(Atspi, node, bound, shift, text_of_cell):
-    """(box, text) of the filled cells showing in a huge managed table, in the app's own
-    coordinates moved by shift (see vcl_shift)."""
-    SCREEN = Atspi.CoordType.SCREEN
-    if bound is None or 'Table' not in node.get_interfaces():
-        return []
-    first = Atspi.Component.get_accessible_at_point(node, bound[0] - shift[0] + 2, bound[1] - shift[1] + 2, SCREEN)
-    if first is None:
-        return []
-    index = first.get_index_in_parent()
-    row0, col0 = Atspi.Table.get_row_at_index(node, index), Atspi.Table.get_column_at_index(node, index)
-    out, asked, empty_rows, row = [], 0, 0, row0
-    while empty_rows < CELL_GAP and asked < MAX_CELLS:
-        filled, gap, col = False, 0, col0
-        while gap < CELL_GAP and asked < MAX_CELLS:
-            cell = Atspi.Table.get_accessible_at(node, row, col)
-            asked += 1
-            col += 1
-            e = cell.get_extents(SCREEN) if cell is not None else None
-            if e is None or e.width <= 0 or e.height <= 0:
-                break
-            box = (e.x + shift[0], e.y + shift[1], e.width, e.height)
-            if box[0] >= bound[0] + bound[2] or box[1] >= bound[1] + bound[3]:
-                break  # past the right or bottom edge of what shows
-            text = text_of_cell(cell)
-            if text:
-                out.append((box, text))
-                filled, gap = True, 0
-            else:
-                gap += 1
-        if e is not None and e.height > 0 and e.y + shift[1] >= bound[1] + bound[3]:
-            break
-        empty_rows = 0 if filled else empty_rows + 1
-        row += 1
-    return out
-
-def walk_root(Atspi, root, deadline, max_depth, max_nodes, gtk4=None):
+def walk_root(Atspi, root, deadline, max_depth, max_nodes, gtk4=None, part=None, office=None):
     """gtk4: for a GTK 4 window (bridgeGtk4Script.ts), {'shift': (dx, dy) from reported to screen
-    pixels, 'places': its Gtk4Places}."""
+    pixels, 'places': its Gtk4Places}. part: the record of a node of an earlier walk of a window
+    of another toolkit, walked again alone from where it was (its ancestors' boxes, its depth):
+    the answer's 'top' is its new record (bridgeAtspiPartsScript.ts splices it in)."""
     SHOWING, VISIBLE = Atspi.StateType.SHOWING, Atspi.StateType.VISIBLE
     SCREEN = Atspi.CoordType.SCREEN
-    out, keys, state = [], [], {'visited': 0, 'truncated': False, 'timedOut': False, 'texts': 0, 'text_nodes': []}
+    state = {'visited': 0, 'truncated': False, 'timedOut': False, 'texts': 0, 'top': None}
+    recs = {}  # path -> record of each node visited
     popups = []  # screen boxes of the GTK 4 popovers read
-    office = is_office(root)
+    office = is_office(root) if office is None else office
+
+    def record(node, depth, up, ctx):
+        """What the walk found at a node (its elements, its text nodes, its children's records) and
+        where it was walked from (ctx), so that a change there walks it again alone. closed: what
+        lies below it does not show (it is hidden, cut off or gone). ordered: a list read from the
+        first row showing, whose children are walked again with it."""
+        rec = {'node': node, 'path': node.path, 'depth': depth, 'ctx': ctx, 'own': [], 'texts': [], 'kids': [], 'up': up,
+            'closed': False, 'ordered': False}
+        if up is None:
+            state['top'] = rec
+        else:
+            up['kids'].append(rec)
+        recs[rec['path']] = rec
+        return rec
 
     def read_text(node, item=None, view=None):
         """(text, offset of its first character): at most MAX_TEXT_READS per walk, None past
@@ -183,14 +156,14 @@ def walk_root(Atspi, root, deadline, max_depth, max_nodes, gtk4=None):
     def capped_text(node):
         return read_text(node)[0]
 
-    def text_of(node, role, item, box=None, shift=(0, 0)):
+    def text_of(rec, node, role, item, box=None, shift=(0, 0)):
         """The text of a text element, kept (with its node) for text_boxes when it has any."""
         if role not in TEXT_ROLES:
             return None
         view = None if box is None else (box[0] - shift[0], box[1] - shift[1], box[2], box[3])
         text, base = read_text(node, item, view)
         if text and box is not None:
-            state['text_nodes'].append({'node': node, 'text': text, 'base': base, 'box': box, 'shift': shift})
+            rec['texts'].append({'node': node, 'text': text, 'base': base, 'box': box, 'shift': shift})
         return text
 
     def first_visible(node, bound):
@@ -211,9 +184,10 @@ def walk_root(Atspi, root, deadline, max_depth, max_nodes, gtk4=None):
             return name
         return (capped_text(node) or '').strip()
 
-    def walk(node, depth, bound, shift=None, popup=False, parent_raw=None, vcl=(0, 0), layers=()):
+    def walk(node, depth, bound, shift=None, popup=False, parent_raw=None, vcl=(0, 0), layers=(), up=None):
         """True when the node shows inside the window. shift: GTK 4's (dx, dy) to the screen;
-        vcl: LibreOffice's (see vcl_shift); layers: the boxes of the open popups it is in."""
+        vcl: LibreOffice's (see vcl_shift); layers: the boxes of the open popups it is in; up:
+        the parent's record."""
         if time.monotonic() > deadline:
             state['truncated'] = state['timedOut'] = True
             return False
@@ -221,23 +195,27 @@ def walk_root(Atspi, root, deadline, max_depth, max_nodes, gtk4=None):
             state['truncated'] = True
             return False
         state['visited'] += 1
+        rec = record(node, depth, up, (bound, parent_raw, vcl, layers))
         try:
             states = node.get_state_set()
-            role = node.get_role_name() or ''
+            role = rec['role'] = node.get_role_name() or ''
             if states.contains(Atspi.StateType.DEFUNCT):
+                rec['closed'] = True
                 return False  # gone: no call into it
             if shift is not None:
-                return walk_gtk4(node, depth, bound, shift, popup, states, role)
+                return walk_gtk4(rec, node, depth, bound, shift, popup, states, role)
             if not states.contains(SHOWING):
                 # GTK3 leaves a scrolled window's viewport unmapped while the list in it shows.
                 if not (role in CLIPPING and states.contains(VISIBLE)):
+                    rec['closed'] = True
                     return False
-                return any([walk(node.get_child_at_index(i), depth + 1, bound, None, False, None, vcl, layers) for i in range(node.get_child_count())])
+                return any([walk(node.get_child_at_index(i), depth + 1, bound, None, False, None, vcl, layers, rec) for i in range(node.get_child_count())])
             raw = raw_box(Atspi, node)
             vcl = vcl_shift(role, raw, parent_raw, vcl)
             moved = raw if raw is None or vcl == (0, 0) else (raw[0] + vcl[0], raw[1] + vcl[1], raw[2], raw[3])
             box, hidden = drawn_box(moved, bound, role)
             if hidden:
+                rec['closed'] = True
                 return False  # cut off, scrolled away or 0 px: its children with it
             layers = popup_layers(role, box, layers, depth)
             name = shown_text(node, role, (node.get_name() or '').strip())
@@ -246,7 +224,7 @@ def walk_root(Atspi, root, deadline, max_depth, max_nodes, gtk4=None):
             item = None
             if box is not None and role not in CONTAINERS and wanted:
                 item = {'name': name, 'role': role, 'box': box, 'states': [s.value_nick for s in states.get_states()]}
-                text = text_of(node, role, item, box, vcl)
+                text = text_of(rec, node, role, item, box, vcl)
                 if text is not None and text != name:
                     item['text'] = text
                 if role in TEXT_ONLY and not name and not (text or '').strip():
@@ -254,13 +232,12 @@ def walk_root(Atspi, root, deadline, max_depth, max_nodes, gtk4=None):
             if item is not None:
                 if layers:
                     item['popups'] = list(layers)
-                keys.append(node.path)
-                out.append(item)
+                rec['own'].append((node.path, item))
             count = node.get_child_count()
             if huge_managed(Atspi, states, count):
                 for cell_box, text in visible_cells(Atspi, node, box, vcl, cell_text):
-                    keys.append('%s#%d' % (node.path, len(out)))  # no events of its own reach a cell read this way
-                    out.append({'name': text, 'role': 'table cell', 'box': cell_box, 'states': []})
+                    # No events of its own reach a cell read this way: its table's come.
+                    rec['own'].append(('%s#%d' % (node.path, len(rec['own'])), {'name': text, 'role': 'table cell', 'box': cell_box, 'states': []}))
                 return True
             if role in DROPS:
                 bound = None  # its items drop down in a popup of their own, maybe past the window
@@ -268,7 +245,7 @@ def walk_root(Atspi, root, deadline, max_depth, max_nodes, gtk4=None):
                 pass  # its box is the tab's title; its page (a GTK 3 notebook's) lies outside it
             elif box is not None:
                 bound = box
-            ordered = role in LISTS and bound is not None
+            ordered = rec['ordered'] = role in LISTS and bound is not None
             start = first_visible(node, bound) if ordered and count > MAX_CHILDREN else 0
         except Exception:
             return False  # the app went away or does not answer; keep what the others gave
@@ -278,7 +255,7 @@ def walk_root(Atspi, root, deadline, max_depth, max_nodes, gtk4=None):
                 child = node.get_child_at_index(i)
             except Exception:
                 continue
-            if child is not None and walk(child, depth + 1, bound, None, False, raw, vcl, layers):
+            if child is not None and walk(child, depth + 1, bound, None, False, raw, vcl, layers, rec):
                 shown, misses = True, 0
             elif shown and ordered:
                 misses += 1
@@ -288,7 +265,7 @@ def walk_root(Atspi, root, deadline, max_depth, max_nodes, gtk4=None):
             state['truncated'] = True
         return True
 
-    def walk_gtk4(node, depth, bound, shift, popup, states, role):
+    def walk_gtk4(rec, node, depth, bound, shift, popup, states, role):
         # GTK 4: VISIBLE is as far as it goes; what is not drawn has no size or is not in the tree.
         if not (states.contains(SHOWING) or states.contains(VISIBLE)):
             return False
@@ -308,17 +285,15 @@ def walk_root(Atspi, root, deadline, max_depth, max_nodes, gtk4=None):
         box = clip(full, bound) if full is not None else None
         if full is not None and box is None:
             return False
-        index = None
+        item = None
         if box is not None and role not in CONTAINERS and (name or (role in USEFUL and role not in BARE_LABELS and role != 'menu')):
             item = {'name': name, 'role': role, 'box': box, 'states': [s.value_nick for s in states.get_states()]}
             if popup:
                 item['popup'] = True
-            text = text_of(node, role, item)
+            text = text_of(rec, node, role, item)
             if text is not None and text != name:
                 item['text'] = text
-            index = len(out)
-            keys.append(node.path)
-            out.append(item)
+            rec['own'].append((node.path, item))
         if box is not None and depth == 0:
             bound = box
         count = node.get_child_count()
@@ -328,22 +303,49 @@ def walk_root(Atspi, root, deadline, max_depth, max_nodes, gtk4=None):
                 child = node.get_child_at_index(i)
             except Exception:
                 continue
-            if child is not None and walk(child, depth + 1, bound, shift, popup):
+            if child is not None and walk(child, depth + 1, bound, shift, popup, up=rec):
                 shown = True
         if count > MAX_CHILDREN:
             state['truncated'] = True
-        if index is not None and role in GTK4_LABELLED:
-            item = out[index]
-            labels = [e['name'] for e in out[index + 1:] if e['role'] == 'label' and e['name']]
+        if item is not None and role in GTK4_LABELLED:
+            out = []
+            for kid in rec['kids']:
+                flatten(kid, out, [], [])
+            labels = [e['name'] for e in out if e['role'] == 'label' and e['name']]
             item['name'] = gtk4_shown_name(item['name'], labels)
         return shown or box is not None
 
-    walk(root, 0, None, gtk4['shift'] if gtk4 else None)
-    if gtk4:
-        out, keys = ([], []) if state.get('unplaced') else gtk4_uncovered(out, keys, popups)
-    paths = {key: i for i, key in enumerate(keys)}
-    return {'elements': out, 'paths': paths, 'visited': state['visited'], 'truncated': state['truncated'], 'timedOut': state['timedOut'],
-        'textNodes': state['text_nodes']}
+    if part is None:
+        walk(root, 0, None, gtk4['shift'] if gtk4 else None)
+    else:
+        bound, parent_raw, vcl, layers = part['ctx']
+        walk(part['node'], part['depth'], bound, parent_raw=parent_raw, vcl=vcl, layers=layers)
+    found = {'top': state['top'], 'recs': recs, 'visited': state['visited'], 'truncated': state['truncated'],
+        'timedOut': state['timedOut'], 'office': office, 'parts': not gtk4 and not state['truncated']}
+    if part is None:
+        keys = lay_out(found)
+        if gtk4:
+            found['elements'], keys = ([], []) if state.get('unplaced') else gtk4_uncovered(found['elements'], keys, popups)
+            found['paths'] = {key: i for i, key in enumerate(keys)}
+    return found
+
+def flatten(rec, out, keys, texts):
+    """The elements (and their keys, and text nodes) under a record, in the order walked."""
+    stack = [rec] if rec is not None else []
+    while stack:
+        r = stack.pop()
+        for key, item in r['own']:
+            keys.append(key)
+            out.append(item)
+        texts.extend(r['texts'])
+        stack.extend(reversed(r['kids']))
+
+def lay_out(walk):
+    """A walk's elements, their places by key, and its text nodes, from its records; the keys."""
+    out, keys, texts = [], [], []
+    flatten(walk['top'], out, keys, texts)
+    walk['elements'], walk['paths'], walk['textNodes'] = out, {key: i for i, key in enumerate(keys)}, texts
+    return keys
 
 def focused_in_active(Atspi, apps, max_nodes, deadline):
     # An explicit stack: deep trees must not hit the recursion limit, and the walk stops at the focus.
