@@ -103,6 +103,30 @@ describe('warm perception daemon (unix socket, in-memory perception)', function 
     await desktop.ocr.dispose();
   });
 
+  it('presses an element the daemon read through the daemon\'s tree, and passes its refusal on', async () => {
+    const pressed: Array<[string, unknown]> = [];
+    const tree = (who: string) => ({
+      name: who,
+      available: () => Promise.resolve(true),
+      elements: () => Promise.resolve([]),
+      perform: (ref: string, action: unknown) => {
+        pressed.push([`${who} ${ref}`, action]);
+        return ref.endsWith('gone') ? Promise.reject(new Error('the element is gone from its window')) : Promise.resolve('click');
+      },
+    });
+    const daemon = startDaemon({ ...memoryPerception(), accessibility: tree('daemon') });
+    await daemon.listen();
+    const local = localDesktop();
+    const desktop = warmPerception({ ...local.desktop, accessibility: tree('local') }, new PerceptionLink(() => PerceptionClient.open(socketPath)));
+    assert.equal(await desktop.accessibility!.perform!(':1.5 12', { kind: 'press' }), 'click');
+    await assert.rejects(desktop.accessibility!.perform!(':1.5 gone', { kind: 'press' }), /the element is gone from its window/);
+    // The refs name the daemon's kept walks: the command's own tree is never asked.
+    assert.deepEqual(pressed, [
+      ['daemon :1.5 12', { kind: 'press' }],
+      ['daemon :1.5 gone', { kind: 'press' }],
+    ]);
+  });
+
   it('falls back to the local ports when no daemon runs or the connection is lost', async () => {
     const local = localDesktop();
     const none = warmPerception(local.desktop, new PerceptionLink(() => Promise.resolve(undefined)));

@@ -1,6 +1,7 @@
 // The AT-SPI adapter on the suite's virtual display, against a real GTK3 app (galculator): its
 // buttons are found by name with boxes inside its window, and clicking the centres of those
-// boxes computes 7 + 2, read back from the calculator's display through the same tree.
+// boxes computes 7 + 2, read back from the calculator's display through the same tree; the
+// click tool presses the same buttons through their accessibility actions, the pointer unmoved.
 import { strict as assert } from 'node:assert';
 import { execFile, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -12,6 +13,7 @@ import { X11Windows } from '../../src/platform/linux/x11/x11Windows';
 import { locateAccessible } from '../../src/desktop/grounding/accessibleLocator';
 import type { AccessibleElement } from '../../src/desktop/ports/accessibilityPort';
 import type { WindowInfo } from '../../src/desktop/ports/windowPort';
+import { createDesktopRig } from './support/desktopRig';
 import { suiteDisplay } from './support/fixture';
 
 const display = suiteDisplay();
@@ -108,6 +110,38 @@ describe('accessibility tree (AT-SPI) on a real X display, galculator', function
       await delay(POLL_MS);
     }
     assert.equal(shown, '9', 'galculator shows the sum of the buttons clicked');
+  });
+
+  it('the click tool presses 7 + 8 = through the buttons\' accessibility actions: 15, and the pointer never moved', async () => {
+    await startCalculator();
+    const rig = createDesktopRig(display.env);
+    try {
+      // Somewhere no button is: a pointer click would have to leave it.
+      await xdotool(['mousemove', '--sync', '3', '1077']);
+      for (const label of ['7', '+', '8', '=']) {
+        const result = await rig.run('click', { text: label, via: 'accessibility' });
+        assert.equal(result.success, true, `${label}: ${result.error}`);
+        assert.match(result.observation, /through its accessibility action "click" \(the pointer did not move\)/);
+        assert.deepEqual((result.data as { via?: string }).via, 'accessibility');
+      }
+      const deadline = Date.now() + 5_000;
+      let shown = '';
+      while (Date.now() < deadline && shown !== '15') {
+        shown = displayText(await port.elements()) ?? '';
+        if (shown !== '15') await delay(POLL_MS);
+      }
+      assert.equal(shown, '15', 'galculator shows the sum of the buttons pressed');
+      assert.deepEqual(await rig.services.desktop.input.position(), { x: 3, y: 1077 }, 'the pointer stayed where the person left it');
+      // The display is a text, not a control: there is nothing to press, and nothing is clicked.
+      const refused = await rig.run('click', { text: '15', via: 'accessibility' });
+      assert.equal(refused.success, false);
+      assert.match(refused.error ?? '', /Could not press "15" through the accessibility tree \(.*\); nothing was clicked|Cannot press "15" without the pointer/);
+      const bad = await rig.run('click', { x: 10, y: 10, via: 'accessibility' });
+      assert.equal(bad.code, 'INVALID_INPUT');
+      assert.match(bad.error ?? '', /via: "accessibility" presses a control found by its text/);
+    } finally {
+      await rig.dispose();
+    }
   });
 });
 

@@ -97,6 +97,19 @@ describe('Wayland: sway (wlroots), headless, a native Wayland GTK app', function
     await runBuiltCli(['click', 'AC'], sway.env);
   });
 
+  it('presses buttons through their accessibility actions, no pointer event: 8 5', async () => {
+    await runBuiltCli(['click', 'AC'], sway.env);
+    assert.match(await waitForDisplay(/^0?$/), /^0?$/);
+    for (const digit of ['8', '5']) {
+      const pressed = await runBuiltCli(['click', digit, '--via', 'accessibility', '--json'], sway.env);
+      assert.equal(pressed.code, 0, pressed.stdout + pressed.stderr);
+      assert.match(pressed.stdout, /"via": "accessibility"/);
+      assert.match(pressed.stdout, /the pointer did not move/);
+    }
+    assert.match(await waitForDisplay(/^85$/), /^85$/);
+    await runBuiltCli(['click', 'AC'], sway.env);
+  });
+
   it('the stop hotkey is a sway binding for the request: pressing it stops, and it is gone after', async () => {
     const interrupts = new SwayInterrupts(new SwayIpc(sway.swaySocket));
     const stops: StopTrigger[] = [];

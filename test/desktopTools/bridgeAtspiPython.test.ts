@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
+import { BRIDGE_ATSPI_ACT_SCRIPT } from '../../src/platform/linux/atspi/bridgeAtspiActScript';
 import { BRIDGE_ATSPI_CELLS_SCRIPT } from '../../src/platform/linux/atspi/bridgeAtspiCellsScript';
 import { BRIDGE_ATSPI_EVENTS_SCRIPT } from '../../src/platform/linux/atspi/bridgeAtspiEventsScript';
 import { BRIDGE_ATSPI_PARTS_SCRIPT } from '../../src/platform/linux/atspi/bridgeAtspiPartsScript';
@@ -121,6 +122,7 @@ def window_hints():
     return X11Windows()
 ${BRIDGE_ATSPI_WALK_SCRIPT}
 ${BRIDGE_ATSPI_CELLS_SCRIPT}
+${BRIDGE_ATSPI_ACT_SCRIPT}
 ${BRIDGE_ATSPI_TEXT_SCRIPT}
 ${BRIDGE_ATSPI_EVENTS_SCRIPT}
 ${BRIDGE_ATSPI_PARTS_SCRIPT}

@@ -77,14 +77,16 @@ export function registerDesktopCommands(program: Command, io: CliIo, runtime: Ru
     .option('--double', 'double-click')
     .option('--occurrence <n>', 'which match of the text, 1-based')
     .option('--near <text>', 'the match closest to this other text')
+    .addOption(new Option('--via <how>', "the pointer, or the control's accessibility action (the mouse does not move)").choices(['pointer', 'accessibility']))
     .option('--json', 'print the result as JSON')
-    .action(async (text: string | undefined, o: { x?: string; y?: string; button: string; double?: boolean; occurrence?: string; near?: string; json?: boolean }) => {
+    .action(async (text: string | undefined, o: { x?: string; y?: string; button: string; double?: boolean; occurrence?: string; near?: string; via?: string; json?: boolean }) => {
       const input: Record<string, unknown> = { button: o.button, doubleClick: o.double ?? false };
       if (text !== undefined) input.text = text;
       if (o.x !== undefined) input.x = number('--x', o.x);
       if (o.y !== undefined) input.y = number('--y', o.y);
       if (o.occurrence !== undefined) input.occurrence = count('--occurrence', o.occurrence);
       if (o.near !== undefined) input.near = o.near;
+      if (o.via !== undefined) input.via = o.via;
       finish(await runTool(runtime(), 'click', input), o.json ?? false);
     });
 

@@ -5,6 +5,7 @@ import { errorMessage } from '../../common/errors';
 import type { OcrAnalysis } from '../../desktop/ocr/ocrTypes';
 import type { Logger } from '../../common/logger';
 import type { Desktop } from '../../desktop/ports/desktop';
+import type { ElementAction } from '../../desktop/ports/accessibilityPort';
 import type { OcrOptions } from '../../desktop/ports/ocrPort';
 import type { ScreenImage } from '../../desktop/ports/screenPort';
 import { checkRequest, encodeFrame, FrameReader, FramingError, PROTOCOL_VERSION, type DaemonStatus, type Frame, type RequestHeader } from '../../desktop/remote/remoteProtocol';
@@ -237,6 +238,9 @@ export class PerceptionDaemon {
         return { result: await accessibility?.treeDigest?.() };
       case 'a11y.textBoxes':
         return { result: accessibility?.textBoxes ? await accessibility.textBoxes(String(p.text), p) : [] };
+      case 'a11y.perform':
+        if (!accessibility?.perform) throw new Error('this desktop has no accessibility actions');
+        return { result: await accessibility.perform(String(p.ref), p.action as ElementAction) };
     }
   }
 

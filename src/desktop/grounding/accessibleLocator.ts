@@ -148,6 +148,7 @@ function toCandidate(match: Scored): Candidate {
     kind,
     whole: exact,
     source: 'accessibility',
+    ...(match.element.ref ? { ref: match.element.ref } : {}),
   };
 }
 

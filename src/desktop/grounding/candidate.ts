@@ -19,6 +19,8 @@ export interface Candidate extends ScreenElement {
   /** The match is a whole label (all the words of its group), not words inside a longer one. */
   whole: boolean;
   source: ElementSource;
+  /** The tree element's handle (AccessibilityPort.perform): it can be pressed without the pointer. */
+  ref?: string;
 }
 
 /** Top to bottom, left to right; candidates on one row (their points within half a height) by x. */

@@ -22,7 +22,17 @@ export function decide(found: Candidate[], query: LocateOptions, anchor: Anchor 
   if (picked && !picked.match) return { status: 'not_found', suggestions: [], reason: picked.reason };
   const match = picked?.match ?? (candidates.length === 1 ? candidates[0] : undefined);
   if (!match) return { status: 'ambiguous', candidates };
-  return { status: 'found', point: match.point, bbox: match.bbox, source, confidence: match.confidence, kind: match.kind, text: match.text, alternatives: candidates.length - 1 };
+  return {
+    status: 'found',
+    point: match.point,
+    bbox: match.bbox,
+    source,
+    confidence: match.confidence,
+    kind: match.kind,
+    text: match.text,
+    alternatives: candidates.length - 1,
+    ...(match.ref ? { ref: match.ref } : {}),
+  };
 }
 
 /**

@@ -13,7 +13,7 @@ import type { WindowScene } from './windowScene';
 // What the target locator is asked and answers, and the state of one search (targetLocator.ts).
 
 export type TargetResult =
-  | { status: 'found'; point: { x: number; y: number }; bbox: BBox; source: ElementSource; confidence: number; kind: MatchKind; text: string; alternatives: number }
+  | { status: 'found'; point: { x: number; y: number }; bbox: BBox; source: ElementSource; confidence: number; kind: MatchKind; text: string; alternatives: number; ref?: string }
   | { status: 'not_found'; suggestions: string[]; reason?: string }
   | { status: 'ambiguous'; candidates: Candidate[] }
   | { status: 'low_confidence'; candidates: Candidate[]; reason: string };

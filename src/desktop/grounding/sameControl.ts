@@ -37,6 +37,8 @@ export function mergeSameControl(candidates: readonly Candidate[]): Candidate[] 
     // point is inside both, the other's point is on the shared text.
     const first = kept[index]!;
     if (!containsPoint(candidate.bbox, first.point) && containsPoint(first.bbox, candidate.point)) kept[index] = { ...first, point: candidate.point };
+    // The tree's element of the control, read by OCR first, can still be pressed.
+    if (first.ref === undefined && candidate.ref !== undefined) kept[index] = { ...kept[index]!, ref: candidate.ref };
   }
   return kept;
 }

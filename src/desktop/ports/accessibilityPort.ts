@@ -30,6 +30,13 @@ export interface AccessibleElement extends ScreenElement {
    * under a popup and is not in it is covered (Qt's menus are not top-level windows).
    */
   popups?: BBox[];
+  /** The element's handle for `perform` (opaque), while the walk that read it is kept. */
+  ref?: string;
+}
+
+/** A pointer-free action: press the element (its toolkit's click/press action). */
+export interface ElementAction {
+  kind: 'press';
 }
 
 export interface AccessibilityQueryOptions {
@@ -64,6 +71,13 @@ export interface AccessibilityPort {
    * own; this places it without reading pixels.
    */
   textBoxes?(text: string, options?: AccessibilityQueryOptions): Promise<AccessibleElement[]>;
+  /**
+   * Acts on an element read by `elements` (its `ref`) through the toolkit's accessibility
+   * interfaces, with no pointer or keyboard event: the person's pointer stays where it is, and
+   * it works where no input can be sent. The name of the action done ("click", "press"...);
+   * rejects with the reason when the element is gone, disabled or offers no such action.
+   */
+  perform?(ref: string, action: ElementAction, signal?: AbortSignal): Promise<string>;
   /**
    * A short stable digest of the active window's tree (roles + names + rounded boxes), from the
    * cache: for cheap screen signatures.

@@ -3,7 +3,7 @@ import type { OcrAnalysis } from '../ocr/ocrTypes';
 import { errorMessage } from '../../common/errors';
 import { raceAbort } from '../../common/timing';
 import type { Logger } from '../../common/logger';
-import type { AccessibilityPort, AccessibleElement, FocusedElement } from '../ports/accessibilityPort';
+import type { AccessibilityPort, AccessibleElement, ElementAction, FocusedElement } from '../ports/accessibilityPort';
 import type { Desktop } from '../ports/desktop';
 import type { OcrEngine, OcrOptions } from '../ports/ocrPort';
 import type { ScreenImage, ScreenPort, ScreenSize } from '../ports/screenPort';
@@ -149,7 +149,7 @@ function remoteWindows(local: WindowPort, link: PerceptionLink): WindowPort {
 }
 
 function remoteAccessibility(local: AccessibilityPort, link: PerceptionLink): AccessibilityPort {
-  const { focusedElement, treeDigest, textBoxes } = local;
+  const { focusedElement, treeDigest, textBoxes, perform } = local;
   return {
     name: local.name,
     available: () => link.run(async (c) => (await c.request('a11y.available')).result === true, () => local.available()),
@@ -177,6 +177,12 @@ function remoteAccessibility(local: AccessibilityPort, link: PerceptionLink): Ac
               () => textBoxes.call(local, text, options),
               options.signal,
             ),
+        }
+      : {}),
+    ...(perform
+      ? {
+          perform: (ref: string, action: ElementAction, signal?: AbortSignal) =>
+            link.run(async (c) => (await c.request('a11y.perform', { ref, action })).result as string, () => perform.call(local, ref, action, signal), signal),
         }
       : {}),
   };

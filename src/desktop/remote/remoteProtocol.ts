@@ -6,7 +6,7 @@ import { Value } from '@sinclair/typebox/value';
 // travel as raw RGBA payloads, never inside JSON.
 
 /** Raised when client and daemon disagree: an old daemon after an upgrade is restarted. */
-export const PROTOCOL_VERSION = 2;
+export const PROTOCOL_VERSION = 3;
 
 const PREFIX_BYTES = 8;
 /** Headers hold element lists and OCR results; far below this in practice. */
@@ -111,6 +111,14 @@ export const REQUEST_PARAMS = {
   'a11y.focused': Empty,
   'a11y.digest': Empty,
   'a11y.textBoxes': Type.Object({ text: Type.String({ minLength: 1, maxLength: 1000 }), activeWindowOnly: Type.Optional(Type.Boolean()) }, { additionalProperties: false }),
+  // The daemon's tree read the element: its kept walk holds the node the ref names.
+  'a11y.perform': Type.Object(
+    {
+      ref: Type.String({ minLength: 3, maxLength: 400 }),
+      action: Type.Object({ kind: Type.Literal('press') }, { additionalProperties: false }),
+    },
+    { additionalProperties: false },
+  ),
 } satisfies Record<string, TSchema>;
 
 export type RequestMethod = keyof typeof REQUEST_PARAMS;

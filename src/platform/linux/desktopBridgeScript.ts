@@ -1,3 +1,4 @@
+import { BRIDGE_ATSPI_ACT_SCRIPT } from './atspi/bridgeAtspiActScript';
 import { BRIDGE_ATSPI_BUS_SCRIPT } from './atspi/bridgeAtspiBusScript';
 import { BRIDGE_ATSPI_CELLS_SCRIPT } from './atspi/bridgeAtspiCellsScript';
 import { BRIDGE_ATSPI_EVENTS_SCRIPT } from './atspi/bridgeAtspiEventsScript';
@@ -17,7 +18,7 @@ import { BRIDGE_SWAY_SCRIPT } from './wayland/bridgeSwayScript';
 // Helper → Node on stdout: {"type":"hello",...} once, then {"id":N,"ok":true,...} or
 // {"id":N,"ok":false,"error":"..."} for each request, in any order.
 // Window questions (active, activeId, windows, popups) are answered on the thread that reads stdin;
-// accessibility questions (probe, elements, focused, digest) on the GLib main loop, which also
+// accessibility questions (probe, elements, text, focused, digest, act) on the GLib main loop, which also
 // receives the AT-SPI events that keep the tree cache honest. It exits when its stdin closes:
 // it never outlives the Node process.
 const PRELUDE = String.raw`
@@ -94,4 +95,4 @@ else:
     MAIN_GLIB.MainLoop().run()
 `;
 
-export const DESKTOP_BRIDGE_SCRIPT = [PRELUDE, BRIDGE_X11_SCRIPT, BRIDGE_FRAMES_SCRIPT, BRIDGE_SWAY_SCRIPT, BRIDGE_GTK4_SCRIPT, BRIDGE_ATSPI_WALK_SCRIPT, BRIDGE_ATSPI_CELLS_SCRIPT, BRIDGE_ATSPI_TEXT_SCRIPT, BRIDGE_ATSPI_BUS_SCRIPT, BRIDGE_ATSPI_EVENTS_SCRIPT, BRIDGE_ATSPI_PARTS_SCRIPT, BRIDGE_ATSPI_SCRIPT, MAIN].join('\n');
+export const DESKTOP_BRIDGE_SCRIPT = [PRELUDE, BRIDGE_X11_SCRIPT, BRIDGE_FRAMES_SCRIPT, BRIDGE_SWAY_SCRIPT, BRIDGE_GTK4_SCRIPT, BRIDGE_ATSPI_WALK_SCRIPT, BRIDGE_ATSPI_CELLS_SCRIPT, BRIDGE_ATSPI_ACT_SCRIPT, BRIDGE_ATSPI_TEXT_SCRIPT, BRIDGE_ATSPI_BUS_SCRIPT, BRIDGE_ATSPI_EVENTS_SCRIPT, BRIDGE_ATSPI_PARTS_SCRIPT, BRIDGE_ATSPI_SCRIPT, MAIN].join('\n');

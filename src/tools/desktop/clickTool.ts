@@ -10,6 +10,7 @@ import { candidateMarks, dataFields, isScreenPoint, type ScreenMark } from '../s
 import { ToolResults } from '../toolResult';
 import { ReturnScreenSchema, withScreenAfter } from './screenState';
 import { pointerTarget, type ActionTarget, type Located, type TargetingTool } from '../actionTarget';
+import { pointerUnavailable, pressByTree } from './pressByTree';
 
 const schema = toolInput({
   x: Type.Optional(Type.Number({ minimum: 0, description: 'X in screen pixels (with y)' })),
@@ -26,6 +27,12 @@ const schema = toolInput({
   ),
   occurrence: Type.Optional(Type.Integer({ minimum: 1, description: 'With text: which match, 1-based in reading order' })),
   near: Type.Optional(Type.String({ minLength: 1, description: 'With text: pick the match closest to this other text' })),
+  via: Type.Optional(
+    StringEnum(['pointer', 'accessibility'] as const, {
+      description:
+        'With text: "accessibility" presses the control through its accessibility action without moving the mouse (a control found in the accessibility tree; one left click). Default: the pointer, or that action where this desktop takes no pointer input.',
+    }),
+  ),
   returnScreen: ReturnScreenSchema,
 });
 
@@ -85,6 +92,8 @@ export class ClickTool extends ToolBase<typeof schema> implements TargetingTool 
     if (input.text === undefined && (input.occurrence !== undefined || input.near !== undefined)) return `${input.occurrence !== undefined ? 'occurrence' : 'near'}: only used with text`;
     if (input.occurrence !== undefined && input.near !== undefined) return 'near: give either occurrence or near, not both';
     if (input.doubleClick === true && input.clicks !== undefined && input.clicks !== 2) return `clicks: ${input.clicks} contradicts doubleClick: true`;
+    if (input.via === 'accessibility' && input.text === undefined) return 'via: "accessibility" presses a control found by its text; give text, not x and y';
+    if (input.via === 'accessibility' && !plainClick(input)) return 'via: "accessibility" presses once with the left button; leave out button, clicks, doubleClick and modifiers';
     return undefined;
   }
 
@@ -111,11 +120,26 @@ export class ClickTool extends ToolBase<typeof schema> implements TargetingTool 
       // The screen after is read as what changed since a full reading: take that reading now
       // (the locator may have read one window or none), or the whole screen is read afresh after.
       if (input.returnScreen && input.returnScreen !== 'screenshot') await this.services.reader.read({ signal: context.signal });
-      await this.services.desktop.input.click(located.point, button, count, modifiers);
+      let action: string | undefined;
+      if (input.via === 'accessibility') {
+        const pressed = await pressByTree(this.services.desktop.accessibility, located, input.text, context.signal);
+        if ('failure' in pressed) return pressed.failure;
+        action = pressed.action;
+      } else {
+        try {
+          await this.services.desktop.input.click(located.point, button, count, modifiers);
+        } catch (error) {
+          if (!pointerUnavailable(error, plainClick(input))) throw error;
+          const pressed = await pressByTree(this.services.desktop.accessibility, located, input.text, context.signal);
+          if ('failure' in pressed) throw error;
+          action = pressed.action;
+        }
+      }
       // What was found is screen text: quoted so it cannot speak in the tool's voice.
       const kind = located.kind === 'exact' ? '' : ` (${located.kind} match ${quoteScreenText(located.text)})`;
       const via = located.source === 'accessibility' ? 'the accessibility tree' : `OCR, confidence ${located.confidence.toFixed(2)}`;
-      result = ToolResults.success(`${what} "${input.text}" at (${located.point.x}, ${located.point.y})${held}${kind}, found through ${via}.`, {
+      const how = action === undefined ? `${what} "${input.text}" at (${located.point.x}, ${located.point.y})${held}` : `Pressed "${input.text}" through its accessibility action "${action}" (the pointer did not move)`;
+      result = ToolResults.success(`${how}${kind}, found through ${via}.`, {
         mode: 'text',
         source: located.source,
         text: input.text,
@@ -127,11 +151,17 @@ export class ClickTool extends ToolBase<typeof schema> implements TargetingTool 
         button,
         doubleClick: double,
         ...extra,
+        ...(action !== undefined ? { via: 'accessibility', action } : {}),
         otherMatches: located.alternatives,
       });
     }
     return withScreenAfter(this.services, result, input.returnScreen, context.signal);
   }
+}
+
+/** One left click with nothing held: what an accessibility action can stand in for. */
+function plainClick(input: ClickInput): boolean {
+  return (input.button ?? 'left') === 'left' && (input.clicks ?? (input.doubleClick ? 2 : 1)) === 1 && (input.modifiers ?? []).length === 0;
 }
 
 /** Why nothing was clicked, per contract: NOT_FOUND, or FAILED with the reason and the candidates. */

@@ -1,5 +1,5 @@
 import type { BBox } from '../../../common/geometry';
-import type { AccessibilityPort, AccessibilityQueryOptions, AccessibleElement, FocusedElement } from '../../../desktop/ports/accessibilityPort';
+import type { AccessibilityPort, AccessibilityQueryOptions, AccessibleElement, ElementAction, FocusedElement } from '../../../desktop/ports/accessibilityPort';
 import { DesktopBridge } from '../desktopBridge';
 
 // Linux accessibility through AT-SPI, read by Debian's python3-gi + gir1.2-atspi-2.0 in the
@@ -29,12 +29,15 @@ interface ScriptElement {
   text?: string;
   textCut?: boolean;
   popups?: Array<[number, number, number, number]>;
+  ref?: string;
 }
 
 interface ScriptWindow {
   window: { name: string; role: string; active: boolean };
   app: string;
   pid: number | null;
+  /** The application's bus name: with an element's ref, the element's handle. */
+  bus?: string;
   elements: ScriptElement[];
 }
 
@@ -131,6 +134,13 @@ export class AtspiAccessibility implements AccessibilityPort {
     return focused ? { name: focused.name, role: focused.role, states: focused.states } : undefined;
   }
 
+  async perform(ref: string, action: ElementAction, signal?: AbortSignal): Promise<string> {
+    const space = ref.indexOf(' ');
+    if (space <= 0) throw new Error(`AT-SPI: "${ref}" is not an element's handle`);
+    const answer = await this.ask('act', { bus: ref.slice(0, space), ref: ref.slice(space + 1), kind: action.kind }, signal);
+    return typeof answer.action === 'string' ? answer.action : action.kind;
+  }
+
   async treeDigest(signal?: AbortSignal): Promise<string | undefined> {
     const answer = await this.ask('digest', {}, signal);
     return typeof answer.digest === 'string' ? answer.digest : undefined;
@@ -178,6 +188,7 @@ function toElement(raw: ScriptElement, from: ScriptWindow): AccessibleElement {
     window: from.window,
     app: from.app,
     ...(from.pid ? { pid: from.pid } : {}),
+    ...(raw.ref && from.bus ? { ref: `${from.bus} ${raw.ref}` } : {}),
   };
 }
 

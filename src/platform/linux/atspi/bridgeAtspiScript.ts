@@ -230,12 +230,12 @@ class Tree(TreeEvents, TreeParts):
                 popped = [e for e in walk['elements'] if e.get('popup')]
                 windows.append({'window': {'name': (root.get_name() or '').strip(), 'role': root.get_role_name() or '',
                     'active': active}, 'app': app.get_name() or '', 'pid': self.pid(app),
-                    'elements': own, 'digest': walk['digest']})
+                    'elements': own, 'digest': walk['digest'], 'bus': bus})
                 self.last_read.append((walk, windows[-1], origin))
                 if popped:
                     # A GTK 4 popover's widgets, as a popup of their own: drawn above every window.
                     windows.append({'window': {'name': '', 'role': 'menu', 'active': active}, 'app': app.get_name() or '',
-                        'pid': self.pid(app), 'elements': popped, 'digest': walk['digest']})
+                        'pid': self.pid(app), 'elements': popped, 'digest': walk['digest'], 'bus': bus})
                 visited += walk['visited']
                 truncated = truncated or walk['truncated']
             except Exception:
@@ -313,6 +313,8 @@ def answer_atspi(req):
             for app, root, extents in found if root.get_role_name() not in POPUPS]}
     if cmd == 'elements':
         return TREE.read(bool(req.get('active', True)), int(req.get('maxDepth', 60)), max_nodes, budget, bool(req.get('fresh')))
+    if cmd == 'act':
+        return act(TREE, str(req.get('bus', '')), str(req.get('ref', '')), str(req.get('kind', '')))
     if cmd == 'text':
         return TREE.find_text(bool(req.get('active', True)), str(req.get('query', '')), int(req.get('maxDepth', 60)), max_nodes, budget)
     if cmd == 'digest':

@@ -223,7 +223,7 @@ def walk_root(Atspi, root, deadline, max_depth, max_nodes, gtk4=None, part=None,
             wanted = name or (role in USEFUL and role not in BARE_LABELS) or role in TEXT_ONLY
             item = None
             if box is not None and role not in CONTAINERS and wanted:
-                item = {'name': name, 'role': role, 'box': box, 'states': [s.value_nick for s in states.get_states()]}
+                item = {'name': name, 'role': role, 'box': box, 'states': [s.value_nick for s in states.get_states()], 'ref': ref_of(node.path)}
                 text = text_of(rec, node, role, item, box, vcl)
                 if text is not None and text != name:
                     item['text'] = text
@@ -287,7 +287,7 @@ def walk_root(Atspi, root, deadline, max_depth, max_nodes, gtk4=None, part=None,
             return False
         item = None
         if box is not None and role not in CONTAINERS and (name or (role in USEFUL and role not in BARE_LABELS and role != 'menu')):
-            item = {'name': name, 'role': role, 'box': box, 'states': [s.value_nick for s in states.get_states()]}
+            item = {'name': name, 'role': role, 'box': box, 'states': [s.value_nick for s in states.get_states()], 'ref': ref_of(node.path)}
             if popup:
                 item['popup'] = True
             text = text_of(rec, node, role, item)

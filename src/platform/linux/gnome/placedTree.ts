@@ -1,5 +1,5 @@
 import { offsetBox, union } from '../../../common/geometry';
-import type { AccessibilityPort, AccessibilityQueryOptions, AccessibleElement, FocusedElement } from '../../../desktop/ports/accessibilityPort';
+import type { AccessibilityPort, AccessibilityQueryOptions, AccessibleElement, ElementAction, FocusedElement } from '../../../desktop/ports/accessibilityPort';
 import type { WindowPlacer } from './windowPlacer';
 
 // The AT-SPI tree of a GNOME Wayland session, moved onto the screen: each window's boxes come
@@ -47,6 +47,11 @@ export class PlacedTree implements AccessibilityPort {
 
   focusedElement(signal?: AbortSignal): Promise<FocusedElement | undefined> {
     return this.inner.focusedElement ? this.inner.focusedElement(signal) : Promise.resolve(undefined);
+  }
+
+  perform(ref: string, action: ElementAction, signal?: AbortSignal): Promise<string> {
+    if (!this.inner.perform) return Promise.reject(new Error(`${this.inner.name} has no accessibility actions`));
+    return this.inner.perform(ref, action, signal);
   }
 
   treeDigest(signal?: AbortSignal): Promise<string | undefined> {

@@ -1,0 +1,46 @@
+// Pointer-free actions of the desktop bridge's AT-SPI half: an element of a kept walk pressed
+// through its Action interface, with no pointer event. Where no input can be sent (a Wayland desktop GAI cannot drive), or where
+// the person's pointer must stay where it is, a button found in the tree is still pressed.
+export const BRIDGE_ATSPI_ACT_SCRIPT = String.raw`
+# Elements are named to Node by their object path less this common prefix (shorter answers).
+REF_PREFIX = '/org/a11y/atspi/accessible/'
+# The actions that press a control, by preference, as toolkits name them (Qt capitalizes them).
+PRESS_ACTIONS = ('click', 'press', 'activate', 'jump', 'toggle', 'open', 'showmenu')
+
+def ref_of(path):
+    return path[len(REF_PREFIX):] if path.startswith(REF_PREFIX) else path
+
+def held_node(tree, bus, ref):
+    """The node of a kept walk (the last reads') named by ref, None when no kept walk has it."""
+    path = ref if ref.startswith('/') else REF_PREFIX + ref
+    for key, entry in list(tree.cache.items()):
+        rec = entry.get('recs', {}).get(path) if key[0] == bus else None
+        if rec is not None:
+            return rec['node']
+    return None
+
+def act(tree, bus, ref, kind):
+    """Presses the element (kind 'press'); the name of the action done."""
+    Atspi = tree.Atspi
+    tree.drain()
+    node = held_node(tree, bus, ref)
+    if node is None:
+        raise RuntimeError('the element is no longer in the accessibility tree GAI read; read the screen again')
+    states = node.get_state_set()
+    if states.contains(Atspi.StateType.DEFUNCT):
+        raise RuntimeError('the element is gone from its window')
+    if not states.contains(Atspi.StateType.SENSITIVE) and not states.contains(Atspi.StateType.ENABLED):
+        raise RuntimeError('the element is disabled')
+    interfaces = node.get_interfaces()
+    if kind == 'press':
+        if 'Action' not in interfaces:
+            raise RuntimeError('its toolkit offers no action for it (%s)' % node.get_role_name())
+        names = [(Atspi.Action.get_action_name(node, i) or '').lower() for i in range(Atspi.Action.get_n_actions(node))]
+        wanted = [name for name in PRESS_ACTIONS if name in names]
+        if not wanted:
+            raise RuntimeError('none of its actions presses it (%s)' % ', '.join(names or ['none']))
+        if not Atspi.Action.do_action(node, names.index(wanted[0])):
+            raise RuntimeError('its toolkit refused the action "%s"' % wanted[0])
+        return {'action': wanted[0]}
+    raise RuntimeError('unknown action %r' % kind)
+`;
