@@ -103,7 +103,7 @@ describe('warm perception daemon (unix socket, in-memory perception)', function 
     await desktop.ocr.dispose();
   });
 
-  it('presses an element the daemon read through the daemon\'s tree, and passes its refusal on', async () => {
+  it('presses an element the daemon read, and puts text into the focused field, through the daemon\'s tree; passes its refusal on', async () => {
     const pressed: Array<[string, unknown]> = [];
     const tree = (who: string) => ({
       name: who,
@@ -113,6 +113,10 @@ describe('warm perception daemon (unix socket, in-memory perception)', function 
         pressed.push([`${who} ${ref}`, action]);
         return ref.endsWith('gone') ? Promise.reject(new Error('the element is gone from its window')) : Promise.resolve('click');
       },
+      insertText: (text: string) => {
+        pressed.push([`${who} insert`, text]);
+        return Promise.resolve();
+      },
     });
     const daemon = startDaemon({ ...memoryPerception(), accessibility: tree('daemon') });
     await daemon.listen();
@@ -120,10 +124,12 @@ describe('warm perception daemon (unix socket, in-memory perception)', function 
     const desktop = warmPerception({ ...local.desktop, accessibility: tree('local') }, new PerceptionLink(() => PerceptionClient.open(socketPath)));
     assert.equal(await desktop.accessibility!.perform!(':1.5 12', { kind: 'press' }), 'click');
     await assert.rejects(desktop.accessibility!.perform!(':1.5 gone', { kind: 'press' }), /the element is gone from its window/);
+    await desktop.accessibility!.insertText!('café ∑');
     // The refs name the daemon's kept walks: the command's own tree is never asked.
     assert.deepEqual(pressed, [
       ['daemon :1.5 12', { kind: 'press' }],
       ['daemon :1.5 gone', { kind: 'press' }],
+      ['daemon insert', 'café ∑'],
     ]);
   });
 

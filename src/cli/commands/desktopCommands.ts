@@ -96,9 +96,11 @@ export function registerDesktopCommands(program: Command, io: CliIo, runtime: Ru
     .argument('<text>', 'the text')
     .option('--enter', 'press Enter afterwards')
     .option('--delay <ms>', 'milliseconds between characters', '50')
+    .addOption(new Option('--via <how>', "the keyboard, or the focused field's accessibility interface (no key pressed)").choices(['keyboard', 'accessibility']))
     .option('--json', 'print the result as JSON')
-    .action(async (text: string, o: { enter?: boolean; delay: string; json?: boolean }) => {
-      finish(await runTool(runtime(), 'type_text', { text, pressEnter: o.enter ?? false, delay: number('--delay', o.delay) }), o.json ?? false);
+    .action(async (text: string, o: { enter?: boolean; delay: string; via?: string; json?: boolean }) => {
+      const via = o.via !== undefined ? { via: o.via } : {};
+      finish(await runTool(runtime(), 'type_text', { text, pressEnter: o.enter ?? false, delay: number('--delay', o.delay), ...via }), o.json ?? false);
     });
 
   program

@@ -238,6 +238,10 @@ export class PerceptionDaemon {
         return { result: await accessibility?.treeDigest?.() };
       case 'a11y.textBoxes':
         return { result: accessibility?.textBoxes ? await accessibility.textBoxes(String(p.text), p) : [] };
+      case 'a11y.insertText':
+        if (!accessibility?.insertText) throw new Error('this desktop cannot put text into a field through its accessibility tree');
+        await accessibility.insertText(String(p.text));
+        return { result: true };
       case 'a11y.perform':
         if (!accessibility?.perform) throw new Error('this desktop has no accessibility actions');
         return { result: await accessibility.perform(String(p.ref), p.action as ElementAction) };

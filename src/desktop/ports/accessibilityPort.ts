@@ -79,6 +79,12 @@ export interface AccessibilityPort {
    */
   perform?(ref: string, action: ElementAction, signal?: AbortSignal): Promise<string>;
   /**
+   * Puts text at the caret of the editable field that has the keyboard focus in the active
+   * window through the toolkit's accessibility interfaces (no key event), and checks the field
+   * took it. Rejects with the reason when nothing editable has the focus or the field refused.
+   */
+  insertText?(text: string, signal?: AbortSignal): Promise<void>;
+  /**
    * A short stable digest of the active window's tree (roles + names + rounded boxes), from the
    * cache: for cheap screen signatures.
    */

@@ -149,7 +149,7 @@ function remoteWindows(local: WindowPort, link: PerceptionLink): WindowPort {
 }
 
 function remoteAccessibility(local: AccessibilityPort, link: PerceptionLink): AccessibilityPort {
-  const { focusedElement, treeDigest, textBoxes, perform } = local;
+  const { focusedElement, treeDigest, textBoxes, perform, insertText } = local;
   return {
     name: local.name,
     available: () => link.run(async (c) => (await c.request('a11y.available')).result === true, () => local.available()),
@@ -183,6 +183,18 @@ function remoteAccessibility(local: AccessibilityPort, link: PerceptionLink): Ac
       ? {
           perform: (ref: string, action: ElementAction, signal?: AbortSignal) =>
             link.run(async (c) => (await c.request('a11y.perform', { ref, action })).result as string, () => perform.call(local, ref, action, signal), signal),
+        }
+      : {}),
+    ...(insertText
+      ? {
+          insertText: (text: string, signal?: AbortSignal) =>
+            link.run(
+              async (c) => {
+                await c.request('a11y.insertText', { text });
+              },
+              () => insertText.call(local, text, signal),
+              signal,
+            ),
         }
       : {}),
   };

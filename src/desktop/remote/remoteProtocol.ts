@@ -111,6 +111,7 @@ export const REQUEST_PARAMS = {
   'a11y.focused': Empty,
   'a11y.digest': Empty,
   'a11y.textBoxes': Type.Object({ text: Type.String({ minLength: 1, maxLength: 1000 }), activeWindowOnly: Type.Optional(Type.Boolean()) }, { additionalProperties: false }),
+  'a11y.insertText': Type.Object({ text: Type.String({ minLength: 1, maxLength: 10_000 }) }, { additionalProperties: false }),
   // The daemon's tree read the element: its kept walk holds the node the ref names.
   'a11y.perform': Type.Object(
     {

@@ -1,11 +1,11 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { errorMessage } from '../../common/errors';
+import { DesktopUnavailableError, errorMessage } from '../../common/errors';
 import { escapeInvisible } from '../../common/invisibleText';
 import { maskSecretText } from '../../common/redact';
 import { sleep } from '../../common/timing';
 import type { ToolResult } from '../toolTypes';
 import type { DesktopServices } from '../../desktop/desktopServices';
-import { toolInput } from '../../common/schema';
+import { StringEnum, toolInput } from '../../common/schema';
 import { ToolBase, type ToolContext } from '../toolBase';
 import { ToolResults } from '../toolResult';
 import { keysTarget, type Located, type TargetingTool } from '../actionTarget';
@@ -17,6 +17,12 @@ const schema = toolInput({
   delay: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000, description: 'Milliseconds between characters', default: 50 })),
   secret: Type.Optional(
     Type.Boolean({ description: 'true when the text is a password, key or other secret: it is then never shown in logs, approvals or stored paths' }),
+  ),
+  via: Type.Optional(
+    StringEnum(['keyboard', 'accessibility'] as const, {
+      description:
+        '"accessibility" puts the text into the focused field through its accessibility interface, no key pressed (not with pressEnter). Default: the keyboard, or that where this desktop takes no key input.',
+    }),
   ),
   returnScreen: ReturnScreenSchema,
 });
@@ -61,10 +67,28 @@ export class TypeTextTool extends ToolBase<typeof schema> implements TargetingTo
     return { ...input, text: maskSecretText(input.text), secret: true };
   }
 
+  protected override checkInput(input: TypeTextInput): string | undefined {
+    if (input.via === 'accessibility' && input.pressEnter) return 'pressEnter: Enter is a key press, and via "accessibility" presses none; press it with the key tool';
+    return undefined;
+  }
+
   async execute(input: TypeTextInput, context: ToolContext): Promise<ToolResult> {
     const delay = input.delay ?? 50;
     const pressEnter = input.pressEnter ?? false;
-    await this.services.desktop.input.typeText(input.text, delay, context.signal);
+    let put = false;
+    if (input.via === 'accessibility') {
+      const failed = await this.insert(input.text, context.signal);
+      if (failed) return failed;
+      put = true;
+    } else {
+      try {
+        await this.services.desktop.input.typeText(input.text, delay, context.signal);
+      } catch (error) {
+        // Where no key can be sent, the field may still take the text through its tree.
+        if (!(error instanceof DesktopUnavailableError) || pressEnter || (await this.insert(input.text, context.signal))) throw error;
+        put = true;
+      }
+    }
     if (pressEnter) {
       await sleep(100);
       await this.services.desktop.input.pressKey({ modifiers: [], key: 'enter' });
@@ -73,13 +97,30 @@ export class TypeTextTool extends ToolBase<typeof schema> implements TargetingTo
     const secret = this.secretInputs.has(input) || this.looksSecret(input);
     // Invisible characters shown escaped: the card and the model see what was typed, all of it.
     const shown = secret ? maskSecretText(input.text) : `"${escapeInvisible(chars > 60 ? `${[...input.text].slice(0, 60).join('')}…` : input.text)}"`;
-    const result = ToolResults.success(`Typed ${chars} character(s)${pressEnter ? ' and pressed Enter' : ''}: ${shown}.`, {
+    const how = put ? `Put ${chars} character(s) into the focused field through its accessibility interface (no key pressed)` : `Typed ${chars} character(s)`;
+    const result = ToolResults.success(`${how}${pressEnter ? ' and pressed Enter' : ''}: ${shown}.`, {
       length: chars,
       pressEnter,
-      delay,
+      ...(put ? { via: 'accessibility' } : { delay }),
       ...(secret ? { secret: true } : {}),
     });
     return withScreenAfter(this.services, result, input.returnScreen, context.signal);
+  }
+
+  /** Puts the text into the focused field through the tree; the failed result when it cannot. */
+  private async insert(text: string, signal: AbortSignal): Promise<ToolResult | undefined> {
+    const tree = this.services.desktop.accessibility;
+    if (!tree?.insertText) return ToolResults.failure('FAILED', "Cannot put text into a field without the keyboard: this desktop's accessibility tree cannot; nothing was typed.", { hint: 'Type without via: "accessibility".' });
+    try {
+      await tree.insertText(text, signal);
+      return undefined;
+    } catch (error) {
+      // The reason names the field's role, never the text.
+      const why = errorMessage(error).replace(/^AT-SPI: /, '');
+      return ToolResults.failure('FAILED', `Could not put the text into the focused field through the accessibility tree (${why}); nothing was typed.`, {
+        hint: 'Click into an editable field first, or type without via: "accessibility".',
+      });
+    }
   }
 
   private looksSecret(input: TypeTextInput): boolean {

@@ -141,6 +141,10 @@ export class AtspiAccessibility implements AccessibilityPort {
     return typeof answer.action === 'string' ? answer.action : action.kind;
   }
 
+  async insertText(text: string, signal?: AbortSignal): Promise<void> {
+    await this.ask('insert', { text }, signal);
+  }
+
   async treeDigest(signal?: AbortSignal): Promise<string | undefined> {
     const answer = await this.ask('digest', {}, signal);
     return typeof answer.digest === 'string' ? answer.digest : undefined;

@@ -1,5 +1,6 @@
 // Pointer-free actions of the desktop bridge's AT-SPI half: an element of a kept walk pressed
-// through its Action interface, with no pointer event. Where no input can be sent (a Wayland desktop GAI cannot drive), or where
+// through its Action interface, and text put into the focused field through EditableText, with
+// no pointer or key event. Where no input can be sent (a Wayland desktop GAI cannot drive), or where
 // the person's pointer must stay where it is, a button found in the tree is still pressed.
 export const BRIDGE_ATSPI_ACT_SCRIPT = String.raw`
 # Elements are named to Node by their object path less this common prefix (shorter answers).
@@ -43,4 +44,33 @@ def act(tree, bus, ref, kind):
             raise RuntimeError('its toolkit refused the action "%s"' % wanted[0])
         return {'action': wanted[0]}
     raise RuntimeError('unknown action %r' % kind)
+
+def insert_text(tree, text, max_nodes, deadline):
+    """Puts text at the caret of the field that has the keyboard focus in the active window, and
+    reads it back there. The number of characters the field now holds."""
+    Atspi = tree.Atspi
+    tree.drain()
+    node = focused_node(Atspi, tree.apps(), max_nodes, deadline)
+    if node is None:
+        raise RuntimeError('nothing in the active window has the keyboard focus')
+    role = node.get_role_name() or ''
+    interfaces = node.get_interfaces()
+    if 'EditableText' not in interfaces or 'Text' not in interfaces or not node.get_state_set().contains(Atspi.StateType.EDITABLE):
+        raise RuntimeError('the focused element (%s) is not an editable text field' % role)
+    count = Atspi.Text.get_character_count(node)
+    caret = Atspi.Text.get_caret_offset(node)
+    at = caret if 0 <= caret <= count else count
+    # The toolkits take the length in bytes of UTF-8 (GTK), or the whole string (Qt, Chromium).
+    if not Atspi.EditableText.insert_text(node, at, text, len(text.encode('utf-8'))):
+        raise RuntimeError('its toolkit refused the text (%s)' % role)
+    now = Atspi.Text.get_character_count(node)
+    # A password field shows no text back: its length says whether it took all of it.
+    taken = now == count + len(text) if role == 'password text' else Atspi.Text.get_text(node, at, at + len(text)) == text
+    if not taken:
+        raise RuntimeError('the field did not take the text as given (%s)' % role)
+    try:
+        Atspi.Text.set_caret_offset(node, at + len(text))
+    except Exception:
+        pass  # the text is in; where the caret stands is the toolkit's
+    return {'length': now}
 `;

@@ -313,6 +313,8 @@ def answer_atspi(req):
             for app, root, extents in found if root.get_role_name() not in POPUPS]}
     if cmd == 'elements':
         return TREE.read(bool(req.get('active', True)), int(req.get('maxDepth', 60)), max_nodes, budget, bool(req.get('fresh')))
+    if cmd == 'insert':
+        return insert_text(TREE, str(req.get('text', '')), max_nodes, time.monotonic() + budget)
     if cmd == 'act':
         return act(TREE, str(req.get('bus', '')), str(req.get('ref', '')), str(req.get('kind', '')))
     if cmd == 'text':

@@ -348,6 +348,13 @@ def lay_out(walk):
     return keys
 
 def focused_in_active(Atspi, apps, max_nodes, deadline):
+    node = focused_node(Atspi, apps, max_nodes, deadline)
+    if node is None:
+        return None
+    states = node.get_state_set()
+    return {'name': (node.get_name() or '').strip(), 'role': node.get_role_name() or '', 'states': [s.value_nick for s in states.get_states()]}
+
+def focused_node(Atspi, apps, max_nodes, deadline):
     # An explicit stack: deep trees must not hit the recursion limit, and the walk stops at the focus.
     ACTIVE, FOCUSED, SHOWING, VISIBLE = (Atspi.StateType.ACTIVE, Atspi.StateType.FOCUSED,
         Atspi.StateType.SHOWING, Atspi.StateType.VISIBLE)
@@ -369,8 +376,7 @@ def focused_in_active(Atspi, apps, max_nodes, deadline):
                 try:
                     states = node.get_state_set()
                     if node is not top and states.contains(FOCUSED):
-                        return {'name': (node.get_name() or '').strip(), 'role': node.get_role_name() or '',
-                            'states': [s.value_nick for s in states.get_states()]}
+                        return node
                     if node is not top and not (states.contains(SHOWING) or states.contains(VISIBLE)):
                         continue
                     if states.contains(Atspi.StateType.DEFUNCT):

@@ -54,6 +54,11 @@ export class PlacedTree implements AccessibilityPort {
     return this.inner.perform(ref, action, signal);
   }
 
+  insertText(text: string, signal?: AbortSignal): Promise<void> {
+    if (!this.inner.insertText) return Promise.reject(new Error(`${this.inner.name} cannot put text into a field`));
+    return this.inner.insertText(text, signal);
+  }
+
   treeDigest(signal?: AbortSignal): Promise<string | undefined> {
     return this.inner.treeDigest ? this.inner.treeDigest(signal) : Promise.resolve(undefined);
   }
