@@ -144,6 +144,17 @@ for (const [kind, title] of KINDS) describe(`Wayland: GNOME (${title}, headless)
     assert.match(await waitForDisplay(/^0?\.?$/), /^0?\.?$/);
   });
 
+  it('presses buttons through their accessibility actions, no input event: 8 5', async () => {
+    for (const digit of ['8', '5']) {
+      const pressed = await runBuiltCli(['click', digit, '--via', 'accessibility', '--json'], gnome!.env);
+      assert.equal(pressed.code, 0, pressed.stdout + pressed.stderr);
+      assert.match(pressed.stdout, /the pointer did not move/);
+    }
+    assert.match(await waitForDisplay(/^85$/), /^85$/);
+    await runBuiltCli(['click', 'AC'], gnome!.env);
+    assert.match(await waitForDisplay(/^0?\.?$/), /^0?\.?$/);
+  });
+
   // Mutter alone has no tiling shortcut: a GNOME Shell test only.
   if (kind === 'gnome-shell') it('a window the person moves is placed again before its tree is used (GNOME Shell: Super+Left tiles it)', async () => {
     const before = (await desktop.accessibility!.elements({ activeWindowOnly: true })).find((e) => e.name === '7')!;
