@@ -62,7 +62,7 @@ describe('click through an element\'s accessibility action (via: "accessibility"
       performed: [],
       perform(ref, action) {
         this.performed.push([ref, action]);
-        return refuse ? Promise.reject(new Error(`AT-SPI: ${refuse}`)) : Promise.resolve('click');
+        return refuse ? Promise.reject(new Error(refuse)) : Promise.resolve('click');
       },
     };
   }

@@ -15,7 +15,7 @@ function fieldTree(refuse?: string): AccessibilityPort & { inserted: string[] } 
     available: () => Promise.resolve(true),
     elements: () => Promise.resolve([]),
     insertText(text) {
-      if (refuse) return Promise.reject(new Error(`AT-SPI: ${refuse}`));
+      if (refuse) return Promise.reject(new Error(refuse));
       this.inserted.push(text);
       return Promise.resolve();
     },

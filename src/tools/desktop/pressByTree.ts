@@ -30,9 +30,8 @@ export async function pressByTree(tree: AccessibilityPort | undefined, located: 
   try {
     return { action: await tree.perform(ref, { kind: 'press' }, signal) };
   } catch (error) {
-    const why = errorMessage(error).replace(/^AT-SPI: /, '');
     return {
-      failure: ToolResults.failure('FAILED', `Could not press ${quoteScreenText(located.text)} through the accessibility tree (${why}); nothing was clicked.`, {
+      failure: ToolResults.failure('FAILED', `Could not press ${quoteScreenText(located.text)} through the accessibility tree (${errorMessage(error)}); nothing was clicked.`, {
         hint: 'Read the screen again, or click with the pointer.',
       }),
     };

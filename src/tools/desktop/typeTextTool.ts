@@ -116,8 +116,7 @@ export class TypeTextTool extends ToolBase<typeof schema> implements TargetingTo
       return undefined;
     } catch (error) {
       // The reason names the field's role, never the text.
-      const why = errorMessage(error).replace(/^AT-SPI: /, '');
-      return ToolResults.failure('FAILED', `Could not put the text into the focused field through the accessibility tree (${why}); nothing was typed.`, {
+      return ToolResults.failure('FAILED', `Could not put the text into the focused field through the accessibility tree (${errorMessage(error)}); nothing was typed.`, {
         hint: 'Click into an editable field first, or type without via: "accessibility".',
       });
     }

@@ -137,12 +137,12 @@ export class AtspiAccessibility implements AccessibilityPort {
   async perform(ref: string, action: ElementAction, signal?: AbortSignal): Promise<string> {
     const space = ref.indexOf(' ');
     if (space <= 0) throw new Error(`AT-SPI: "${ref}" is not an element's handle`);
-    const answer = await this.ask('act', { bus: ref.slice(0, space), ref: ref.slice(space + 1), kind: action.kind }, signal);
+    const answer = await this.ask('act', { bus: ref.slice(0, space), ref: ref.slice(space + 1), kind: action.kind }, signal, false);
     return typeof answer.action === 'string' ? answer.action : action.kind;
   }
 
   async insertText(text: string, signal?: AbortSignal): Promise<void> {
-    await this.ask('insert', { text }, signal);
+    await this.ask('insert', { text }, signal, false);
   }
 
   async treeDigest(signal?: AbortSignal): Promise<string | undefined> {
@@ -155,7 +155,8 @@ export class AtspiAccessibility implements AccessibilityPort {
     if (this.ownsBridge) await this.bridge.dispose();
   }
 
-  private async ask(cmd: string, params: Record<string, unknown>, signal?: AbortSignal): Promise<Record<string, unknown>> {
+  /** `named`: errors say they come from AT-SPI; an action's refusal is the app's reason alone ("the element is disabled"). */
+  private async ask(cmd: string, params: Record<string, unknown>, signal?: AbortSignal, named = true): Promise<Record<string, unknown>> {
     const timeoutMs = this.options.timeoutMs ?? 5_000;
     // The walk stops itself a little before the hard timeout and returns what it has.
     const budget = Math.max(0.2, (timeoutMs * 0.7) / 1000);
@@ -166,6 +167,7 @@ export class AtspiAccessibility implements AccessibilityPort {
         { timeoutMs, signal },
       );
     } catch (error) {
+      if (!named) throw error;
       throw new Error(`AT-SPI: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
     }
   }
