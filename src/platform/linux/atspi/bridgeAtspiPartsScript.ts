@@ -41,8 +41,8 @@ class TreeParts:
         """Finds the part of a kept walk each change of the application changes: the changed node
         when a walk visited it, else its nearest ancestor a walk visited; nothing when that one is
         hidden (what lies below it does not show), or when no kept walk holds an ancestor (another
-        window, or one not showing). A part of a list read from its first row showing is that
-        list. A window whose walk is not exact (cut short, GTK 4) is walked whole; when the tree
+        window, or one not showing). A row of a list (read in order, up to the last row showing)
+        is that list. A window whose walk is not exact (cut short, GTK 4) is walked whole; when the tree
         cannot be climbed, all the application's windows are. A node gone defunct is not climbed
         from: its parent is walked again when a walk held it; when none did, it showed in none
         (an exact walk visits every node that shows), and only walks that are not exact are
