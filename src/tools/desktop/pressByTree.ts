@@ -13,9 +13,6 @@ import { ToolResults } from '../toolResult';
 
 type Found = Extract<TargetResult, { status: 'found' }>;
 
-/** How the click is made: the tool's `via`, or the pointer with the action where the pointer cannot be used. */
-export type ClickVia = 'pointer' | 'accessibility';
-
 /** The action done ("click", "press"...), or the failed result that says why nothing was pressed. */
 export async function pressByTree(tree: AccessibilityPort | undefined, located: Found, text: string, signal?: AbortSignal): Promise<{ action: string } | { failure: ToolResult }> {
   const ref = located.ref ?? (tree?.perform ? await elementAt(tree, located, text, signal) : undefined);
@@ -45,7 +42,7 @@ export async function pressByTree(tree: AccessibilityPort | undefined, located: 
 async function elementAt(tree: AccessibilityPort, located: Found, text: string, signal?: AbortSignal): Promise<string | undefined> {
   const under = (await tree.elements({ activeWindowOnly: false, ...(signal ? { signal } : {}) }).catch(() => [])).filter((e) => e.ref && containsPoint(e.bbox, located.point));
   const found = locateAccessible(under, text);
-  return found.status === 'found' ? under.find((e) => e.bbox === found.match.bbox)?.ref : undefined;
+  return found.status === 'found' ? found.match.ref : undefined;
 }
 
 /** Whether a pointer click failed only because this desktop takes no pointer input, so the tree's action may stand in. */
