@@ -273,13 +273,13 @@ inner = N('/p2', 'panel', '', (0, 30, 400, 100), [N('/b2', 'push button', 'Two',
 hidden = N('/p3', 'panel', '', (0, 140, 400, 100), [N('/b3', 'push button', 'Three', (0, 140, 80, 20))], showing=False)
 top = window('/w', [N('/p1', 'panel', '', (0, 0, 400, 300), [N('/b1', 'push button', 'One'), inner, hidden])])
 other = window('/o', [N('/o1', 'push button', 'Elsewhere')])
+other.showing = False  # a hint window, not showing: what changes in it changes nothing read
 walk = kept(top, '/w')
 one = walk['elements'][0]
 before = names(walk)
 inner.add(N('/b4', 'push button', 'Four', (0, 60, 80, 20)))
 tree.on_event(Event('object:children-changed:add', inner))
-# Under a hidden panel, and in a window no walk keeps: nothing to walk again.
-tree.on_event(Event('object:state-changed:showing', hidden.kids[0], 1))
+# In a window not showing: nothing.
 tree.on_event(Event('object:children-changed:add', other.kids[0]))
 tree.place_changes(':1.5')
 pending = sorted(walk.get('pending', {}))
@@ -330,11 +330,18 @@ for b in buttons:
 tree.on_event(Event('object:children-changed:add', small.kids[0]))
 tree.place_changes(':1.5')
 dropped = sorted(k[1] for k in tree.dropped)
+# A node no walk reached (under a hidden panel) has its window walked whole.
+hidden = N('/h', 'panel', '', (0, 0, 10, 10), [N('/h1', 'push button', 'H')], showing=False)
+top.add(hidden)
+kept(top, '/w')
+tree.on_event(Event('object:state-changed:showing', hidden.kids[0], 1))
+tree.place_changes(':1.5')
+unwalked = tree.dropped.get((':1.5', '/w'))
 orphan = N('/orphan', 'push button', 'Orphan')  # no parent: the tree cannot be climbed
 kept(top, '/w')
 tree.on_event(Event('object:children-changed:add', orphan))
 tree.place_changes(':1.5')
-print(json.dumps([dropped, sorted(k[1] for k in tree.cache), tree.app_gen.get(':1.5', 0), tree.app_why.get(':1.5')]))`);
-    assert.deepEqual(state, [['/s', '/w'], ['/w'], 1, 'object:children-changed:add (not placed)']);
+print(json.dumps([dropped, unwalked, sorted(k[1] for k in tree.cache), tree.app_gen.get(':1.5', 0), tree.app_why.get(':1.5')]))`);
+    assert.deepEqual(state, [['/s', '/w'], 'a node not walked changed, after object:state-changed:showing', ['/w'], 1, 'object:children-changed:add (not placed)']);
   });
 });

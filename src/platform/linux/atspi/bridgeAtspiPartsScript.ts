@@ -39,9 +39,10 @@ class TreeParts:
 
     def place_changes(self, bus):
         """Finds the part of a kept walk each change of the application changes: the changed node
-        when a walk visited it, else its nearest ancestor a walk visited; nothing when that one is
-        hidden (what lies below it does not show), or when no kept walk holds an ancestor (another
-        window, or one not showing). A row of a list (read in order, up to the last row showing)
+        when a walk visited it. A node no walk reached has the window holding its nearest visited
+        ancestor walked whole (Chromium's page climbs to its window another way than the walk
+        came down); nothing when no kept walk holds an ancestor and its top-level is not showing
+        (a hint window). A row of a list (read in order, up to the last row showing)
         is that list. A window whose walk is not exact (cut short, GTK 4) is walked whole; when the tree
         cannot be climbed, all the application's windows are. A node gone defunct is not climbed
         from: its parent is walked again when a walk held it; when none did, it showed in none
@@ -52,7 +53,7 @@ class TreeParts:
         if not changes:
             return
         walks = [(key, entry) for key, entry in self.cache.items() if key[0] == bus]
-        climber = Climber(walks)
+        climber = Climber(walks, self.Atspi)
         for source, kind in changes.values():
             found = climber.gone(source) if kind == DEFUNCT else climber.holder(source)
             if found == 'inexact':
@@ -65,10 +66,15 @@ class TreeParts:
             if found is None:
                 continue
             key, entry, rec, own = found
-            if not own and rec['closed'] or kind == NAME_EVENT and own and rec.get('role') in CONTAINERS:
-                continue  # below a hidden node; or a container renamed (a page's title), which no walk keeps
+            if kind == NAME_EVENT and own and rec.get('role') in CONTAINERS:
+                continue  # a container renamed (a page's title), which no walk keeps
             if not entry.get('parts'):
                 self.drop(key, 'not exact, after ' + kind)
+                continue
+            if not own:
+                # A node the walk never reached: its parents, climbed, need not be the way the walk
+                # came down (Chromium's page), so the window is walked whole.
+                self.drop(key, 'a node not walked changed, after ' + kind)
                 continue
             while rec['up'] is not None and rec['up']['ordered']:
                 rec = rec['up']
@@ -110,8 +116,8 @@ class Climber:
     """Climbs from changed nodes to the nearest node a kept walk visited, remembering the way, so
     changes under one parent climb it once."""
 
-    def __init__(self, walks):
-        self.walks, self.calls, self.seen = walks, 0, {}
+    def __init__(self, walks, Atspi):
+        self.walks, self.calls, self.seen, self.Atspi = walks, 0, {}, Atspi
 
     def held(self, path):
         for key, entry in self.walks:
@@ -132,7 +138,7 @@ class Climber:
     def holder(self, node):
         """(key, walk, record, whether it is the node's own) of the nearest visited node at or
         above node; None when no kept walk holds one; False when the tree cannot be climbed."""
-        way, found = [], None
+        way, found, top = [], None, None
         while True:
             path = getattr(node, 'path', None)
             if path is None:
@@ -147,8 +153,14 @@ class Climber:
                 found = held + (not way,)
                 break
             if path == APP_ROOT:
+                # Under a top-level no kept walk holds: one not showing (a hint, a closed menu)
+                # changes nothing read; a showing one the walk reached another way (Chromium's
+                # page climbs to its application, not through its window) cannot be placed.
+                if top is not None and showing(top, self.Atspi.StateType.SHOWING):
+                    found = False
                 break
             way.append(path)
+            top = node
             self.calls += 1
             if self.calls > MAX_CLIMB_CALLS:
                 return False
@@ -159,7 +171,7 @@ class Climber:
             if node is None:
                 return False
         for path in way:
-            self.seen[path] = found[:3] + (False,) if found else None
+            self.seen[path] = found[:3] + (False,) if found else found
         return found
 
 def below(rec):
