@@ -22,6 +22,7 @@ class Tree(TreeEvents, TreeParts):
         self.any_gen = 0    # events whose application could not be told
         self.cache = {}     # (bus name, path) -> walk of one top-level window
         self.pids = {}
+        self.names = {}     # bus name -> application name
         self.gtk4 = {}      # bus name -> whether the application is GTK 4
         self.listener = None
         self.status = None
@@ -99,7 +100,26 @@ class Tree(TreeEvents, TreeParts):
             chosen = self.choose(owners, True, title) if owners else []
             if chosen:
                 return chosen
+            own = self.without_compositor(apps)
+            chosen = self.choose(own, True) if len(own) < len(apps) else []
+            if chosen:
+                return chosen
         return self.choose(apps, active_only)
+
+    def without_compositor(self, apps):
+        # The applications other than the compositor's own interface (GNOME Shell), where the hints name one.
+        names = getattr(X11_HINTS, 'compositor_apps', ())
+        return [app for app in apps if self.name_of(app) not in names] if names else apps
+
+    def name_of(self, app):
+        # An application's name, asked once: it is fixed for the life of its bus name.
+        bus = app.app.bus_name if app.app is not None else None
+        if bus not in self.names:
+            try:
+                self.names[bus] = app.get_name() or ''
+            except Exception:
+                return ''
+        return self.names[bus]
 
     def choose(self, apps, active_only, title=None):
         Atspi = self.Atspi
@@ -307,7 +327,7 @@ def answer_atspi(req):
     if cmd == 'toplevels':
         # Top-level windows, no walk (the active one when asked), for a compositor that names none (GNOME).
         TREE.drain()
-        found = TREE.roots(True) if req.get('active', True) else TREE.choose(TREE.apps(), False)
+        found = TREE.roots(True) if req.get('active', True) else TREE.choose(TREE.without_compositor(TREE.apps()), False)
         return {'windows': [{'window': {'name': (root.get_name() or '').strip(), 'role': root.get_role_name() or '',
             'active': showing(root, TREE.Atspi.StateType.ACTIVE)}, 'app': app.get_name() or '', 'pid': TREE.pid(app), 'box': list(extents)}
             for app, root, extents in found if root.get_role_name() not in POPUPS]}

@@ -20,6 +20,10 @@ class UnplacedHints(WaylandHints):
     # With no keyboard on the seat (a headless Mutter before GAI's session adds one) GTK calls
     # no window active: a lone window is then taken as the active one.
     lone_when_none_active = True
+    # GNOME Shell is an application of the tree too (its top bar, overview, dialogs), but it
+    # answers only between the frames it paints: it is asked for the active window only when no
+    # application's window is active, and never for the list of application windows.
+    compositor_apps = ('gnome-shell',)
 
     def active_hint(self):
         return None, None  # AT-SPI's active state decides

@@ -53,6 +53,9 @@ def keysym(name):
         raise ValueError('no keysym is named %r' % name)
     return value
 
+# How long a sign of life of the session stands when the screen has not changed since.
+CONFIRMED_US = 1000000
+
 class Ended(Exception):
     pass
 
@@ -85,6 +88,20 @@ class Mutter:
         if self.node is None:
             raise RuntimeError('Mutter started the remote-desktop session but no PipeWire stream came (is pipewire running in this session?)')
         self.held = []
+        # Whether the session still runs is known from Mutter's signals (its Closed, or Mutter
+        # leaving the bus), read at each request; a round trip to Mutter waits for a frame of
+        # the compositor's while it paints, so one is made only when the stream has given no
+        # frame since the last (frames flow only while the session runs).
+        self.closed = False
+        self.confirmed = (None, 0)  # (the stream's frame count, when) at the last sign of life
+        def ended(*rest):
+            self.closed = True
+        def owner(conn, sender, path, iface, signal, params, *rest):
+            if not params.unpack()[2]:
+                self.closed = True
+        self.bus.signal_subscribe(None, RD + '.Session', 'Closed', self.session, None, 0, ended)
+        self.bus.signal_subscribe(None, SC + '.Session', 'Closed', cast, None, 0, ended)
+        self.bus.signal_subscribe('org.freedesktop.DBus', 'org.freedesktop.DBus', 'NameOwnerChanged', '/org/freedesktop/DBus', RD, 0, owner)
         # The first key and the first pointer event of a new session are often lost (Mutter
         # is still adding the session's virtual devices): a tap of Shift, which types nothing,
         # and a motion by nothing go first.
@@ -108,13 +125,28 @@ class Mutter:
         self.scale = primary[0][2]
         return primary[0][5][0][0]
 
-    def alive(self):
+    def alive(self, frames=None):
         # The person can end the session from GNOME's screen-sharing indicator; the stream then
-        # keeps its last frame, which must never be served as the screen.
+        # keeps its last frame, which must never be served as the screen. Mutter's Closed says
+        # so; a round trip, only while the screen is still, guards against a signal missed.
+        context = GLib.MainContext.default()
+        while context.pending():
+            context.iteration(False)  # the signals received so far
+        if self.closed:
+            return False
+        now = GLib.get_monotonic_time()
+        count = frames.count if frames is not None else None
+        if count is not None and count != self.confirmed[0]:
+            self.confirmed = (count, now)  # a new frame: the stream still runs
+            return True
+        if count is not None and now - self.confirmed[1] < CONFIRMED_US:
+            return True
         try:
             self.call(RD, self.session, 'org.freedesktop.DBus.Properties', 'Get', GLib.Variant('(ss)', (RD + '.Session', 'SessionId')), '(v)')
+            self.confirmed = (count, now)
             return True
         except Exception:
+            self.closed = True
             return False
 
     def notify(self, method, fmt, *args):
@@ -195,7 +227,7 @@ def keys(m, names, delay_ms, mods):
 
 def answer(m, frames, req):
     cmd = req.get('cmd')
-    if cmd in ('capture', 'layout') and not m.alive():
+    if cmd in ('capture', 'layout') and not m.alive(frames):
         raise Ended(ENDED)
     if cmd == 'capture':
         return capture(frames, req)
@@ -203,7 +235,7 @@ def answer(m, frames, req):
         os.close(int(req['fd']))
     elif cmd == 'stamp':
         # How many frames the stream has given: the same number means the screen has not changed.
-        if not m.alive():
+        if not m.alive(frames):
             raise Ended(ENDED)
         return {'stamp': frames.count}
     elif cmd == 'layout':
