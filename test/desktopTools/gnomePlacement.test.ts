@@ -7,6 +7,9 @@ import type { OcrEngine } from '../../src/desktop/ports/ocrPort';
 import type { ScreenImage, ScreenPort, ScreenSize } from '../../src/desktop/ports/screenPort';
 import { voteOffset, type NamedBox } from '../../src/platform/linux/gnome/offsetVote';
 import { WindowPlacer } from '../../src/platform/linux/gnome/windowPlacer';
+import { PlacedTree } from '../../src/platform/linux/gnome/placedTree';
+import type { AccessibilityPort, AccessibleElement } from '../../src/desktop/ports/accessibilityPort';
+import { uncovered } from '../../src/desktop/grounding/windowScene';
 
 const SCREEN = { width: 1280, height: 800 };
 
@@ -135,5 +138,36 @@ describe('GNOME: the window placer', () => {
     const placer = new WindowPlacer(screen, new KeypadOcr(screen));
     assert.equal(await placer.offsetOf('blank', [{ name: '', bbox: { x: 0, y: 0, width: 10, height: 10 } }]), undefined);
     assert.equal(await placer.offsetOf('other', [{ name: 'Apply', bbox: { x: 0, y: 0, width: 60, height: 30 } }, { name: 'Close', bbox: { x: 70, y: 0, width: 60, height: 30 } }]), undefined);
+  });
+});
+
+/** The inner tree of a GNOME Shell session: the shell's top bar (its stage a screen-sized "window") and galculator's keypad. */
+class ShellAndKeypad implements AccessibilityPort {
+  readonly name = 'stand-in';
+  appActive = true;
+  available(): Promise<boolean> {
+    return Promise.resolve(true);
+  }
+  elements(): Promise<AccessibleElement[]> {
+    const stage = { x: 0, y: 0, ...SCREEN };
+    const shell: AccessibleElement[] = [
+      { name: 'Activities', role: 'label', states: [], bbox: { x: 18, y: 7, width: 78, height: 18 }, app: 'gnome-shell', pid: 1, window: { name: '', role: 'window', active: false }, popups: [stage] },
+    ];
+    const app: AccessibleElement[] = keypad().map(({ name, bbox }) => ({ name, role: 'push button', states: [], bbox, app: 'galculator', pid: 2, window: { name: 'galculator', role: 'frame', active: this.appActive } }));
+    return Promise.resolve([...shell, ...app]);
+  }
+}
+
+describe('GNOME: the placed tree', () => {
+  it('the shell\'s screen-sized stage covers no window while an application\'s window is active; with the keyboard in the shell (overview, its own dialog) it covers them all', async () => {
+    const screen = new PaintedScreen();
+    const inner = new ShellAndKeypad();
+    const tree = new PlacedTree(inner, new WindowPlacer(screen, new KeypadOcr(screen)));
+    const shown = async (): Promise<string[]> => uncovered(await tree.elements({ activeWindowOnly: false })).map((e) => e.name);
+    const active = await shown();
+    assert.ok(active.includes('Activities') && active.includes('sqrt') && active.includes('File'), active.join(' '));
+    assert.equal(active.length, keypad().length + 1);
+    inner.appActive = false;
+    assert.deepEqual(await shown(), ['Activities']);
   });
 });

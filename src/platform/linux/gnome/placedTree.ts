@@ -98,10 +98,13 @@ export class PlacedTree implements AccessibilityPort {
 
   private async place(elements: AccessibleElement[], signal?: AbortSignal): Promise<AccessibleElement[]> {
     const offsets = await this.offsets(elements, signal);
+    // While no application's window is active the shell has the keyboard (its overview, a modal
+    // dialog of its own: a command to run, a password): it lies over every window then.
+    const modal = !elements.some((e) => !SHELL_APPS.has(e.app ?? '') && e.window?.active);
     return elements
       .flatMap((e) => {
         const offset = offsets.get(windowKey(e));
-        return offset ? [moved(e, offset)] : [];
+        return offset ? [SHELL_APPS.has(e.app ?? '') && !modal ? ownLayer(e) : moved(e, offset)] : [];
       })
       .sort((a, b) => a.bbox.y - b.bbox.y || a.bbox.x - b.bbox.x);
   }
@@ -110,6 +113,17 @@ export class PlacedTree implements AccessibilityPort {
 /** One window of one application: what the placer keeps a place for. */
 export function windowKey(e: Pick<AccessibleElement, 'pid' | 'app' | 'window'>): string {
   return `${e.pid ?? e.app ?? ''}\u0000${e.window?.role ?? ''}\u0000${e.window?.name ?? ''}`;
+}
+
+/**
+ * GNOME Shell's elements all lie in its stage, a "window" the size of the screen that the
+ * toolkit-neutral rules would take for a popup over every application window. While an
+ * application's window is active, what the shell draws over the windows is each of its elements
+ * (the top bar's items, an open menu's entries): each covers where it is drawn. (In the overview
+ * the windows' thumbnails also fail their glance, windowPlacer.ts, and their trees are left out.)
+ */
+function ownLayer(e: AccessibleElement): AccessibleElement {
+  return e.popups ? { ...e, popups: [e.bbox] } : e;
 }
 
 function moved(e: AccessibleElement, offset: { dx: number; dy: number }): AccessibleElement {
