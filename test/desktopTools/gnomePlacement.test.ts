@@ -6,7 +6,7 @@ import type { OcrAnalysis } from '../../src/desktop/ocr/ocrTypes';
 import type { OcrEngine } from '../../src/desktop/ports/ocrPort';
 import type { ScreenImage, ScreenPort, ScreenSize } from '../../src/desktop/ports/screenPort';
 import { voteOffset, type NamedBox } from '../../src/platform/linux/gnome/offsetVote';
-import { WindowPlacer } from '../../src/platform/linux/gnome/windowPlacer';
+import { sameLook, WindowPlacer } from '../../src/platform/linux/gnome/windowPlacer';
 import { PlacedTree } from '../../src/platform/linux/gnome/placedTree';
 import type { AccessibilityPort, AccessibleElement } from '../../src/desktop/ports/accessibilityPort';
 import { uncovered } from '../../src/desktop/grounding/windowScene';
@@ -131,6 +131,21 @@ describe('GNOME: the window placer', () => {
     const moved = await placer.offsetOf('galculator', keypad());
     assert.ok(moved && Math.abs(moved.dx - 500) <= 1 && Math.abs(moved.dy - 189) <= 1, JSON.stringify(moved));
     assert.equal(ocr.reads, 2);
+  });
+
+  it('a witness word redrawn paler (its window lost the focus) or on a lit background still confirms the place; other content there, or a flat area, does not', () => {
+    // A word's print: 12 x 4 cells of grey, dark where its letters' ink is, on a white background.
+    const ink = [0.1, 0.6, 0.2, 0.7, 0.5, 0.0, 0.4, 0.8, 0.3, 0.6, 0.1, 0.5];
+    const word = (background: number, text: number, pattern = ink): Float32Array => Float32Array.from({ length: 48 }, (_, i) => {
+      const share = pattern[i % 12]! * (i < 12 || i >= 36 ? 0.4 : 1);
+      return background * (1 - share) + text * share;
+    });
+    const focused = word(250, 40);
+    assert.ok(sameLook(word(250, 40), focused));
+    assert.ok(sameLook(word(250, 150), focused), 'backdrop: the same word in paler text');
+    assert.ok(sameLook(word(200, 30), focused), 'hovered: a darker background under it');
+    assert.ok(!sameLook(word(250, 40, [...ink].reverse()), focused), 'another word drawn there');
+    assert.ok(!sameLook(new Float32Array(48).fill(120), focused), 'a flat area (the window gone)');
   });
 
   it('a window with no named element, or none of whose names are on the screen, is not placed', async () => {

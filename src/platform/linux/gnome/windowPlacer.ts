@@ -7,8 +7,9 @@ import { voteOffset, type NamedBox } from './offsetVote';
 // windows, but each window's accessibility tree gives its labels relative to the window, and the
 // screen shows them. One OCR of the screen places a window (offsetVote.ts); after that, small
 // looks at three words that agreed (a few milliseconds) confirm it is still there before every
-// use: all but one must be unchanged (a key pressed or hovered changes one), so a window the
-// person moved is placed again, never clicked at its old place.
+// use: all but one must be unchanged (a key pressed changes one; a word redrawn in other
+// colours, as when its window loses the focus, counts as unchanged), so a window the person
+// moved is placed again, never clicked at its old place.
 
 interface Placement {
   dx: number;
@@ -21,6 +22,10 @@ interface Placement {
 
 /** Mean grey difference (0–255) above which a witness is taken to be gone. */
 const CHANGED = 28;
+/** A pattern correlated this well with the witness's is the word redrawn in other colours. */
+const SAME_PATTERN = 0.9;
+/** Below this spread of greys (0–255) a look has no pattern to compare: only its greys count. */
+const MIN_PATTERN = 6;
 const PRINT_SIZE = { columns: 12, rows: 4 };
 /** How long a window that could not be placed is left to OCR: at least, and at most while the screen stays the same. */
 const MIN_RETRY_MS = 500;
@@ -105,7 +110,7 @@ export class WindowPlacer {
       // Asked before the looks: a frame that comes during them gives the next check a new stamp.
       const stamp = await this.screen.frameStamp?.().catch(() => undefined);
       if (stamp !== undefined && stamp === place.stamp) return true;
-      const looks = await Promise.all(place.witnesses.map(async ({ box, print }) => difference(fingerprint(await this.screen.grab(box)), print) < CHANGED));
+      const looks = await Promise.all(place.witnesses.map(async ({ box, print }) => sameLook(fingerprint(await this.screen.grab(box)), print)));
       const there = looks.filter(Boolean).length >= Math.max(1, looks.length - 1);
       if (there) place.stamp = stamp;
       return there;
@@ -139,10 +144,35 @@ function remember<V>(map: Map<string, V>, key: string, value: V): void {
   if (map.size > WINDOWS_KEPT) map.delete(map.keys().next().value!);
 }
 
+/**
+ * Whether a witness word looks as it did: the same greys, or the same pattern in other colours.
+ * A window that loses the focus draws its text paler (GTK's backdrop), a hovered or pressed
+ * control its background lighter: the word's shape stays where it was. A window moved away
+ * leaves other content there, whose pattern does not follow the word's.
+ */
+export function sameLook(now: Float32Array, then: Float32Array): boolean {
+  if (difference(now, then) < CHANGED) return true;
+  const a = spread(now);
+  const b = spread(then);
+  if (a.deviation < MIN_PATTERN || b.deviation < MIN_PATTERN) return false;
+  let covariance = 0;
+  for (let i = 0; i < now.length; i++) covariance += (now[i]! - a.mean) * (then[i]! - b.mean);
+  return covariance / now.length / (a.deviation * b.deviation) >= SAME_PATTERN;
+}
+
 function difference(a: Float32Array, b: Float32Array): number {
   let sum = 0;
   for (let i = 0; i < a.length; i++) sum += Math.abs(a[i]! - b[i]!);
   return sum / a.length;
+}
+
+function spread(values: Float32Array): { mean: number; deviation: number } {
+  let mean = 0;
+  for (const v of values) mean += v;
+  mean /= values.length;
+  let variance = 0;
+  for (const v of values) variance += (v - mean) ** 2;
+  return { mean, deviation: Math.sqrt(variance / values.length) };
 }
 
 /** The region's grey levels averaged over a small grid: cheap to compare, blind to noise. */
