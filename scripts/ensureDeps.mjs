@@ -39,8 +39,9 @@ export const APT_PACKAGES = [
   // in GTK_MODULES (accessibleLaunch.ts); lxtask is the GTK 2 app the tests start.
   'libgail-common', 'libatk-adaptor', 'lxtask',
   // Issue 20: Wayland. sway headless is the wlroots desktop the tests start (as WAYLAND_USER,
-  // since sway refuses root); grim captures its screen (wlr-screencopy).
-  'sway', 'grim',
+  // since sway refuses root); grim captures its screen (wlr-screencopy); sway starts Xwayland
+  // for the X11 apps of a Wayland session (only recommended by sway's package, so named here).
+  'sway', 'grim', 'xwayland',
   // Qt 5 apps as native Wayland clients (QT_QPA_PLATFORM=wayland) on the test's sway.
   'qtwayland5',
   // The Wayland desktop's own session bus (its apps' accessibility bus starts through it).

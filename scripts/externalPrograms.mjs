@@ -48,6 +48,7 @@ export const EXTERNAL_PROGRAMS = {
   'gnome-shell': { apt: 'gnome-shell', for: 'GNOME Shell headless, the second GNOME desktop of the Wayland tests (gnomeDisplay.ts)' },
   pipewire: { apt: 'pipewire', for: 'the media server that carries the GNOME test desktop\'s screen-cast stream' },
   wireplumber: { apt: 'wireplumber', for: 'PipeWire\'s session manager on the GNOME test desktop (streams are linked through it)' },
+  Xwayland: { apt: 'xwayland', indirect: true, for: 'sway starts it for the X11 apps of the Wayland tests\' sway desktop (an X11 app under XWayland)' },
   grim: { apt: 'grim', for: 'screen capture on wlroots compositors (GrimScreen)' },
   runuser: { debian: 'util-linux', for: 'the Wayland tests start sway as the unprivileged gai-wayland user' },
   id: { debian: 'coreutils', for: 'ensureDeps checks whether the gai-wayland user exists' },
