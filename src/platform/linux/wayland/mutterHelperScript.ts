@@ -149,7 +149,13 @@ class Mutter:
             self.closed = True
             return False
 
-    def notify(self, method, fmt, *args):
+    def notify(self, method, fmt, *args, wait=True):
+        if not wait:
+            # Sent without waiting for Mutter's answer: the bus keeps one sender's calls in
+            # order, and the next call waited for returns once this one is in too. Each answer
+            # waits for Mutter between the frames it paints (10-30 ms while it redraws).
+            self.bus.call(RD, self.session, RD + '.Session', method, GLib.Variant(fmt, args), None, 0, 5000, None, None, None)
+            return
         try:
             self.call(RD, self.session, RD + '.Session', method, GLib.Variant(fmt, args), None)
         except Exception:
@@ -212,13 +218,14 @@ def capture(frames, req):
     return {'path': '/proc/%d/fd/%d' % (os.getpid(), fd), 'fd': fd, 'width': w, 'height': h, 'stride': out_stride, 'order': 'bgra', 'yInvert': False}
 
 def keys(m, names, delay_ms, mods):
+    values = [keysym(name) for name in names]
     for mod in mods:
-        m.notify('NotifyKeyboardKeysym', '(ub)', keysym(MODS[mod]), True)
+        m.notify('NotifyKeyboardKeysym', '(ub)', keysym(MODS[mod]), True, wait=False)
     try:
-        for name in names:
-            value = keysym(name)
-            m.notify('NotifyKeyboardKeysym', '(ub)', value, True)
-            m.notify('NotifyKeyboardKeysym', '(ub)', value, False)
+        for i, value in enumerate(values):
+            m.notify('NotifyKeyboardKeysym', '(ub)', value, True, wait=False)
+            # The last release is waited for (with no modifier to let go after it): then all are in.
+            m.notify('NotifyKeyboardKeysym', '(ub)', value, False, wait=bool(i == len(values) - 1 and not mods))
             if delay_ms > 0:
                 GLib.usleep(delay_ms * 1000)
     finally:
@@ -242,9 +249,10 @@ def answer(m, frames, req):
         caps = frames.newest().get_caps().get_structure(0)
         return {'width': caps.get_value('width'), 'height': caps.get_value('height'), 'scale': m.scale}
     elif cmd == 'move':
-        m.notify('NotifyPointerMotionAbsolute', '(sdd)', m.stream, float(req['x']), float(req['y']))
+        # 'follows': more input comes at once (a click's press): its call waits for this one.
+        m.notify('NotifyPointerMotionAbsolute', '(sdd)', m.stream, float(req['x']), float(req['y']), wait=not req.get('follows'))
     elif cmd == 'button':
-        m.notify('NotifyPointerButton', '(ib)', BUTTONS[req['button']], bool(req['pressed']))
+        m.notify('NotifyPointerButton', '(ib)', BUTTONS[req['button']], bool(req['pressed']), wait=not req.get('follows'))
     elif cmd == 'scroll':
         m.notify('NotifyPointerAxisDiscrete', '(ui)', int(req['axis']), int(req['steps']))
     elif cmd == 'mods':

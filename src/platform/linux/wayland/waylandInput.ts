@@ -27,8 +27,13 @@ export class WaylandInput implements InputPort {
   ) {}
 
   async move(to: Point): Promise<void> {
+    await this.moveTo(to, false);
+  }
+
+  /** `follows`: more input is sent at once, whose answer says this move is in too (GNOME's helper then need not wait for it). */
+  private async moveTo(to: Point, follows: boolean): Promise<void> {
     const { width, height, scale } = await this.outputs.layout();
-    await this.send({ cmd: 'move', x: Math.round(to.x / scale), y: Math.round(to.y / scale), width, height });
+    await this.send({ cmd: 'move', x: Math.round(to.x / scale), y: Math.round(to.y / scale), width, height, ...(follows ? { follows } : {}) });
     this.at = { x: to.x, y: to.y };
   }
 
@@ -41,10 +46,10 @@ export class WaylandInput implements InputPort {
 
   async click(at: Point, button: MouseButton, count: ClickCount, modifiers: readonly Modifier[] = []): Promise<void> {
     const times = count === true ? 2 : count === false ? 1 : count;
-    await this.move(at);
+    await this.moveTo(at, true);
     await this.withModifiers(modifiers, async () => {
       for (let i = 0; i < times; i++) {
-        await this.send({ cmd: 'button', button, pressed: true });
+        await this.send({ cmd: 'button', button, pressed: true, follows: true });
         await this.send({ cmd: 'button', button, pressed: false });
       }
     });
