@@ -22,8 +22,9 @@ export const APT_PACKAGES = [
   'procps',
   // The global stop hotkey, fail-safe corner and takeover pause (src/platform/linux/x11/x11InterruptScript.ts).
   'python3-xlib',
-  // GTK 3 for python3-gi: the login fixture whose password entry has AT-SPI role "password text" (screen privacy test).
-  'gir1.2-gtk-3.0',
+  // GTK 3 for python3-gi: the login fixture whose password entry has AT-SPI role "password text" (screen privacy test);
+  // cairo for it too: the pixel check's fixture paints words its tree does not have (gtkCanvasApp.py).
+  'gir1.2-gtk-3.0', 'python3-gi-cairo',
   // Real applications of three toolkits for the grounding tests and the busy-desktop bench (issue 10):
   // a browser (DOM ground truth), a GTK editor beside galculator, a Qt app (AT-SPI ground truth).
   'chromium', 'mousepad', 'speedcrunch',
