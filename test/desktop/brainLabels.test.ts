@@ -69,7 +69,7 @@ describe('brain labels on a real X display', function () {
     const learned = await brain.navigateTo('Editor settings');
     assert.equal(learned.success, true, learned.message);
     assert.equal(learned.how, 'learned');
-    assert.equal(app!.current()?.view, 'settings');
+    assert.equal((await app!.viewAfter('settings'))?.view, 'settings');
 
     const path = brain.store.document.paths[0]!;
     const labelOf = (key: string) => brain.store.document.nodes.find((n) => n.key === key)?.label;
@@ -90,7 +90,7 @@ describe('brain labels on a real X display', function () {
     const replayed = await brain.navigateTo('Editor settings');
     assert.equal(replayed.how, 'replayed', replayed.message);
     assert.equal(server.requestCount, requests, 'no request reached the model server');
-    assert.equal(app!.current()?.view, 'settings');
+    assert.equal((await app!.viewAfter('settings'))?.view, 'settings');
   });
 });
 

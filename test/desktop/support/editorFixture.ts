@@ -76,6 +76,16 @@ export class EditorApp {
     return last?.view && last.file ? { view: last.view, file: last.file } : undefined;
   }
 
+  /**
+   * The view and file once the app has said it shows `view` (it says so a moment after it drew
+   * it, which a fast reader of the screen may beat), or what it shows after `timeoutMs`.
+   */
+  async viewAfter(view: string, timeoutMs = 2000): Promise<{ view: string; file: string } | undefined> {
+    const deadline = Date.now() + timeoutMs;
+    while (this.current()?.view !== view && Date.now() < deadline && !hasExited(this.child)) await delay(POLL_MS);
+    return this.current();
+  }
+
   /** `open <file>` or `goto editor|settings`; resolves once the screen shows it. */
   async control(command: string, timeoutMs = 5000): Promise<EditorEvent> {
     const before = this.events().length;
