@@ -54,6 +54,9 @@ export const APT_PACKAGES = [
   // GNOME Shell 43 headless: the GNOME people use (top bar, overview), on the same Mutter.
   'gnome-shell',
   'gstreamer1.0-pipewire', 'gstreamer1.0-plugins-base', 'gir1.2-gstreamer-1.0',
+  // The desktop portal and its GNOME backend (D-Bus activated, not started by GAI): the way to the
+  // screen and input of a sandboxed program (portalSessionScript.ts, waylandGnomePortal.test.ts).
+  'xdg-desktop-portal', 'xdg-desktop-portal-gnome',
 ];
 
 /** The unprivileged user the Wayland tests start sway as (sway will not run as root). */

@@ -1,3 +1,5 @@
+import { homedir } from 'node:os';
+import { isAbsolute, join } from 'node:path';
 import type { OcrEngine } from '../../../desktop/ports/ocrPort';
 import { AtspiAccessibility } from '../atspi/atspiAccessibility';
 import { DesktopBridge } from '../desktopBridge';
@@ -13,8 +15,17 @@ import { WindowPlacer } from './windowPlacer';
 
 const MUTTER_HELPER = {
   script: MUTTER_HELPER_SCRIPT,
-  hint: 'GAI drives GNOME through Mutter\'s remote-desktop interfaces on the session bus, with PipeWire running (pipewire, wireplumber) and python3-gi, gir1.2-gstreamer-1.0 and gstreamer1.0-pipewire installed; or log into "GNOME on Xorg"',
+  hint: 'GAI drives GNOME through Mutter\'s remote-desktop interfaces on the session bus, or the desktop portal\'s (xdg-desktop-portal-gnome; GAI_GNOME_ROUTE=portal), with PipeWire running (pipewire, wireplumber) and python3-gi, gir1.2-gstreamer-1.0 and gstreamer1.0-pipewire installed; or log into "GNOME on Xorg"',
 };
+
+/**
+ * Where the desktop portal's restore token is kept ($XDG_STATE_HOME/gai): with it, a later
+ * session through the portal starts without asking the person again, where the portal keeps one.
+ */
+export function portalTokenFile(env: NodeJS.ProcessEnv): string {
+  const state = env.XDG_STATE_HOME && isAbsolute(env.XDG_STATE_HOME) ? env.XDG_STATE_HOME : join(env.HOME || homedir(), '.local', 'state');
+  return join(state, 'gai', 'remote-desktop-token');
+}
 
 /**
  * GNOME on Wayland (Mutter, with or without GNOME Shell): screen and input through one remote
@@ -22,7 +33,7 @@ const MUTTER_HELPER = {
  * by matching its labels with the screen's text.
  */
 export function createGnomePorts(env: NodeJS.ProcessEnv, options: { bridgeIdleMs?: number; ocr: OcrEngine }): WaylandPorts {
-  const helper = new WaylandHelper(env, MUTTER_HELPER);
+  const helper = new WaylandHelper({ GAI_PORTAL_TOKEN_FILE: portalTokenFile(env), ...env }, MUTTER_HELPER);
   const layout = new MutterLayout(helper);
   const screen = new WaylandScreen(helper, layout);
   // The bridge reads boxes as the toolkits report them (window-relative); PlacedTree moves them.

@@ -1,7 +1,10 @@
+import { PORTAL_SESSION_SCRIPT } from './portalSessionScript';
+
 // GAI's helper on GNOME (python3 with GObject introspection, GStreamer and its PipeWire source):
 // one remote-desktop session of Mutter's own D-Bus interfaces (org.gnome.Mutter.RemoteDesktop
-// and ScreenCast, the ones the desktop portal and gnome-remote-desktop use underneath), with a
-// screen-cast stream of the monitor for the screen and the session's Notify* calls for input.
+// and ScreenCast, the ones the desktop portal and gnome-remote-desktop use underneath), or of the
+// desktop portal where those are out of reach (portalSessionScript.ts), with a screen-cast stream
+// of the monitor for the screen and the session's Notify* calls for input.
 // The stream is damage-driven: the newest frame always stands for the screen as it is now.
 //
 // It speaks the Wayland helper's JSON lines (wlrHelperScript.ts): move, button, scroll, mods,
@@ -61,7 +64,37 @@ class Ended(Exception):
 
 ENDED = 'GNOME ended GAI\'s remote-desktop session (its screen-sharing indicator was stopped, or Mutter restarted); the next request starts a new one'
 
-class Mutter:
+class SessionLife:
+    """Whether a remote-desktop session still runs: the person can end it from the desktop's
+    screen-sharing indicator, and its stream then keeps its last frame, which must never be
+    served as the screen. The session's Closed signal says so (self.closed); a round trip
+    (self.ping), only while the screen is still, guards against a signal missed: frames flow only
+    while the session runs, and a call to the compositor waits for a frame it paints."""
+    closed = False
+    confirmed = (None, 0)  # (the stream's frame count, when) at the last sign of life
+
+    def alive(self, frames=None):
+        context = GLib.MainContext.default()
+        while context.pending():
+            context.iteration(False)  # the signals received so far
+        if self.closed:
+            return False
+        now = GLib.get_monotonic_time()
+        count = frames.count if frames is not None else None
+        if count is not None and count != self.confirmed[0]:
+            self.confirmed = (count, now)  # a new frame: the stream still runs
+            return True
+        if count is not None and now - self.confirmed[1] < CONFIRMED_US:
+            return True
+        try:
+            self.ping()
+            self.confirmed = (count, now)
+            return True
+        except Exception:
+            self.closed = True
+            return False
+
+class Mutter(SessionLife):
     def __init__(self):
         try:
             self.bus = Gio.bus_get_sync(Gio.BusType.SESSION, None)
@@ -88,12 +121,8 @@ class Mutter:
         if self.node is None:
             raise RuntimeError('Mutter started the remote-desktop session but no PipeWire stream came (is pipewire running in this session?)')
         self.held = []
-        # Whether the session still runs is known from Mutter's signals (its Closed, or Mutter
-        # leaving the bus), read at each request; a round trip to Mutter waits for a frame of
-        # the compositor's while it paints, so one is made only when the stream has given no
-        # frame since the last (frames flow only while the session runs).
-        self.closed = False
-        self.confirmed = (None, 0)  # (the stream's frame count, when) at the last sign of life
+        self.fd = None  # the stream is read from the session's own PipeWire
+        # Its end is known from Mutter's Closed signals, or Mutter leaving the bus.
         def ended(*rest):
             self.closed = True
         def owner(conn, sender, path, iface, signal, params, *rest):
@@ -125,29 +154,20 @@ class Mutter:
         self.scale = primary[0][2]
         return primary[0][5][0][0]
 
-    def alive(self, frames=None):
-        # The person can end the session from GNOME's screen-sharing indicator; the stream then
-        # keeps its last frame, which must never be served as the screen. Mutter's Closed says
-        # so; a round trip, only while the screen is still, guards against a signal missed.
-        context = GLib.MainContext.default()
-        while context.pending():
-            context.iteration(False)  # the signals received so far
-        if self.closed:
-            return False
-        now = GLib.get_monotonic_time()
-        count = frames.count if frames is not None else None
-        if count is not None and count != self.confirmed[0]:
-            self.confirmed = (count, now)  # a new frame: the stream still runs
-            return True
-        if count is not None and now - self.confirmed[1] < CONFIRMED_US:
-            return True
-        try:
-            self.call(RD, self.session, 'org.freedesktop.DBus.Properties', 'Get', GLib.Variant('(ss)', (RD + '.Session', 'SessionId')), '(v)')
-            self.confirmed = (count, now)
-            return True
-        except Exception:
-            self.closed = True
-            return False
+    def ping(self):
+        self.call(RD, self.session, 'org.freedesktop.DBus.Properties', 'Get', GLib.Variant('(ss)', (RD + '.Session', 'SessionId')), '(v)')
+
+    def motion(self, x, y, wait=True):
+        self.notify('NotifyPointerMotionAbsolute', '(sdd)', self.stream, float(x), float(y), wait=wait)
+
+    def button(self, code, pressed, wait=True):
+        self.notify('NotifyPointerButton', '(ib)', code, bool(pressed), wait=wait)
+
+    def key(self, value, pressed, wait=True):
+        self.notify('NotifyKeyboardKeysym', '(ub)', value, bool(pressed), wait=wait)
+
+    def axis(self, axis, steps):
+        self.notify('NotifyPointerAxisDiscrete', '(ui)', axis, steps)
 
     def notify(self, method, fmt, *args, wait=True):
         if not wait:
@@ -163,15 +183,16 @@ class Mutter:
                 raise Ended(ENDED)
             raise
 
+${PORTAL_SESSION_SCRIPT}
 class Frames:
     """The stream's newest frame (BGRx), kept as it arrives."""
-    def __init__(self, node):
+    def __init__(self, node, fd=None):
         Gst.init(None)
         self.lock = threading.Lock()
         self.fresh = threading.Event()
         self.sample = None
         self.count = 0
-        self.pipeline = Gst.parse_launch('pipewiresrc path=%d always-copy=true ! videoconvert ! video/x-raw,format=BGRx ! appsink name=sink emit-signals=true max-buffers=1 drop=true sync=false' % node)
+        self.pipeline = Gst.parse_launch('pipewiresrc %spath=%d always-copy=true ! videoconvert ! video/x-raw,format=BGRx ! appsink name=sink emit-signals=true max-buffers=1 drop=true sync=false' % ('fd=%d ' % fd if fd is not None else '', node))
         sink = self.pipeline.get_by_name('sink')
         sink.connect('new-sample', self.arrived)
         self.pipeline.set_state(Gst.State.PLAYING)
@@ -220,17 +241,17 @@ def capture(frames, req):
 def keys(m, names, delay_ms, mods):
     values = [keysym(name) for name in names]
     for mod in mods:
-        m.notify('NotifyKeyboardKeysym', '(ub)', keysym(MODS[mod]), True, wait=False)
+        m.key(keysym(MODS[mod]), True, wait=False)
     try:
         for i, value in enumerate(values):
-            m.notify('NotifyKeyboardKeysym', '(ub)', value, True, wait=False)
+            m.key(value, True, wait=False)
             # The last release is waited for (with no modifier to let go after it): then all are in.
-            m.notify('NotifyKeyboardKeysym', '(ub)', value, False, wait=bool(i == len(values) - 1 and not mods))
+            m.key(value, False, wait=bool(i == len(values) - 1 and not mods))
             if delay_ms > 0:
                 GLib.usleep(delay_ms * 1000)
     finally:
         for mod in reversed(mods):
-            m.notify('NotifyKeyboardKeysym', '(ub)', keysym(MODS[mod]), False)
+            m.key(keysym(MODS[mod]), False)
 
 def answer(m, frames, req):
     cmd = req.get('cmd')
@@ -250,17 +271,17 @@ def answer(m, frames, req):
         return {'width': caps.get_value('width'), 'height': caps.get_value('height'), 'scale': m.scale}
     elif cmd == 'move':
         # 'follows': more input comes at once (a click's press): its call waits for this one.
-        m.notify('NotifyPointerMotionAbsolute', '(sdd)', m.stream, float(req['x']), float(req['y']), wait=not req.get('follows'))
+        m.motion(req['x'], req['y'], wait=not req.get('follows'))
     elif cmd == 'button':
-        m.notify('NotifyPointerButton', '(ib)', BUTTONS[req['button']], bool(req['pressed']), wait=not req.get('follows'))
+        m.button(BUTTONS[req['button']], req['pressed'], wait=not req.get('follows'))
     elif cmd == 'scroll':
-        m.notify('NotifyPointerAxisDiscrete', '(ui)', int(req['axis']), int(req['steps']))
+        m.axis(int(req['axis']), int(req['steps']))
     elif cmd == 'mods':
         wanted = list(req['mods'])
         for mod in [h for h in m.held if h not in wanted]:
-            m.notify('NotifyKeyboardKeysym', '(ub)', keysym(MODS[mod]), False)
+            m.key(keysym(MODS[mod]), False)
         for mod in [w for w in wanted if w not in m.held]:
-            m.notify('NotifyKeyboardKeysym', '(ub)', keysym(MODS[mod]), True)
+            m.key(keysym(MODS[mod]), True)
         m.held = wanted
     elif cmd == 'keys':
         keys(m, req['keysyms'], int(req.get('delayMs', 0)), req.get('mods', []))
@@ -270,10 +291,11 @@ def answer(m, frames, req):
 
 def main():
     try:
-        m = Mutter()
-        frames = Frames(m.node)
+        m = open_session()
+        frames = Frames(m.node, m.fd)
     except Exception as e:
-        send_line({'type': 'hello', 'error': 'Mutter refused a remote-desktop session: %s' % said(e) if 'GDBus' in str(e) else said(e)})
+        send_line({'type': 'hello', 'error': 'GNOME refused a remote-desktop session: %s' % said(e) if 'GDBus' in str(e) else said(e),
+            'declined': isinstance(e, Declined)})
         return
     send_line({'type': 'hello', 'pid': os.getpid(), 'capture': 'ok'})
     for line in sys.stdin:

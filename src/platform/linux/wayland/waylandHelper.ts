@@ -11,6 +11,8 @@ import { WLR_HELPER_SCRIPT } from './wlrHelperScript';
 // ended with its stdin. Only a question waiting for its answer keeps Node alive (by its timer).
 
 const TIMEOUT_MS = 5_000;
+/** How long a "no" in the desktop's dialog answers the helper's next starts without asking again. */
+const DECLINE_HOLD_MS = 15_000;
 
 export type HelperAnswer = Record<string, unknown>;
 
@@ -29,6 +31,8 @@ export const WLR_HELPER: HelperKind = {
 export class WaylandHelper {
   private child: ChildProcess | undefined;
   private ready: Promise<ChildProcess> | undefined;
+  /** The person's "no" in the desktop's dialog, answered again until `until`. */
+  private declined: { error: Error; until: number } | undefined;
   private readonly pending = new Map<number, { resolve: (answer: HelperAnswer) => void; reject: (error: Error) => void }>();
   private nextId = 1;
   private readonly python: string;
@@ -74,22 +78,31 @@ export class WaylandHelper {
 
   private start(): Promise<ChildProcess> {
     if (this.ready) return this.ready;
+    // The person just said no in the desktop's dialog: the rest of this action is not asked again.
+    if (this.declined && performance.now() < this.declined.until) return Promise.reject(this.declined.error);
     this.ready = new Promise<ChildProcess>((resolve, reject) => {
       const child = spawn(this.python, ['-c', this.kind.script], { env: this.env, stdio: ['pipe', 'pipe', 'pipe'] });
       this.child = child;
       let hello = false;
       // Also what keeps Node alive until the hello: a helper that never connects fails, not hangs.
-      const startTimer = setTimeout(() => {
+      const giveUp = (): void => {
         this.ready = undefined;
         child.kill('SIGKILL');
-        reject(new DesktopUnavailableError(`the Wayland helper did not connect to the compositor within ${TIMEOUT_MS} ms`, 'check that WAYLAND_DISPLAY names a running compositor (gai doctor)'));
-      }, TIMEOUT_MS);
+        reject(new DesktopUnavailableError('the Wayland helper did not connect to the compositor in time', 'check that WAYLAND_DISPLAY names a running compositor (gai doctor)'));
+      };
+      let startTimer = setTimeout(giveUp, TIMEOUT_MS);
       const lines = createInterface({ input: child.stdout! });
       lines.on('line', (line) => {
-        let message: { type?: string; id?: number; ok?: boolean; error?: string; capture?: string };
+        let message: { type?: string; id?: number; ok?: boolean; error?: string; capture?: string; seconds?: number; declined?: boolean };
         try {
           message = JSON.parse(line) as typeof message;
         } catch {
+          return;
+        }
+        if (message.type === 'waiting' && !hello) {
+          // The desktop asks the person (the portal's dialog): the helper connects once they answer.
+          clearTimeout(startTimer);
+          startTimer = setTimeout(giveUp, (Number(message.seconds) || 0) * 1000 + TIMEOUT_MS);
           return;
         }
         if (message.type === 'hello') {
@@ -97,7 +110,9 @@ export class WaylandHelper {
           this.captureState = message.capture;
           if (message.error) {
             this.ready = undefined;
-            reject(new DesktopUnavailableError(`GAI cannot drive this Wayland desktop: ${message.error}`, this.kind.hint));
+            const error = new DesktopUnavailableError(`GAI cannot drive this Wayland desktop: ${message.error}`, this.kind.hint);
+            if (message.declined) this.declined = { error, until: performance.now() + DECLINE_HOLD_MS };
+            reject(error);
           } else resolve(child);
           clearTimeout(startTimer);
           return;
