@@ -14,7 +14,7 @@ PORTAL_SC = 'org.freedesktop.portal.ScreenCast'
 # How long the person has to answer the desktop's dialog.
 APPROVAL_S = 170
 DEVICES = 1 | 2  # keyboard, pointer
-# What a pointer move through the portal is given to be made before a press: sent at once, the
+# What a pointer move through the portal is given to be made before the next press: sent at once, the
 # presses of a quick series of clicks landed where the pointer had been (GNOME 43); 15 ms was
 # enough here, 60 ms leaves room on a busy machine.
 MOTION_SETTLE_US = 60000
@@ -34,6 +34,7 @@ class Portal(SessionLife):
             raise RuntimeError('the desktop portal offers no remote desktop (%s); install xdg-desktop-portal and your desktop\'s backend (xdg-desktop-portal-gnome, -kde)' % said(e))
         self.sender = self.bus.get_unique_name()[1:].replace('.', '_')
         self.held = []
+        self.moved = False  # a pointer move not yet followed by a press
         self.scale = 1.0
         self.session = self.request(PORTAL_RD, 'CreateSession', '(a{sv})', ({'session_handle_token': GLib.Variant('s', 'gai%d' % os.getpid())},))['session_handle']
         devices = {'types': GLib.Variant('u', DEVICES)}
@@ -100,9 +101,9 @@ class Portal(SessionLife):
     def ping(self):
         self.bus.call_sync(PORTAL, self.session, 'org.freedesktop.DBus.Properties', 'Get', GLib.Variant('(ss)', ('org.freedesktop.portal.Session', 'version')), None, 0, 5000, None)
 
-    def notify(self, method, fmt, args, wait):
-        # Always waited for: the portal passes each call on to the desktop by itself, so only
-        # the answer to one says it is in before the next.
+    def notify(self, method, fmt, args):
+        # Each call is waited for, so a refusal is seen where it happens; its answer does not
+        # say the desktop has made it yet (see button).
         params = GLib.Variant(fmt, (self.session, {}) + args)
         try:
             self.bus.call_sync(PORTAL, PORTAL_PATH, PORTAL_RD, method, params, None, 0, 5000, None)
@@ -112,19 +113,22 @@ class Portal(SessionLife):
             raise
 
     def motion(self, x, y, wait=True):
-        self.notify('NotifyPointerMotionAbsolute', '(oa{sv}udd)', (self.node, float(x), float(y)), True)
-        # The portal answers before the desktop has moved the pointer (GNOME 43: a press sent at
-        # once landed where the pointer was before): a press waits for the move to be made.
-        GLib.usleep(MOTION_SETTLE_US)
+        self.notify('NotifyPointerMotionAbsolute', '(oa{sv}udd)', (self.node, float(x), float(y)))
+        self.moved = True
 
     def button(self, code, pressed, wait=True):
-        self.notify('NotifyPointerButton', '(oa{sv}iu)', (code, 1 if pressed else 0), wait)
+        if self.moved:
+            # The portal answers before the desktop has moved the pointer (GNOME 43: a press sent
+            # at once landed where the pointer was before): a press waits for the move to be made.
+            GLib.usleep(MOTION_SETTLE_US)
+            self.moved = False
+        self.notify('NotifyPointerButton', '(oa{sv}iu)', (code, 1 if pressed else 0))
 
     def key(self, value, pressed, wait=True):
-        self.notify('NotifyKeyboardKeysym', '(oa{sv}iu)', (value, 1 if pressed else 0), wait)
+        self.notify('NotifyKeyboardKeysym', '(oa{sv}iu)', (value, 1 if pressed else 0))
 
     def axis(self, axis, steps):
-        self.notify('NotifyPointerAxisDiscrete', '(oa{sv}ui)', (axis, steps), True)
+        self.notify('NotifyPointerAxisDiscrete', '(oa{sv}ui)', (axis, steps))
 
 def read_token(path):
     try:
