@@ -57,6 +57,10 @@ export const APT_PACKAGES = [
   // The desktop portal and its GNOME backend (D-Bus activated, not started by GAI): the way to the
   // screen and input of a sandboxed program (portalSessionScript.ts, waylandGnomePortal.test.ts).
   'xdg-desktop-portal', 'xdg-desktop-portal-gnome',
+  // KDE Plasma on Wayland: KWin 5.27 headless is the KDE desktop the tests start (kdeDisplay.ts),
+  // and the portal's KDE backend (D-Bus activated) gives GAI its remote-desktop session and the
+  // stop hotkey (portalSessionScript.ts, portalShortcutsScript.ts, waylandKde.test.ts).
+  'kwin-wayland', 'xdg-desktop-portal-kde',
 ];
 
 /** The unprivileged user the Wayland tests start sway as (sway will not run as root). */

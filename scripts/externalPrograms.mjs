@@ -46,6 +46,7 @@ export const EXTERNAL_PROGRAMS = {
   'dbus-daemon': { apt: 'dbus-daemon', for: 'the session bus of the Wayland tests\' sway desktop, through which its apps start their accessibility bus' },
   mutter: { apt: 'mutter', for: 'the headless GNOME compositor of the Wayland tests (gnomeDisplay.ts)' },
   'gnome-shell': { apt: 'gnome-shell', for: 'GNOME Shell headless, the second GNOME desktop of the Wayland tests (gnomeDisplay.ts)' },
+  kwin_wayland: { apt: 'kwin-wayland', for: 'KWin headless, the KDE Plasma desktop of the Wayland tests (kdeDisplay.ts runs a copy of it)' },
   pipewire: { apt: 'pipewire', for: 'the media server that carries the GNOME test desktop\'s screen-cast stream' },
   wireplumber: { apt: 'wireplumber', for: 'PipeWire\'s session manager on the GNOME test desktop (streams are linked through it)' },
   Xwayland: { apt: 'xwayland', indirect: true, for: 'sway starts it for the X11 apps of the Wayland tests\' sway desktop (an X11 app under XWayland)' },
@@ -84,4 +85,5 @@ export const RUN_TIME_COMMANDS = [
   { file: 'scripts/vscodeHost/run.mjs', expression: 'paths.chromium', command: 'chromium', why: 'the browser the VS Code tests drive' },
   { file: 'test/vscode/package.test.ts', expression: 'paths.node', command: 'node', why: 'the VS Code server installs the .vsix' },
   { file: 'test/webview/browserHarness.ts', expression: 'paths.chromium', command: 'chromium', why: 'the browser the webview tests drive' },
+  { file: 'test/desktop/support/kdeDisplay.ts', expression: "join(runtimeDir, 'bin', 'kwin_wayland')", command: 'kwin_wayland', why: 'a copy of /usr/bin/kwin_wayland without its file capability, which this kind of machine refuses to run' },
 ];

@@ -4,6 +4,7 @@ import { detectDisplaySession } from './linux/displaySession';
 import { unsupportedReason } from './linux/wayland/waylandDesktop';
 import { SwayInterrupts } from './linux/wayland/swayInterrupts';
 import { SwayIpc } from './linux/wayland/swayIpc';
+import { PortalInterrupts } from './linux/wayland/portalInterrupts';
 
 /** The interrupt watcher of this platform; nothing starts until a request runs. */
 export function createPlatformInterrupts(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): InterruptPort {
@@ -14,6 +15,8 @@ export function createPlatformInterrupts(env: NodeJS.ProcessEnv = process.env, p
   if (session.compositor === 'gnome') {
     return new UnavailableInterrupts('the global stop hotkey is not available on GNOME\'s Wayland: Mutter lets a program register no global shortcut (the GlobalShortcuts portal comes with GNOME 48); use the Stop button, Escape or Ctrl+C');
   }
+  // KDE Plasma 5.27 and later: the stop hotkey through the desktop portal's GlobalShortcuts.
+  if (session.compositor === 'kde') return new PortalInterrupts(env, 'KDE Plasma');
   return new UnavailableInterrupts(`the global stop hotkey is not available: ${unsupportedReason(session).message}; use the Stop button`);
 }
 

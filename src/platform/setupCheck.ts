@@ -12,6 +12,7 @@ import { GTK2_FIX, gtk2AppsWithoutTree, type Gtk2TreeFinding } from './linux/gtk
 import { TesseractJsOcr } from './ocr/tesseractJsOcr';
 import { describeSession, detectDisplaySession } from './linux/displaySession';
 import { gnomeProblem } from './linux/gnome/gnomeReadiness';
+import { kdeProblem } from './linux/kde/kdeReadiness';
 import { unsupportedReason } from './linux/wayland/waylandDesktop';
 
 type Sharp = (typeof import('sharp'))['default'];
@@ -161,6 +162,17 @@ function checkDisplay(): SetupReport['display'] {
       };
     }
     return { ok: false, kind: 'wayland', detail: `${described}: ${problem}; or log into "GNOME on Xorg", where GAI works fully` };
+  }
+  if (session.compositor === 'kde') {
+    const problem = kdeProblem(process.env);
+    if (!problem) {
+      return {
+        ok: true,
+        kind: 'wayland',
+        detail: `${described}: screen and input through the desktop portal's remote-desktop session (Plasma shows a notification when it starts), windows and the accessibility tree's places through KWin's scripting, the stop hotkey through the portal's global shortcuts; no takeover pause or fail-safe corner (a Wayland program cannot see the person's input)`,
+      };
+    }
+    return { ok: false, kind: 'wayland', detail: `${described}: ${problem}; or log into "Plasma (X11)", where GAI works fully` };
   }
   const why = unsupportedReason(session);
   return { ok: false, detail: `${described}: ${why.message}; ${why.hint}`, kind: 'wayland' };

@@ -1,5 +1,5 @@
 // GAI on Wayland with apps of other kinds: an X11 app under sway's XWayland, GTK 4 and Qt 5 as
-// native sway clients, and desktops GAI cannot drive (KDE, GNOME without Mutter's remote desktop) answered with a code.
+// native sway clients, and desktops GAI cannot drive (KDE or GNOME without their remote desktop) answered with a code.
 import { strict as assert } from 'node:assert';
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { AccessibleElement } from '../../src/desktop/ports/accessibilityPort';
@@ -116,15 +116,19 @@ describe('Wayland desktops GAI cannot drive: a coded answer, never an X error', 
     assert.doesNotMatch(text, /X Error|BadMatch|X_GetImage|\n\s+at /);
   });
 
-  it('KDE Plasma on Wayland: click answers UNSUPPORTED_PLATFORM naming KWin and what to do', async () => {
-    const env: NodeJS.ProcessEnv = { ...suiteDisplay().env, WAYLAND_DISPLAY: 'wayland-0', XDG_SESSION_TYPE: 'wayland', XDG_CURRENT_DESKTOP: 'KDE' };
+  it('KDE Plasma on Wayland without a session bus (so no desktop portal): click answers UNSUPPORTED_PLATFORM naming the portal and what to install', async () => {
+    const env: NodeJS.ProcessEnv = {
+      ...suiteDisplay().env, WAYLAND_DISPLAY: 'wayland-0', XDG_SESSION_TYPE: 'wayland', XDG_CURRENT_DESKTOP: 'KDE',
+      DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/gai-bus',
+    };
     delete env.SWAYSOCK;
     const outcome = await runBuiltCli(['click', 'Apply', '--json'], env);
     assert.notEqual(outcome.code, 0);
     const text = outcome.stdout + outcome.stderr;
     assert.match(text, /UNSUPPORTED_PLATFORM/);
-    assert.match(text, /KDE Plasma \(KWin\) on Wayland/);
-    assert.match(text, /X11 session/);
+    assert.match(text, /no session bus to reach the desktop portal on/);
+    assert.match(text, /xdg-desktop-portal-kde/);
+    assert.match(text, /Plasma \(X11\)/);
     assert.doesNotMatch(text, /X Error|BadMatch|X_GetImage|\n\s+at /);
   });
 });

@@ -10,6 +10,7 @@ import { BRIDGE_GTK4_SCRIPT } from './atspi/bridgeGtk4Script';
 import { BRIDGE_X11_SCRIPT } from './x11/bridgeX11Script';
 import { BRIDGE_FRAMES_SCRIPT } from './wayland/bridgeFramesScript';
 import { BRIDGE_SWAY_SCRIPT } from './wayland/bridgeSwayScript';
+import { BRIDGE_KWIN_SCRIPT } from './kde/bridgeKwinScript';
 
 // The desktop bridge's python3 helper, inlined like the interrupt watcher's so the esbuild
 // bundles need no extra file.
@@ -72,7 +73,8 @@ def read_requests(GLib):
         except Exception:
             continue
         if req.get('cmd') in X11_COMMANDS:
-            reply(req, answer_x11)
+            # On KDE Plasma the window questions go to KWin (bridgeKwinScript.ts), else to X.
+            reply(req, getattr(X11_HINTS, 'answer', answer_x11))
         elif GLib is None:
             send({'id': req.get('id'), 'ok': False, 'error': GI_PROBLEM})
         else:
@@ -95,4 +97,4 @@ else:
     MAIN_GLIB.MainLoop().run()
 `;
 
-export const DESKTOP_BRIDGE_SCRIPT = [PRELUDE, BRIDGE_X11_SCRIPT, BRIDGE_FRAMES_SCRIPT, BRIDGE_SWAY_SCRIPT, BRIDGE_GTK4_SCRIPT, BRIDGE_ATSPI_WALK_SCRIPT, BRIDGE_ATSPI_CELLS_SCRIPT, BRIDGE_ATSPI_ACT_SCRIPT, BRIDGE_ATSPI_TEXT_SCRIPT, BRIDGE_ATSPI_BUS_SCRIPT, BRIDGE_ATSPI_EVENTS_SCRIPT, BRIDGE_ATSPI_PARTS_SCRIPT, BRIDGE_ATSPI_SCRIPT, MAIN].join('\n');
+export const DESKTOP_BRIDGE_SCRIPT = [PRELUDE, BRIDGE_X11_SCRIPT, BRIDGE_FRAMES_SCRIPT, BRIDGE_SWAY_SCRIPT, BRIDGE_KWIN_SCRIPT, BRIDGE_GTK4_SCRIPT, BRIDGE_ATSPI_WALK_SCRIPT, BRIDGE_ATSPI_CELLS_SCRIPT, BRIDGE_ATSPI_ACT_SCRIPT, BRIDGE_ATSPI_TEXT_SCRIPT, BRIDGE_ATSPI_BUS_SCRIPT, BRIDGE_ATSPI_EVENTS_SCRIPT, BRIDGE_ATSPI_PARTS_SCRIPT, BRIDGE_ATSPI_SCRIPT, MAIN].join('\n');

@@ -99,11 +99,13 @@ class SwayHints(WaylandHints):
         return (0, 0) if fits[0]['xwayland'] else tuple(fits[0]['bounds'][:2])
 
 def window_hints():
-    """sway's tree on a Wayland session with its IPC socket, nothing on another compositor
-    (GNOME), else the X server."""
+    """sway's tree on a Wayland session with its IPC socket, KWin's scripts on KDE Plasma,
+    nothing on another compositor (GNOME), else the X server."""
     path = os.environ.get('SWAYSOCK')
     if os.environ.get('WAYLAND_DISPLAY') and path and os.path.exists(path):
         return SwayHints(path)
+    if os.environ.get('WAYLAND_DISPLAY') and os.environ.get('GAI_WINDOW_HINTS') == 'kwin':
+        return KWinHints()  # bridgeKwinScript.ts
     if os.environ.get('WAYLAND_DISPLAY') and os.environ.get('GAI_UNPLACED_TREE') == '1':
         return UnplacedHints()
     return X11Windows()

@@ -62,7 +62,7 @@ CONFIRMED_US = 1000000
 class Ended(Exception):
     pass
 
-ENDED = 'GNOME ended GAI\'s remote-desktop session (its screen-sharing indicator was stopped, or Mutter restarted); the next request starts a new one'
+ENDED = ('KDE Plasma' if 'KDE' in os.environ.get('XDG_CURRENT_DESKTOP', '').upper() else 'GNOME') + ' ended GAI\'s remote-desktop session (its screen-sharing indicator was stopped, or the compositor restarted); the next request starts a new one'
 
 class SessionLife:
     """Whether a remote-desktop session still runs: the person can end it from the desktop's
@@ -192,6 +192,7 @@ class Frames:
         self.fresh = threading.Event()
         self.sample = None
         self.count = 0
+        self.waited = False
         self.pipeline = Gst.parse_launch('pipewiresrc %spath=%d always-copy=true ! videoconvert ! video/x-raw,format=BGRx ! appsink name=sink emit-signals=true max-buffers=1 drop=true sync=false' % ('fd=%d ' % fd if fd is not None else '', node))
         sink = self.pipeline.get_by_name('sink')
         sink.connect('new-sample', self.arrived)
@@ -199,6 +200,10 @@ class Frames:
 
     def arrived(self, sink):
         sample = sink.emit('pull-sample')
+        buf = sample.get_buffer() if sample is not None else None
+        if buf is None or buf.get_size() == 0 or buf.has_flags(Gst.BufferFlags.CORRUPTED):
+            # Not a picture: KWin sends the pointer's moves as empty buffers marked corrupted.
+            return Gst.FlowReturn.OK
         with self.lock:
             self.sample = sample
             self.count += 1
@@ -206,8 +211,11 @@ class Frames:
         return Gst.FlowReturn.OK
 
     def newest(self):
-        if not self.fresh.wait(3.0):
-            raise RuntimeError('the screen-cast stream gave no frame within 3 s')
+        # A stream that has never sent a picture is waited for once; after that it is asked
+        # without waiting, until one comes (a headless KWin sends none: its questions fail fast).
+        if not self.fresh.wait(3.0 if self.count or not self.waited else 0.05):
+            self.waited = True
+            raise RuntimeError('the screen-cast stream gave no picture of the screen within 3 s (the desktop sends one when something on it changes; a compositor started headless may send none)')
         with self.lock:
             return self.sample
 
@@ -267,6 +275,8 @@ def answer(m, frames, req):
             raise Ended(ENDED)
         return {'stamp': frames.count}
     elif cmd == 'layout':
+        if frames.count == 0 and getattr(m, 'size', None):
+            return {'width': m.size[0], 'height': m.size[1], 'scale': m.scale}
         caps = frames.newest().get_caps().get_structure(0)
         return {'width': caps.get_value('width'), 'height': caps.get_value('height'), 'scale': m.scale}
     elif cmd == 'move':

@@ -1,7 +1,7 @@
 // The GNOME helper's second way to a remote-desktop session (mutterHelperScript.ts): through the
 // desktop portal (org.freedesktop.portal.RemoteDesktop and ScreenCast, xdg-desktop-portal), the
 // way a sandboxed program (a Flatpak VS Code) must take, where Mutter's own interfaces are out of
-// reach. The desktop asks the person once per session (a dialog: which monitor, "Allow remote
+// reach, and the only way on KDE Plasma (xdg-desktop-portal-kde). The desktop asks the person once per session (a dialog: which monitor, "Allow remote
 // interaction"); where the portal keeps a restore token (RemoteDesktop version 2 and later), the
 // token is kept in a file and later sessions start without asking. Its methods are the Mutter
 // session's: motion, button, key, axis, ping, with SessionLife's alive(); `fd` is the PipeWire
@@ -57,6 +57,10 @@ class Portal(SessionLife):
             self.close()
             raise RuntimeError('the desktop portal started the session with no screen-cast stream')
         self.node = streams[0][0]
+        # The stream's size as the portal gives it: the screen's layout before its first frame
+        # (KWin sends frames only when something changes on the screen).
+        size = (streams[0][1] or {}).get('size') if len(streams[0]) > 1 else None
+        self.size = tuple(size) if size and len(size) == 2 else None
         if started.get('restore_token') and version >= 2:
             write_token(token_file, started['restore_token'])
         fds = self.bus.call_with_unix_fd_list_sync(PORTAL, PORTAL_PATH, PORTAL_SC, 'OpenPipeWireRemote', GLib.Variant('(oa{sv})', (self.session, {})), None, 0, 10000, None, None)
@@ -154,7 +158,8 @@ def write_token(path, token):
 def open_session():
     """Mutter's own interfaces where this program can reach them, else the desktop portal
     (GAI_GNOME_ROUTE=portal or mutter chooses; a Flatpak sandbox has only the portal)."""
-    route = os.environ.get('GAI_GNOME_ROUTE', 'auto')
+    # GAI_DESKTOP_ROUTE=portal: a desktop reached only through the portal (KDE Plasma).
+    route = 'portal' if os.environ.get('GAI_DESKTOP_ROUTE') == 'portal' else os.environ.get('GAI_GNOME_ROUTE', 'auto')
     token_file = os.environ.get('GAI_PORTAL_TOKEN_FILE', '')
     if route == 'portal' or (route == 'auto' and os.path.exists('/.flatpak-info')):
         return Portal(token_file)

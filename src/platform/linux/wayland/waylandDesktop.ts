@@ -15,12 +15,14 @@ import { WaylandHelper } from './waylandHelper';
 import { WaylandInput } from './waylandInput';
 import { WaylandScreen } from './waylandScreen';
 import { createGnomePorts } from '../gnome/gnomePorts';
+import { createKdePorts } from '../kde/kdePorts';
 import type { OcrEngine } from '../../../desktop/ports/ocrPort';
 
 type WaylandSession = Extract<DisplaySession, { kind: 'wayland' }>;
 
 export function createWaylandPorts(session: WaylandSession, env: NodeJS.ProcessEnv, options: { bridgeIdleMs?: number; ocr: OcrEngine }): WaylandPorts {
   if (session.compositor === 'gnome') return createGnomePorts(env, options);
+  if (session.compositor === 'kde') return createKdePorts(env, options);
   if (session.compositor === 'sway' && session.swaySocket) {
     const sway = new SwayIpc(session.swaySocket);
     const layout = new SwayLayout(sway);
@@ -47,8 +49,6 @@ export function createWaylandPorts(session: WaylandSession, env: NodeJS.ProcessE
 export function unsupportedReason(session: WaylandSession): DesktopUnavailableError {
   const x11 = 'or log into an X11 session ("GNOME on Xorg", "Plasma (X11)") where GAI works fully';
   switch (session.compositor) {
-    case 'kde':
-      return new DesktopUnavailableError(`${session.name} on Wayland is reached through the RemoteDesktop and ScreenCast portals, which GAI does not use yet`, `run GAI in an X11 session: ${x11.replace(/^or /, '')}`);
     case 'wlroots':
       return new DesktopUnavailableError(
         `${session.name} is a wlroots-style compositor, but GAI reads windows only through sway's IPC`,
