@@ -6,6 +6,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { endProcessesOfBus } from './busProcesses';
 
 export const GNOME_SIZE = { width: 1280, height: 800 };
 
@@ -77,6 +78,8 @@ export async function startGnome(kind: GnomeKind, timeoutMs = 30_000, size = GNO
       await Promise.race([exited, new Promise((r) => setTimeout(r, 3_000))]);
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     }
+    // The document portal's FUSE mount in the folder goes with it (EBUSY while it runs).
+    await endProcessesOfBus(busAddress);
     rmSync(runtimeDir, { recursive: true, force: true });
   };
   try {

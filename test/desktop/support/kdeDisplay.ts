@@ -10,8 +10,9 @@
 //   so the portal's stream of this desktop carries no picture (a real Plasma's does).
 // Each process is stopped by PID; a watchdog ends them if this process dies.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { endProcessesOfBus } from './busProcesses';
 
 export const KDE_SIZE = { width: 1280, height: 800 };
 
@@ -87,15 +88,7 @@ export async function startKde(timeoutMs = 30_000, size = KDE_SIZE): Promise<Kde
       await Promise.race([exited, new Promise((r) => setTimeout(r, 3_000))]);
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     }
-    // What the bus started for this desktop (the portal, its KDE backend, kglobalaccel, the
-    // accessibility bus): found by this desktop's bus address in their environment.
-    for (const pid of processesOf(busAddress)) {
-      try {
-        process.kill(pid, 'SIGTERM');
-      } catch {
-        // already gone
-      }
-    }
+    await endProcessesOfBus(busAddress);
     rmSync(runtimeDir, { recursive: true, force: true });
   };
   try {
@@ -113,17 +106,6 @@ export async function startKde(timeoutMs = 30_000, size = KDE_SIZE): Promise<Kde
   delete env.AT_SPI_BUS_ADDRESS;
   delete env.SWAYSOCK;
   return { env, runtimeDir, stop };
-}
-
-function processesOf(busAddress: string): number[] {
-  const wanted = `DBUS_SESSION_BUS_ADDRESS=${busAddress}\0`;
-  return readdirSync('/proc').filter((name) => /^\d+$/.test(name) && Number(name) !== process.pid).flatMap((name) => {
-    try {
-      return readFileSync(`/proc/${name}/environ`, 'latin1').includes(wanted) ? [Number(name)] : [];
-    } catch {
-      return [];
-    }
-  });
 }
 
 function kwinOnBus(env: NodeJS.ProcessEnv): boolean {
