@@ -11,3 +11,8 @@ export function defaultConfigPath(env: Record<string, string | undefined>): stri
 export function appPermissionsFile(env: Record<string, string | undefined>): string {
   return join(dirname(defaultConfigPath(env)), 'app-permissions.json');
 }
+
+/** Where `gai mcp --http` keeps its bearer token across restarts (mode 600), unless --token-file says. */
+export function mcpTokenFile(env: Record<string, string | undefined>): string {
+  return join(dirname(defaultConfigPath(env)), 'mcp-token');
+}

@@ -42,11 +42,31 @@ export function compileValidator<S extends TObject>(schema: S): InputValidator<i
       }
       const tooBig = rejectedInputProblem(input) ?? checkInputLimits(input);
       if (tooBig) return { ok: false, errors: [tooBig] };
-      const value = Value.Default(schema, structuredClone(input));
+      const value = numbersAsText(schema, Value.Default(schema, structuredClone(input)));
       if (check.Check(value)) return { ok: true, value };
       return { ok: false, errors: formatErrors(check.Errors(value)) };
     },
   };
+}
+
+/**
+ * A number given where a string is expected, as text ("7" for a calculator's key): MCP clients
+ * (the Inspector's `--tool-arg text=7`) and models send labels that look like numbers as numbers.
+ * Only where the field takes strings alone (not in a union, where the number may mean another
+ * branch), and for a list of allowed strings only when the text is one of them.
+ */
+function numbersAsText(schema: TSchema, value: unknown): unknown {
+  if (schema.type === 'string' && typeof value === 'number' && Number.isFinite(value)) {
+    const text = String(value);
+    return Array.isArray(schema.enum) && !schema.enum.includes(text) ? value : text;
+  }
+  if (schema.type === 'array' && Array.isArray(value) && schema.items) return value.map((item) => numbersAsText(schema.items as TSchema, item));
+  if (schema.type === 'object' && value !== null && typeof value === 'object' && !Array.isArray(value) && schema.properties) {
+    const properties = schema.properties as Record<string, TSchema>;
+    const object = value as Record<string, unknown>;
+    for (const key of Object.keys(object)) if (properties[key]) object[key] = numbersAsText(properties[key], object[key]);
+  }
+  return value;
 }
 
 /** Problems reported at most; the model fixes the first ones first anyway. */

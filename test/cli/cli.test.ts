@@ -124,10 +124,10 @@ describe('gai CLI (in process)', function () {
     });
 
     it('invalid input exits 2 (bad usage) with INVALID_INPUT and the field', async () => {
-      const { code, stdout, stderr } = await run(['tool', 'echo', '--input', '{"message":42}']);
+      const { code, stdout, stderr } = await run(['tool', 'echo', '--input', '{"message":{"text":42}}']);
       assert.equal(code, 2);
       assert.equal(stdout, '');
-      assert.match(stderr, /^INVALID_INPUT: Invalid input for tool echo: message: expected a string, got number 42$/m);
+      assert.match(stderr, /^INVALID_INPUT: Invalid input for tool echo: message: expected a string, got an object$/m);
       assert.match(stderr, /^hint: Fix the input to match the tool schema/m);
     });
 

@@ -76,6 +76,15 @@ describe('gai mcp over stdio (real MCP SDK client)', function () {
     assert.match(body.observation, /seconds/);
   });
 
+  it('takes a number for a text field as its text, as the Inspector sends `--tool-arg text=7`; a true is still refused', async () => {
+    const seven = textOf((await session.client.callTool({ name: 'click', arguments: { text: 7 } })) as CallToolResult);
+    assert.notEqual(seven.code, 'INVALID_INPUT', seven.observation);
+    assert.doesNotMatch(seven.observation, /expected a string/);
+    const yes = textOf((await session.client.callTool({ name: 'click', arguments: { text: true } })) as CallToolResult);
+    assert.equal(yes.code, 'INVALID_INPUT');
+    assert.match(yes.observation, /text: expected a string, got boolean true/);
+  });
+
   it('a cancelled call ends at once through the runtime, and the server stays usable', async () => {
     const controller = new AbortController();
     const started = Date.now();
@@ -119,8 +128,18 @@ describe('gai mcp over stdio (real MCP SDK client)', function () {
     const input = (await session.client.callTool({ name: 'goto_network_settings', arguments: { target: 'x' } })) as CallToolResult;
     assert.equal(textOf(input).code, 'INVALID_INPUT', 'a path tool takes no input');
 
+    // A long target: a name short enough for the prefix clients put before it (Claude Code's mcp__gai__, 64 in all).
+    const target = 'Advanced wireless network connection settings for the office';
+    const longer = nextListChanged(session);
+    await store.update((draft) => addPath(draft, pathFor({ id: 'p-long', from: network.key, to: home0.key, target })));
+    await longer;
+    const long = (await session.client.listTools()).tools.find((t) => t.description === `Replays a learned path to ${target.toLowerCase()}; no model needed.`);
+    assert.ok(long && long.name.length <= 48 && `mcp__gai__${long.name}`.length <= 64, long?.name);
+    assert.match(long.name, /^goto_advanced_wireless_network_connection_[0-9a-f]{6}$/);
+
     const gone = nextListChanged(session);
     await store.forgetPath('p-net');
+    await store.forgetPath('p-long');
     await gone;
     assert.equal((await session.client.listTools()).tools.some((t) => t.name.startsWith('goto_')), false);
   });
@@ -169,7 +188,7 @@ describe('gai mcp over Streamable HTTP (real MCP SDK client)', function () {
     assert.equal(server.url.hostname, '127.0.0.1');
     assert.equal(server.url.pathname, '/mcp');
     assert.equal(statSync(join(home, 'token')).mode & 0o777, 0o600);
-    assert.match(server.stderr(), /bearer token written to/);
+    assert.match(server.stderr(), /bearer token in \S+token \(new, kept across restarts; --new-token makes a new one\)/);
     assert.doesNotMatch(server.stderr(), new RegExp(server.token), 'the token is not printed when it goes to a file');
   });
 

@@ -7,13 +7,21 @@ import { parsePort } from '../../src/mcp/server/serverCommand';
 import { documentOf, homePage, networkPage, displayPage, nodeFor, pathFor } from '../brain/support/brainFixtures';
 
 describe('gai mcp: naming, annotations and the token check', () => {
-  it('names a path tool goto_<slug of its target>, within the 64 characters clients accept', () => {
+  it('names a path tool goto_<slug of its target>, within 48 characters (clients add their prefix: mcp__gai__ and a 64-character limit)', () => {
     assert.equal(pathToolName('Network settings'), 'goto_network_settings');
     assert.equal(pathToolName('  Café: Réglages / Wi-Fi!  '), 'goto_cafe_reglages_wi_fi');
     assert.equal(targetSlug('Desktop folder in Files'), 'desktop_folder_in_files');
+    assert.equal(MAX_TOOL_NAME_CHARS, 48);
     const long = pathToolName('a very long target '.repeat(10));
     assert.ok(long.length <= MAX_TOOL_NAME_CHARS, long);
-    assert.match(long, /^goto_[a-z0-9_]*[a-z0-9]$/, 'no trailing underscore after the cut');
+    assert.ok(`mcp__gai__${long}`.length <= 64, 'room for Claude Code\'s prefix');
+    assert.match(long, /^goto_a_very_long_target_a_very_long_[0-9a-f]{6}$/, 'cut between words, marked with its hash');
+    // Two long targets alike at the start stay apart, and each keeps its name.
+    const office = pathToolName('Advanced wireless network connection settings for the office');
+    const home = pathToolName('Advanced wireless network connection settings for the home');
+    assert.notEqual(office, home);
+    assert.equal(pathToolName('Advanced wireless network connection settings for the office'), office);
+    assert.ok(office.length <= MAX_TOOL_NAME_CHARS && home.length <= MAX_TOOL_NAME_CHARS, `${office} ${home}`);
     // No Latin letters: a stable hash, still a valid name.
     const cjk = pathToolName('ネットワーク設定');
     assert.match(cjk, /^goto_path_[0-9a-f]{10}$/);
@@ -21,7 +29,7 @@ describe('gai mcp: naming, annotations and the token check', () => {
     assert.notEqual(pathToolName('ディスプレイ'), cjk);
   });
 
-  it('offers one tool per target of the learned paths, colliding names numbered, GAI tool names never reused', () => {
+  it('offers one tool per target of the learned paths, colliding names marked with their target\'s hash, GAI tool names never reused', () => {
     const home = nodeFor(homePage());
     const network = nodeFor(networkPage(), undefined, 'Network settings');
     const display = nodeFor(displayPage(), undefined, 'Display');
@@ -39,16 +47,17 @@ describe('gai mcp: naming, annotations and the token check', () => {
       ],
     );
     const tools = pathTools(document, new Set(['goto_display']));
-    assert.deepEqual(
-      tools.map((t) => [t.name, t.target]),
-      [
-        ['goto_display_2', 'Display'],
-        ['goto_network_settings', 'network settings'],
-        ['goto_reseau', 'reseau'],
-        ['goto_reseau_2', 'réseau'],
-      ],
-    );
-    assert.equal(tools[1]?.description, 'Replays a learned path to network settings; no model needed.');
+    const named = new Map(tools.map((t) => [t.target, t.name]));
+    assert.equal(named.get('network settings'), 'goto_network_settings');
+    assert.match(named.get('Display')!, /^goto_display_[0-9a-f]{6}$/);
+    assert.match(named.get('reseau')!, /^goto_reseau_[0-9a-f]{6}$/);
+    assert.match(named.get('réseau')!, /^goto_reseau_[0-9a-f]{6}$/);
+    assert.equal(new Set(named.values()).size, 4);
+    assert.deepEqual(tools.map((t) => t.name), [...tools.map((t) => t.name)].sort(), 'sorted by name');
+    // The same targets give the same names, whatever else was learned.
+    const again = pathTools(documentOf([home, network, display], [pathFor({ id: 'p3', from: home.key, to: display.key, target: 'réseau' }), pathFor({ id: 'p5', from: network.key, to: home.key, target: 'reseau' })]));
+    assert.equal(again.find((t) => t.target === 'réseau')?.name, named.get('réseau'));
+    assert.equal(tools.find((t) => t.target === 'network settings')?.description, 'Replays a learned path to network settings; no model needed.');
   });
 
   it('annotates by risk: read tools read-only, action and system tools destructive; titles in words', () => {

@@ -46,9 +46,13 @@ export interface HttpServer {
   stop(): Promise<void>;
 }
 
-/** `gai mcp --http 0 --token-file FILE ...`: waits for its "listening on" line and the token line after it. */
-export async function startHttp(entry: string, args: string[], env: NodeJS.ProcessEnv, tokenFile: string): Promise<HttpServer> {
-  const child = spawn(process.execPath, [...nodeArgs(entry), '--http', '0', '--token-file', tokenFile, ...args], { env, cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+/**
+ * `gai mcp --http 0 --token-file FILE ...` (no file: the token kept in GAI's config folder, read
+ * from the line that prints it): waits for its "listening on" line and the token line after it.
+ */
+export async function startHttp(entry: string, args: string[], env: NodeJS.ProcessEnv, tokenFile: string | undefined): Promise<HttpServer> {
+  const fileArgs = tokenFile === undefined ? [] : ['--token-file', tokenFile];
+  const child = spawn(process.execPath, [...nodeArgs(entry), '--http', '0', ...fileArgs, ...args], { env, cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   const url = await new Promise<URL>((done, fail) => {
     const timer = setTimeout(() => fail(new Error(`gai mcp --http did not start in 30 s:\n${stderr}`)), 30_000);
@@ -66,7 +70,7 @@ export async function startHttp(entry: string, args: string[], env: NodeJS.Proce
       fail(new Error(`gai mcp --http exited with ${code}:\n${stderr}`));
     });
   });
-  const token = readFileSync(tokenFile, 'utf8').trim();
+  const token = tokenFile === undefined ? (/bearer token: (\S+)/.exec(stderr)?.[1] ?? '') : readFileSync(tokenFile, 'utf8').trim();
   const clients: Client[] = [];
   return {
     url,

@@ -87,8 +87,17 @@ describe('tool input schemas', () => {
     });
 
     it('names the field and the expected type on a wrong type', () => {
-      assert.deepEqual(errorsOf({ ...valid, text: 42 }), ['text: expected a string, got number 42']);
+      assert.deepEqual(errorsOf({ ...valid, text: true }), ['text: expected a string, got boolean true']);
       assert.deepEqual(errorsOf({ ...valid, region: { x: 'left', y: 1 } }), ['region.x: expected a number, got "left"']);
+    });
+
+    it('takes a number given for a string as its text ("7" for a key), but not for another branch of a union or outside a list of strings', () => {
+      const taken = validator.validate({ ...valid, text: 7, tags: [1, 2.5] });
+      assert.ok(taken.ok);
+      assert.equal(taken.value.text, '7');
+      assert.deepEqual(taken.value.tags, ['1', '2.5']);
+      assert.deepEqual(errorsOf({ ...valid, direction: 3 }), ['direction: expected one of "up", "down", "left", "right", got number 3']);
+      assert.deepEqual(errorsOf({ ...valid, text: Number.NaN }), ['text: expected a string, got number NaN']);
     });
 
     it('reports a missing required field with what was expected', () => {
@@ -129,9 +138,9 @@ describe('tool input schemas', () => {
     });
 
     it('reports several broken fields at once, one message per field', () => {
-      const errors = errorsOf({ text: 1, direction: 'back', extra: true });
+      const errors = errorsOf({ text: false, direction: 'back', extra: true });
       assert.equal(errors.length, 3);
-      assert.ok(errors.includes('text: expected a string, got number 1'));
+      assert.ok(errors.includes('text: expected a string, got boolean false'));
       assert.ok(errors.includes('extra: unknown field'));
       assert.ok(errors.some((e) => e.startsWith('direction: expected one of "up"')));
     });

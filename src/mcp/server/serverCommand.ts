@@ -1,4 +1,3 @@
-import { chmodSync, writeFileSync } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
 import type { Command } from 'commander';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
@@ -10,10 +9,10 @@ import type { ToolRuntime } from '../../runtime/toolRuntime';
 import { EXIT, err, type CliIo } from '../../common/cliIo';
 import { GaiMcpServer } from './server';
 import type { AppPermissionPrompt } from '../../safety/appPermissions';
-import { appPermissionsFile, defaultConfigPath } from '../../app/gaiFiles';
+import { appPermissionsFile, defaultConfigPath, mcpTokenFile } from '../../app/gaiFiles';
 import { DEFAULT_ASK_TIMEOUT_MS, ElicitationAppPrompt } from './serverAppPrompt';
 import { isLoopbackHost, listenHttp } from './serverHttp';
-import { newBearerToken } from './serverToken';
+import { keptToken } from './serverToken';
 
 // `gai mcp` (and dist/mcpServer.js, which runs the same command): serves GAI over MCP until the
 // client goes away (stdio) or the process is stopped (HTTP).
@@ -33,6 +32,7 @@ interface McpOptions {
   http?: string;
   host?: string;
   tokenFile?: string;
+  newToken?: boolean;
   profile?: string;
   askTimeout?: string;
 }
@@ -43,13 +43,15 @@ export function registerMcpCommand(program: Command, deps: McpCommandDeps): void
     .description("serve GAI's tools, learned paths and screen text to other agents over MCP (stdio, or Streamable HTTP with --http)")
     .option('--http <port>', 'serve Streamable HTTP on this port (0: any free port) instead of stdio; requests need the bearer token printed at start')
     .option('--host <host>', 'with --http: the interface to listen on (default 127.0.0.1; anything else is reachable from other machines)')
-    .option('--token-file <file>', 'with --http: write the bearer token to this file (mode 600) instead of printing it')
+    .option('--token-file <file>', 'with --http: keep the bearer token in this file (mode 600) instead of printing it')
+    .option('--new-token', 'with --http: make a new bearer token (clients given the old one must be given this one)')
     .option('--profile <profile>', 'tool profile: read-only, standard (default) or full')
     .option('--ask-timeout <seconds>', `how long the client has to answer "Allow GAI to act in <app>?" (default ${DEFAULT_ASK_TIMEOUT_MS / 1000})`)
     .action(async (options: McpOptions, command: Command) => {
       const port = options.http === undefined ? undefined : parsePort(options.http);
-      if (port === undefined && (options.host !== undefined || options.tokenFile !== undefined)) {
-        throw new GaiError('CONFIG', `${options.host !== undefined ? '--host' : '--token-file'}: only with --http PORT (stdio needs no address or token)`);
+      const httpOnly = options.host !== undefined ? '--host' : options.tokenFile !== undefined ? '--token-file' : options.newToken ? '--new-token' : undefined;
+      if (port === undefined && httpOnly) {
+        throw new GaiError('CONFIG', `${httpOnly}: only with --http PORT (stdio needs no address or token)`);
       }
       const logger = deps.logger();
       const appPrompt = new ElicitationAppPrompt({
@@ -63,7 +65,7 @@ export function registerMcpCommand(program: Command, deps: McpCommandDeps): void
       await server.start();
       try {
         if (port === undefined) await serveStdio(server, deps.io);
-        else await serveHttp(server, deps.io, logger, { port, host: options.host ?? '127.0.0.1', tokenFile: options.tokenFile });
+        else await serveHttp(server, deps.io, logger, { port, host: options.host ?? '127.0.0.1', tokenFile: options.tokenFile, newToken: options.newToken === true });
       } finally {
         await server.close();
       }
@@ -86,28 +88,26 @@ async function serveStdio(server: GaiMcpServer, io: CliIo): Promise<void> {
   stopListening();
 }
 
-async function serveHttp(server: GaiMcpServer, io: CliIo, logger: Logger, options: { port: number; host: string; tokenFile?: string }): Promise<void> {
+async function serveHttp(server: GaiMcpServer, io: CliIo, logger: Logger, options: { port: number; host: string; tokenFile?: string; newToken: boolean }): Promise<void> {
   if (!isLoopbackHost(options.host)) {
     err(io, `[warn] gai mcp: listening on ${options.host}: other machines that reach it can drive this desktop with the token\n`);
   }
-  const token = newBearerToken();
-  if (options.tokenFile) writeTokenFile(options.tokenFile, token);
-  const running = await listenHttp({ server, host: options.host, port: options.port, token, logger });
+  const file = options.tokenFile ?? mcpTokenFile(io.env);
+  let kept;
+  try {
+    kept = keptToken(file, options.newToken);
+  } catch (error) {
+    throw new GaiError('CONFIG', `${options.tokenFile ? '--token-file ' : 'the bearer token file '}${file}: cannot keep the token there (${errorMessage(error)})`);
+  }
+  if (kept.madePrivate) err(io, `[warn] gai mcp: ${file} could be read by other users; it is now readable by you alone (make a new token with --new-token if someone may have read it)\n`);
+  const running = await listenHttp({ server, host: options.host, port: options.port, token: kept.token, logger });
   err(io, `gai mcp: listening on ${running.url}\n`);
-  err(io, options.tokenFile ? `gai mcp: bearer token written to ${options.tokenFile}\n` : `gai mcp: bearer token: ${token}\n`);
+  const lasting = kept.fresh ? 'new, kept across restarts' : 'the one kept from before';
+  err(io, options.tokenFile ? `gai mcp: bearer token in ${file} (${lasting}; --new-token makes a new one)\n` : `gai mcp: bearer token: ${kept.token} (${lasting} in ${file}; --new-token makes a new one)\n`);
   let stopListening = (): void => undefined;
   await new Promise<void>((resolve) => (stopListening = onStopSignal(resolve)));
   stopListening();
   await running.close();
-}
-
-function writeTokenFile(file: string, token: string): void {
-  try {
-    writeFileSync(file, `${token}\n`, { mode: 0o600 });
-    chmodSync(file, 0o600); // an existing file keeps its mode on write
-  } catch (error) {
-    throw new GaiError('CONFIG', `--token-file ${file}: cannot write it (${errorMessage(error)})`);
-  }
 }
 
 /** Ctrl+C or a SIGTERM ends the server; returns the listeners' removal. */

@@ -1,7 +1,10 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { chmodSync, closeSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { dirname } from 'node:path';
 
 // The bearer token of `gai mcp --http`: anyone who can reach the port could otherwise drive the
-// desktop, so every request must carry it.
+// desktop, so every request must carry it. It is kept in a file only its owner reads, and kept
+// across restarts (a client stores the header it was given) until the person asks for a new one.
 
 /** 32 random bytes, URL-safe base64 (43 characters). */
 export function newBearerToken(): string {
@@ -21,4 +24,55 @@ export function hasBearerToken(header: string | string[] | undefined, token: str
 
 function digest(text: string): Buffer {
   return createHash('sha256').update(text, 'utf8').digest();
+}
+
+const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
+
+export interface KeptToken {
+  token: string;
+  /** Made now (none was kept, the kept one was not a token, or a new one was asked for). */
+  fresh: boolean;
+  /** The kept file could be read by others: it is made private, and the person is told. */
+  madePrivate: boolean;
+}
+
+/**
+ * The token kept in `file`, or a new one written there (its folder made when missing, mode 700;
+ * the file mode 600, written whole or not at all). `rotate`: always a new one.
+ */
+export function keptToken(file: string, rotate: boolean): KeptToken {
+  if (!rotate) {
+    let text: string | undefined;
+    try {
+      text = readFileSync(file, 'utf8').trim();
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    }
+    if (text !== undefined && TOKEN_SHAPE.test(text)) {
+      const open = (statSync(file).mode & 0o077) !== 0;
+      if (open) chmodSync(file, 0o600);
+      return { token: text, fresh: false, madePrivate: open };
+    }
+  }
+  const token = newBearerToken();
+  mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+  const partial = `${file}.${process.pid}.partial`;
+  try {
+    const fd = openSync(partial, 'w', 0o600);
+    try {
+      writeSync(fd, `${token}\n`);
+    } finally {
+      closeSync(fd);
+    }
+    chmodSync(partial, 0o600);
+    renameSync(partial, file);
+  } catch (error) {
+    try {
+      unlinkSync(partial);
+    } catch {
+      // never made
+    }
+    throw error;
+  }
+  return { token, fresh: true, madePrivate: false };
 }
