@@ -11,7 +11,7 @@ let loading: Promise<NutModule> | undefined;
 export function loadNut(): Promise<NutModule> {
   // libnut opens the X display on load; without one it takes the whole process down.
   if (process.platform === 'linux' && !process.env.DISPLAY) {
-    return Promise.reject(new DesktopUnavailableError('no display: DISPLAY is not set, and no Wayland session GAI drives was found', 'run GAI inside an X11 session or sway (gai doctor says what it found)'));
+    return Promise.reject(noDisplay());
   }
   loading ??= import('@nut-tree-fork/nut-js').then((nut) => {
     // The defaults wait 300 ms per key and 100 ms per mouse action; tools pace themselves.
@@ -21,4 +21,9 @@ export function loadNut(): Promise<NutModule> {
     return nut;
   });
   return loading;
+}
+
+/** Neither an X display nor a Wayland session GAI drives: what the person is told, and what to do. */
+export function noDisplay(): DesktopUnavailableError {
+  return new DesktopUnavailableError('no display: DISPLAY is not set, and no Wayland session GAI drives was found', 'run GAI inside an X11 session, sway, GNOME or KDE Plasma (gai doctor says what it found)');
 }

@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import type { WindowInfo, WindowPort } from '../../../desktop/ports/windowPort';
 import { DesktopBridge } from '../desktopBridge';
+import { noDisplay } from '../../nut/nutLoader';
 
 const run = promisify(execFile);
 /** A window question over the helper's X connection takes a millisecond; this bounds a stuck one. */
@@ -135,6 +136,8 @@ export class X11Windows implements WindowPort {
   }
 
   private async xprop(args: string[]): Promise<string> {
+    // Said as the desktop's absence, not as xprop's "unable to open display ''".
+    if (!this.env.DISPLAY?.trim()) throw noDisplay();
     try {
       return (await run('xprop', args, { env: this.env, timeout: 2_000 })).stdout;
     } catch (error) {
