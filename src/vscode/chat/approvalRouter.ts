@@ -1,6 +1,8 @@
 // Where an approval is asked: the chat card answers; when the view is not visible, a modal says
 // the same and waits (a notification would expire into the notification centre). Stop answers
-// both: the card through the signal, the modal is left to close unanswered.
+// both: the card through the signal, the modal is left to close unanswered. The modal's default
+// button (Enter) is the safe answer, Deny; closing it (Cancel, Escape) answers nothing: the card
+// still waits in the chat.
 import * as vscode from 'vscode';
 import { errorMessage } from '../../common/errors';
 import { escapeInvisible } from '../../common/invisibleText';
@@ -12,6 +14,8 @@ import type { GaiParts } from '../gaiParts';
 import { buildApprovalView } from './approvalView';
 import type { ChatSession } from './chatSession';
 import type { OutputChannelLogger } from '../outputLogger';
+import { CHAT_VIEW_ID } from './chatViewId';
+import { MODAL_BUTTONS, modalDecision } from './approvalModal';
 
 export interface ApprovalRouterDeps {
   chat: ChatSession;
@@ -36,9 +40,14 @@ export class ApprovalRouter {
     if (!this.deps.viewVisible() && !signal.aborted) {
       const note = request.note ? `\n\n${redactor.redact(escapeInvisible(request.note))}` : '';
       void vscode.window
-        .showWarningMessage(`GAI wants to: ${plainSentence(redactor.redact(view.text))}`, { modal: true, detail: `Risk: ${request.risk}. ${redactor.redact(request.summary)}${note}` }, 'Approve', 'Allow for this conversation', 'Deny')
+        .showWarningMessage(`GAI wants to: ${plainSentence(redactor.redact(view.text))}`, { modal: true, detail: `Risk: ${request.risk}. ${redactor.redact(request.summary)}${note}` }, ...MODAL_BUTTONS.map(([label]) => label))
         .then((choice) => {
-          const decision: ApprovalDecision = choice === 'Approve' ? 'approve' : choice === 'Allow for this conversation' ? 'always' : 'deny';
+          const decision = modalDecision(choice);
+          if (decision === undefined) {
+            // Closed unanswered: the question stays on the chat's card.
+            if (!signal.aborted) void vscode.window.showInformationMessage('GAI waits for your answer on its chat card (Approve or Deny).', 'Open the chat').then((open) => open && void vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`));
+            return;
+          }
           // Marked in the same turn as the answer: the runtime (and the audit) resume only after it.
           if (!chat.answerApproval(request.call.id, decision)) return; // the card answered first
           activity.answeredInModal(request.call.id);

@@ -8,7 +8,6 @@ import { chatHtml } from './chatHtml';
 import { parseWebviewMessage } from './messageValidation';
 import type { PicturePanel } from './picturePanel';
 
-export const CHAT_VIEW_ID = 'gai.chat';
 
 const SETUP_COMMANDS = { setApiKey: 'gai.setApiKey', chooseModel: 'gai.chooseModel', checkSetup: 'gai.checkSetup' } as const;
 
