@@ -21,6 +21,13 @@ describe('extension settings (gai.*)', () => {
     assert.ok(keys.every((key) => key.startsWith('gai.')));
   });
 
+  it('a description with Markdown (a `code` span, a link) is a markdownDescription: the Settings editor shows plain descriptions as they are, backticks and all', () => {
+    const raw = properties as Record<string, { description?: string; markdownDescription?: string; enumDescriptions?: string[] }>;
+    const plainWithMarkdown = Object.entries(raw).filter(([, p]) => /`|\]\(/.test(p.description ?? '')).map(([key]) => key);
+    assert.deepEqual(plainWithMarkdown, []);
+    assert.match(raw['gai.provider']!.markdownDescription ?? '', /`openai` covers any OpenAI-compatible server/);
+  });
+
   it('parses the manifest defaults', () => {
     const settings = parseSettings(defaults());
     assert.deepEqual(settings, {
