@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
 import type { HostMessage } from '../../src/shared/protocol';
-import { ChatSession } from '../../src/vscode/chat/chatSession';
+import { ChatSession, deniedInWords } from '../../src/vscode/chat/chatSession';
+import { ToolResults } from '../../src/tools/toolResult';
 
 const call = { id: 'toolu_1', name: 'click', input: { text: 'Save' } };
 
@@ -65,5 +66,23 @@ describe('chat session (host side of the chat view)', () => {
     chat.clear();
     assert.equal(await cleared, 'deny');
     assert.deepEqual(chat.entries, []);
+  });
+
+  it('a denied call is said in words on its card, not in the model\'s form of the call (which still goes to the model)', async () => {
+    const chat = new ChatSession(() => {});
+    chat.handle({ type: 'tool_started', call, risk: 'action' });
+    const denied = ToolResults.denied('click', 'click {"text":"Save"}');
+    assert.match(denied.observation, /click \{"text":"Save"\}/, 'the model is told which call did not run');
+    const answer = chat.waitForApproval({ call, risk: 'action', summary: 'click {"text":"Save"}' }, new AbortController().signal);
+    chat.answerApproval(call.id, 'deny');
+    await answer;
+    chat.handle({ type: 'approval_resolved', call, decision: 'deny' });
+    chat.handle({ type: 'tool_finished', call, result: { ...denied, durationMs: 1 } });
+    const card = chat.entries[0];
+    assert.equal(card?.kind === 'tool' && card.status, 'denied');
+    assert.equal(card?.kind === 'tool' && card.observation, 'You denied it; nothing was done.');
+    // Refused by a rule, not by the person: the reason, without the call's JSON.
+    assert.equal(deniedInWords(ToolResults.denied('click', 'click {"text":"5"}', 'no one could approve it: the chat is closed').observation, false), 'Not done: no one could approve it: the chat is closed.');
+    assert.equal(deniedInWords('click did NOT run: GAI may not act in Terminal: it is in gai.apps.deny.', false), 'Not done: GAI may not act in Terminal: it is in gai.apps.deny.');
   });
 });

@@ -21,6 +21,8 @@ export class ChatSession {
   thinkingSince: number | undefined;
   private assistantIndex: number | undefined;
   private readonly toolIndex = new Map<string, number>();
+  /** Calls the person denied on their card: their result is said in the person's words. */
+  private readonly deniedByPerson = new Set<string>();
   private readonly approvals = new Map<string, (decision: ApprovalDecision) => void>();
 
   /** `redact`: every text the chat shows passes it (errors, notices, tool inputs and observations). */
@@ -55,6 +57,7 @@ export class ChatSession {
     this.denyPending();
     this.entries.splice(0, this.entries.length, ...entries);
     this.toolIndex.clear();
+    this.deniedByPerson.clear();
     this.assistantIndex = undefined;
     this.thinkingSince = undefined;
     this.usage = { ...usage };
@@ -114,6 +117,7 @@ export class ChatSession {
     this.denyPending();
     this.entries.length = 0;
     this.toolIndex.clear();
+    this.deniedByPerson.clear();
     this.assistantIndex = undefined;
     this.thinkingSince = undefined;
     this.usage = { ...EMPTY_USAGE };
@@ -198,6 +202,7 @@ export class ChatSession {
         break;
       }
       case 'approval_resolved':
+        if (event.decision === 'deny') this.deniedByPerson.add(event.call.id);
         this.updateTool(event.call.id, { status: event.decision === 'deny' ? 'denied' : 'running', ...this.approvalWithoutPicture(event.call.id) });
         break;
       case 'tool_finished': {
@@ -209,7 +214,8 @@ export class ChatSession {
             this.push({ kind: 'tool', callId: event.call.id, name: event.call.name, input: this.redact(formatInput(event.call.input)), risk: 'read', status }),
           );
         }
-        this.updateTool(event.call.id, { status, durationMs: result.durationMs, observation: this.redact(escapeInvisible(result.observation, { keepLayout: true })) });
+        const observation = status === 'denied' ? deniedInWords(result.observation, this.deniedByPerson.delete(event.call.id)) : result.observation;
+        this.updateTool(event.call.id, { status, durationMs: result.durationMs, observation: this.redact(escapeInvisible(observation, { keepLayout: true })) });
         break;
       }
       // 'usage' is not counted here: countUsage hears of every model call, the agent's included.
@@ -272,6 +278,17 @@ export class ChatSession {
     this.entries[index] = updated;
     this.post({ type: 'entry', index, entry: updated });
   }
+}
+
+/**
+ * A refused call in words for the person: the card already says what the call was, so not the
+ * model's form of it (`click did NOT run (the user denied it): click {"text":"5"} did not happen.`).
+ */
+export function deniedInWords(observation: string, byThePerson: boolean): string {
+  if (byThePerson) return 'You denied it; nothing was done.';
+  const why = /^\S+ did NOT run(?: \((.*)\): .* did not happen\.|: (.*?)\.?)$/s.exec(observation);
+  const reason = why?.[1] ?? why?.[2];
+  return reason ? `Not done: ${reason}.` : observation;
 }
 
 function withoutPictures(entry: ChatEntry): ChatEntry {
