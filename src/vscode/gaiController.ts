@@ -165,8 +165,14 @@ export class GaiController implements vscode.Disposable {
       report = await brain.navigateTo(target, {
         signal: stop.signal,
         onProgress,
-        onStep: (step) => this.activity.replayStep(step),
-        onEvent: (event) => this.activity.follow(event),
+        onStep: (step) => {
+          this.activity.replayStep(step);
+          this.chat.stepFinished(step);
+        },
+        onEvent: (event) => {
+          this.activity.follow(event);
+          this.chat.followNavigationEvent(event);
+        },
       });
     } finally {
       signal.removeEventListener('abort', onCancel);
@@ -227,7 +233,20 @@ export class GaiController implements vscode.Disposable {
     }
     this.setRunning(true);
     this.auditParts = parts;
-    const navigations = new ChatNavigationProgress(() => parts.brain(), { onStep: (step) => this.activity.replayStep(step), onEvent: (event) => this.activity.follow(event) }, (message) => this.logger.warn(message));
+    const navigations = new ChatNavigationProgress(
+      () => parts.brain(),
+      {
+        onStep: (step) => {
+          this.activity.replayStep(step);
+          this.chat.stepFinished(step);
+        },
+        onEvent: (event) => {
+          this.activity.follow(event);
+          this.chat.followNavigationEvent(event);
+        },
+      },
+      (message) => this.logger.warn(message),
+    );
     let reported = false;
     const timings: RequestTimings = { totalMs: 0 };
     let seenBefore: LatestReading | undefined;

@@ -85,4 +85,32 @@ describe('chat session (host side of the chat view)', () => {
     assert.equal(deniedInWords(ToolResults.denied('click', 'click {"text":"5"}', 'no one could approve it: the chat is closed').observation, false), 'Not done: no one could approve it: the chat is closed.');
     assert.equal(deniedInWords('click did NOT run: GAI may not act in Terminal: it is in gai.apps.deny.', false), 'Not done: GAI may not act in Terminal: it is in gai.apps.deny.');
   });
+
+  it('a navigation\'s step cards (opened by asking) end when the step ends: not left "waiting for approval"', async () => {
+    const chat = new ChatSession(() => {});
+    const step = { id: 'replay-1', name: 'click', input: { text: 'Network' } };
+    const answered = chat.waitForApproval({ call: step, risk: 'action', summary: 'click {"text":"Network"}', kind: 'untrusted-path' }, new AbortController().signal);
+    assert.equal(chat.entries[0]?.kind === 'tool' && chat.entries[0].status, 'awaiting_approval');
+    chat.answerApproval(step.id, 'approve');
+    await answered;
+    assert.equal(chat.entries[0]?.kind === 'tool' && chat.entries[0].status, 'running', 'answered: no longer waiting');
+    chat.stepFinished({ ok: true, observation: 'Clicked "Network" at (40, 80).', durationMs: 35 });
+    assert.deepEqual(chat.entries[0]?.kind === 'tool' && [chat.entries[0].status, chat.entries[0].observation, chat.entries[0].durationMs], ['done', 'Clicked "Network" at (40, 80).', 35]);
+    // A denied step ends at once; a learning agent's call ends with its own event; its other events are not the chat's.
+    const denied = chat.waitForApproval({ call: { ...step, id: 'replay-2' }, risk: 'action', summary: '' }, new AbortController().signal);
+    chat.answerApproval('replay-2', 'deny');
+    await denied;
+    assert.deepEqual(chat.entries[1]?.kind === 'tool' && [chat.entries[1].status, chat.entries[1].observation], ['denied', 'You denied it; nothing was done.']);
+    const learner = { id: 'learn-1', name: 'click', input: { text: 'Wi-Fi' } };
+    const learned = chat.waitForApproval({ call: learner, risk: 'action', summary: '' }, new AbortController().signal);
+    chat.answerApproval('learn-1', 'approve');
+    await learned;
+    chat.followNavigationEvent({ type: 'text_delta', text: 'Now Wi-Fi.' });
+    chat.followNavigationEvent({ type: 'tool_finished', call: learner, result: { success: true, durationMs: 20, observation: 'Clicked "Wi-Fi".' } });
+    assert.equal(chat.entries.length, 3, 'the learning agent\'s narration is not added to the chat');
+    assert.deepEqual(chat.entries[2]?.kind === 'tool' && [chat.entries[2].status, chat.entries[2].observation], ['done', 'Clicked "Wi-Fi".']);
+    // Nothing left running to take a later step's end.
+    chat.stepFinished({ ok: false, observation: 'late', durationMs: 1 });
+    assert.deepEqual(chat.entries.map((e) => (e.kind === 'tool' ? e.status : e.kind)), ['done', 'denied', 'done']);
+  });
 });

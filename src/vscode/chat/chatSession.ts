@@ -23,6 +23,11 @@ export class ChatSession {
   private readonly toolIndex = new Map<string, number>();
   /** Calls the person denied on their card: their result is said in the person's words. */
   private readonly deniedByPerson = new Set<string>();
+  /**
+   * Cards a navigation's step opened by asking (a replayed step, the learning agent's call): no
+   * agent event follows them, so their answer and their end are written here.
+   */
+  private readonly stepCards = new Map<string, 'asking' | 'running'>();
   private readonly approvals = new Map<string, (decision: ApprovalDecision) => void>();
 
   /** `redact`: every text the chat shows passes it (errors, notices, tool inputs and observations). */
@@ -58,6 +63,7 @@ export class ChatSession {
     this.entries.splice(0, this.entries.length, ...entries);
     this.toolIndex.clear();
     this.deniedByPerson.clear();
+    this.stepCards.clear();
     this.assistantIndex = undefined;
     this.thinkingSince = undefined;
     this.usage = { ...usage };
@@ -118,6 +124,7 @@ export class ChatSession {
     this.entries.length = 0;
     this.toolIndex.clear();
     this.deniedByPerson.clear();
+    this.stepCards.clear();
     this.assistantIndex = undefined;
     this.thinkingSince = undefined;
     this.usage = { ...EMPTY_USAGE };
@@ -144,18 +151,44 @@ export class ChatSession {
           ...(request.note ? { observation: this.redact(escapeInvisible(request.note, { keepLayout: true })) } : {}),
         }),
       );
+      this.stepCards.set(request.call.id, 'asking');
     }
     return new Promise<ApprovalDecision>((resolve) => {
       const onAbort = (): void => settle('deny');
       const settle = (decision: ApprovalDecision): void => {
         signal.removeEventListener('abort', onAbort);
         this.approvals.delete(request.call.id);
+        this.stepAnswered(request.call.id, decision);
         resolve(decision);
       };
       if (signal.aborted) return settle('deny');
       signal.addEventListener('abort', onAbort, { once: true });
       this.approvals.set(request.call.id, settle);
     });
+  }
+
+  /** A navigation's step ended (NavigationObserver.onStep): the oldest of its running cards shows how. */
+  stepFinished(step: { ok: boolean; observation: string; durationMs: number }): void {
+    const callId = [...this.stepCards].find(([, state]) => state === 'running')?.[0];
+    if (callId === undefined) return;
+    this.stepCards.delete(callId);
+    this.updateTool(callId, { status: step.ok ? 'done' : 'failed', durationMs: step.durationMs, observation: this.redact(escapeInvisible(step.observation, { keepLayout: true })) });
+  }
+
+  /** An event of a navigation's learning agent: only the end of a call whose card it opened by asking is shown. */
+  followNavigationEvent(event: AgentEvent): void {
+    if (event.type === 'tool_finished' && this.stepCards.has(event.call.id)) this.handle(event);
+  }
+
+  private stepAnswered(callId: string, decision: ApprovalDecision): void {
+    if (!this.stepCards.has(callId)) return;
+    if (decision === 'deny') {
+      this.stepCards.delete(callId);
+      this.updateTool(callId, { status: 'denied', observation: 'You denied it; nothing was done.', ...this.approvalWithoutPicture(callId) });
+    } else {
+      this.stepCards.set(callId, 'running');
+      this.updateTool(callId, { status: 'running', ...this.approvalWithoutPicture(callId) });
+    }
   }
 
   /** False when no approval for this call is pending (stale or forged message). */
@@ -206,6 +239,7 @@ export class ChatSession {
         this.updateTool(event.call.id, { status: event.decision === 'deny' ? 'denied' : 'running', ...this.approvalWithoutPicture(event.call.id) });
         break;
       case 'tool_finished': {
+        this.stepCards.delete(event.call.id);
         const result = event.result;
         const status = result.success ? 'done' : result.code === 'DENIED' ? 'denied' : result.code === 'CANCELLED' ? 'cancelled' : 'failed';
         if (!this.toolIndex.has(event.call.id)) {
