@@ -178,6 +178,10 @@ describe('GAI chat', () => {
     assert.equal(api.simulateWebviewMessage({ type: 'approval', callId: card.callId, decision: 'approve' }), true);
     const learned = await learning;
     assert.equal(learned.success, true, learned.message);
+    // The step's card ends with the step: not left "waiting for approval".
+    const ended = api.chatEntries().find((e) => e.kind === 'tool' && e.callId === card.callId);
+    assert.equal(ended.status, 'done', JSON.stringify(ended));
+    assert.match(ended.observation ?? '', /OK/);
     assert.equal(learned.how, 'learned');
     assert.equal(learned.modelCalls, 2);
     assert.equal(server.requestCount - before, 2);
