@@ -32,7 +32,11 @@ export interface InputValidator<T> {
  * Compiles once; `validate` checks the input's size and depth first (the copy and the checks
  * below recurse), then applies schema defaults to a copy and checks everything.
  */
-export function compileValidator<S extends TObject>(schema: S): InputValidator<import('@sinclair/typebox').Static<S>> {
+export function compileValidator<S extends TObject>(
+  schema: S,
+  /** `numbersAsText`: a number given for a string field is taken as its text (tool input from models and MCP clients). */
+  options: { numbersAsText?: boolean } = {},
+): InputValidator<import('@sinclair/typebox').Static<S>> {
   let check: TypeCheck<S> | undefined;
   return {
     validate(input) {
@@ -42,7 +46,8 @@ export function compileValidator<S extends TObject>(schema: S): InputValidator<i
       }
       const tooBig = rejectedInputProblem(input) ?? checkInputLimits(input);
       if (tooBig) return { ok: false, errors: [tooBig] };
-      const value = numbersAsText(schema, Value.Default(schema, structuredClone(input)));
+      const defaulted = Value.Default(schema, structuredClone(input));
+      const value = options.numbersAsText ? numbersAsText(schema, defaulted) : defaulted;
       if (check.Check(value)) return { ok: true, value };
       return { ok: false, errors: formatErrors(check.Errors(value)) };
     },

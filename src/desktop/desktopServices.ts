@@ -4,6 +4,7 @@ import type { Desktop } from './ports/desktop';
 import type { WindowTitleRule } from './reading/privateWindows';
 import { ScreenPrivacy } from './reading/screenPrivacy';
 import { ScreenReader } from './reading/screenReader';
+import type { InputTimes } from './reading/settle';
 import { TargetLocator } from './grounding/targetLocator';
 import type { Asker } from './grounding/askerWindows';
 
@@ -29,6 +30,8 @@ export interface DesktopServicesOptions {
   logger?: Logger;
   /** Where requests come from (the terminal, the editor): click by text looks past those windows. */
   asker?: Asker;
+  /** GAI's input as the desktop's input port notes it (withClockedInput): a reading right after it shows its effect. */
+  inputs?: InputTimes;
 }
 
 export function createDesktopServices(desktop: Desktop, options: DesktopServicesOptions = {}): DesktopServices {
@@ -40,7 +43,7 @@ export function createDesktopServices(desktop: Desktop, options: DesktopServices
   });
   const services: Omit<DesktopServices, 'locator'> = {
     desktop,
-    reader: new ScreenReader(desktop.screen, desktop.ocr, { privacy }),
+    reader: new ScreenReader(desktop.screen, desktop.ocr, { privacy, ...(options.inputs ? { inputs: options.inputs } : {}) }),
     privacy,
     redactor: options.redactor ?? new SecretRedactor(),
     screenshotMaxWidth: options.screenshotMaxWidth ?? 1280,

@@ -51,7 +51,8 @@ export abstract class ToolBase<S extends TObject = TObject> {
   }
 
   validateInput(input: unknown): ValidationResult<Static<S>> {
-    this.validator ??= compileValidator(this.inputSchema);
+    // Models and MCP clients send a label that looks like a number as one ("7").
+    this.validator ??= compileValidator(this.inputSchema, { numbersAsText: true });
     const result = this.validator.validate(input);
     if (!result.ok) return result;
     const crossFieldError = this.checkInput(result.value);

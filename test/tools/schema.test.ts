@@ -91,13 +91,19 @@ describe('tool input schemas', () => {
       assert.deepEqual(errorsOf({ ...valid, region: { x: 'left', y: 1 } }), ['region.x: expected a number, got "left"']);
     });
 
-    it('takes a number given for a string as its text ("7" for a key), but not for another branch of a union or outside a list of strings', () => {
-      const taken = validator.validate({ ...valid, text: 7, tags: [1, 2.5] });
+    it('for tool input, takes a number given for a string as its text ("7" for a key), but not for another branch of a union or outside a list of strings; other inputs (webview messages, files) stay strict', () => {
+      assert.deepEqual(errorsOf({ ...valid, text: 7 }), ['text: expected a string, got number 7']);
+      const toolValidator = compileValidator(scrollSchema, { numbersAsText: true });
+      const toolErrorsOf = (input: unknown): string[] => {
+        const result = toolValidator.validate(input);
+        return result.ok ? [] : result.errors;
+      };
+      const taken = toolValidator.validate({ ...valid, text: 7, tags: [1, 2.5] });
       assert.ok(taken.ok);
       assert.equal(taken.value.text, '7');
       assert.deepEqual(taken.value.tags, ['1', '2.5']);
-      assert.deepEqual(errorsOf({ ...valid, direction: 3 }), ['direction: expected one of "up", "down", "left", "right", got number 3']);
-      assert.deepEqual(errorsOf({ ...valid, text: Number.NaN }), ['text: expected a string, got number NaN']);
+      assert.deepEqual(toolErrorsOf({ ...valid, direction: 3 }), ['direction: expected one of "up", "down", "left", "right", got number 3']);
+      assert.deepEqual(toolErrorsOf({ ...valid, text: Number.NaN }), ['text: expected a string, got number NaN']);
     });
 
     it('reports a missing required field with what was expected', () => {

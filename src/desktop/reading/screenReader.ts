@@ -5,6 +5,7 @@ import type { ScreenImage, ScreenPort } from '../ports/screenPort';
 import type { WindowInfo } from '../ports/windowPort';
 import { withheldNotice } from './privateWindows';
 import { changedRegions, crop, framesEqual } from './screenDiff';
+import { frameAfterInput, type InputTimes } from './settle';
 import type { PrivacyProbe, ProtectedView, ScreenPrivacy, SecretRegion } from './screenPrivacy';
 
 /** What a reading gives out is the protected view: secret fields black, their text dropped. */
@@ -62,6 +63,8 @@ export interface ScreenReaderOptions {
   privacy?: ScreenPrivacy;
   /** Windows whose last readings (and pixels) are kept; default 12 (a busy desktop and its popups). */
   windowCacheSize?: number;
+  /** GAI's input: a reading soon after it waits until the screen shows its effect. */
+  inputs?: InputTimes;
 }
 
 export interface ReadOptions {
@@ -76,8 +79,10 @@ export interface ReadOptions {
  * screen is not read again, and a screen where one part changed gets OCR of that part only.
  */
 export class ScreenReader {
-  /** The raw frame and OCR (for diffing) and the view of it that may be given out. */
-  private last?: { image: ScreenImage; analysis: OcrAnalysis; view: ProtectedView; given: LatestReading };
+  /** The raw frame and OCR (for diffing) and the view of it that may be given out; `at`: when it was grabbed. */
+  private last?: { image: ScreenImage; analysis: OcrAnalysis; view: ProtectedView; given: LatestReading; at: number };
+  /** The input generation the last reading was made after. */
+  private inputSeen = 0;
   private readonly partialLimit: number;
   private readonly margin: number;
   private readonly privacy?: ScreenPrivacy;
@@ -90,6 +95,7 @@ export class ScreenReader {
   /** The newest reading of either kind, a window's or the whole screen's (protected). */
   private seen?: LatestReading;
   private readonly windowCacheSize: number;
+  private readonly inputs?: InputTimes;
 
   constructor(
     private readonly screen: ScreenPort,
@@ -100,6 +106,7 @@ export class ScreenReader {
     this.margin = options.margin ?? 24;
     this.privacy = options.privacy;
     this.windowCacheSize = options.windowCacheSize ?? 12;
+    this.inputs = options.inputs;
   }
 
   /**
@@ -171,12 +178,13 @@ export class ScreenReader {
   }
 
   async read(options: ReadOptions = {}): Promise<ScreenReading> {
-    const image = options.frame && !options.region ? options.frame : await this.screen.grab(options.region);
+    const supplied = options.frame && !options.region ? options.frame : undefined;
+    const image = supplied ?? (await this.afterInput(options.region, options.signal)) ?? (await this.screen.grab(options.region));
     const started = performance.now();
     const previous = this.last;
     if (previous && !options.region && framesEqual(previous.image, image)) {
       // A new object all the same: callers tell by identity that the screen was read (again).
-      this.last = { ...previous, given: given(previous.view) };
+      this.last = { ...previous, given: given(previous.view), at: started };
       this.seen = this.last.given;
       return reading(previous.view, 'cached', performance.now() - started);
     }
@@ -191,9 +199,21 @@ export class ScreenReader {
     }
     const { analysis, kind } = await this.recognizeChanges(previous, image, options.signal);
     const view = await this.protect(image, analysis, probing);
-    this.last = { image, analysis, view, given: given(view) };
+    this.last = { image, analysis, view, given: given(view), at: started };
     this.seen = this.last.given;
     return reading(view, kind, performance.now() - started);
+  }
+
+  /**
+   * The first reading after GAI's input: the screen once the input has had its effect (a click's
+   * result drawn), never the picture from just before; undefined when there is nothing to wait for.
+   */
+  private async afterInput(region: BBox | undefined, signal: AbortSignal | undefined): Promise<ScreenImage | undefined> {
+    const inputs = this.inputs;
+    if (!inputs || inputs.generation === this.inputSeen) return undefined;
+    this.inputSeen = inputs.generation;
+    const before = !region && this.last && this.last.at < inputs.lastAt ? this.last.image : undefined;
+    return frameAfterInput(this.screen, inputs, { ...(region ? { region } : {}), ...(before ? { before } : {}), ...(signal ? { signal } : {}) });
   }
 
   /**

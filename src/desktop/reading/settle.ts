@@ -60,3 +60,34 @@ export async function waitForSettle(screen: ScreenPort, options: SettleOptions =
     previous = frame;
   }
 }
+
+/** When GAI last sent input (InputClock's, desktop/input/inputClock.ts). */
+export interface InputTimes {
+  readonly generation: number;
+  readonly lastAt: number;
+}
+
+/** A reading this soon after GAI's input waits for the app to show its effect. */
+const REACTION_MS = 300;
+/** Without a frame from before the input to compare with, a reading waits at least this long after it. */
+const MIN_REACTION_MS = 120;
+
+/**
+ * The screen once GAI's last input has had its effect, or undefined when the input was long
+ * enough ago to have had it. `before` (a frame grabbed before that input, same region): the wait
+ * lasts until the screen differs from it, at most 300 ms after the input; without it, at least
+ * 120 ms after the input; then until the screen stops changing.
+ */
+export async function frameAfterInput(screen: ScreenPort, input: InputTimes, options: { region?: BBox; before?: ScreenImage; signal?: AbortSignal } = {}): Promise<ScreenImage | undefined> {
+  const since = performance.now() - input.lastAt;
+  if (since >= REACTION_MS) return undefined;
+  if (!options.before && since < MIN_REACTION_MS) await sleep(MIN_REACTION_MS - since, options.signal);
+  const settled = await waitForSettle(screen, {
+    ...(options.region ? { region: options.region } : {}),
+    ...(options.before ? { before: options.before } : {}),
+    reactionMs: Math.max(0, REACTION_MS - since),
+    timeoutMs: 1_500,
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
+  return settled.frame;
+}
