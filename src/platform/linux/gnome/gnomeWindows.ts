@@ -17,14 +17,6 @@ export interface TopLevelSource {
 }
 
 export class GnomeWindows implements WindowPort {
-  /**
-   * The last answers, each with the screen it was read from (its frame stamp and what the placer
-   * knew): a window cannot be opened, moved or activated without GNOME painting a new frame, so
-   * while the stamp stays, so do the windows. A click asks for them three or four times.
-   */
-  private readonly active = new StampedAnswer<WindowInfo | undefined>();
-  private readonly list = new StampedAnswer<WindowInfo[]>();
-
   constructor(
     private readonly tree: AccessibilityPort,
     private readonly screen: ScreenPort,
@@ -33,20 +25,6 @@ export class GnomeWindows implements WindowPort {
   ) {}
 
   async activeWindow(): Promise<WindowInfo | undefined> {
-    return this.active.get(await this.screenKey(), () => this.readActive());
-  }
-
-  async listWindows(): Promise<WindowInfo[]> {
-    return this.list.get(await this.screenKey(), () => this.readList());
-  }
-
-  /** Asked before a read: a frame painted during it makes the next question read again. */
-  private async screenKey(): Promise<string | undefined> {
-    const stamp = await this.placer.frameStamp();
-    return stamp === undefined ? undefined : `${stamp}:${this.placer.generation}`;
-  }
-
-  private async readActive(): Promise<WindowInfo | undefined> {
     const [top] = await this.source.topLevels(true).catch(() => [] as TopLevel[]);
     if (!top) return undefined;
     const offset = await this.placer.knownOffset(windowKey(top));
@@ -60,7 +38,7 @@ export class GnomeWindows implements WindowPort {
     return { ...info(top, { dx: 0, dy: 0 }), bounds };
   }
 
-  private async readList(): Promise<WindowInfo[]> {
+  async listWindows(): Promise<WindowInfo[]> {
     const tops = (await this.source.topLevels(false)).filter((top) => !SHELL_APPS.has(top.app));
     const offsets = await Promise.all(tops.map((top) => this.placer.knownOffset(windowKey(top))));
     const retry = await Promise.all(tops.map(async (top, i) => offsets[i] === undefined && !(await this.placer.failedRecently(windowKey(top)))));
@@ -95,22 +73,4 @@ function info(top: TopLevel, offset: { dx: number; dy: number }, content?: BBox)
     ...(top.pid ? { pid: top.pid, id: `${top.pid}:${top.window.name}` } : {}),
     type: 'normal',
   };
-}
-
-/** One answer kept with the key of the screen it was read from; a failed read is not kept. */
-class StampedAnswer<T> {
-  private kept: { key: string; value: Promise<T> } | undefined;
-
-  get(key: string | undefined, read: () => Promise<T>): Promise<T> {
-    if (key !== undefined && this.kept?.key === key) return this.kept.value;
-    const value = read();
-    if (key !== undefined) {
-      const kept = { key, value };
-      this.kept = kept;
-      value.catch(() => {
-        if (this.kept === kept) this.kept = undefined;
-      });
-    }
-    return value;
-  }
 }

@@ -39,8 +39,6 @@ export class WindowPlacer {
   private reading: Promise<{ words: NamedBox[]; size: { width: number; height: number } }> | undefined;
   /** Windows placed and OCR runs made: for tests and the bench. */
   readonly stats = { placed: 0, reads: 0, confirmed: 0 };
-  /** Counts each change of what is known of the windows' places: answers built on it are stale. */
-  private changes = 0;
 
   /** Windows that could not be placed: when, and the screen's frame stamp then. */
   private readonly unplaced = new Map<string, { at: number; stamp: number | undefined }>();
@@ -72,7 +70,7 @@ export class WindowPlacer {
       this.stats.confirmed++;
       return { dx: known.dx, dy: known.dy };
     }
-    if (this.places.delete(key)) this.changes++;
+    this.places.delete(key);
     if (await this.failedRecently(key)) return undefined;
     const stamp = await this.screen.frameStamp?.().catch(() => undefined);
     const named = elements.filter((e) => e.name.trim() && e.bbox.width > 0 && e.bbox.height > 0);
@@ -86,7 +84,6 @@ export class WindowPlacer {
     this.unplaced.delete(key);
     const witnesses = await Promise.all(vote.witnesses.map(async (box) => ({ box, print: fingerprint(await this.screen.grab(box)) })));
     remember(this.places, key, { dx: vote.dx, dy: vote.dy, witnesses });
-    this.changes++;
     this.stats.placed++;
     return { dx: vote.dx, dy: vote.dy };
   }
@@ -101,20 +98,7 @@ export class WindowPlacer {
 
   /** Notes where a window's elements are, relative to the window (placedTree.ts, at each read). */
   noteContent(key: string, box: BBox): void {
-    const known = this.contents.get(key);
-    if (known && known.x === box.x && known.y === box.y && known.width === box.width && known.height === box.height) return;
     remember(this.contents, key, box);
-    this.changes++;
-  }
-
-  /** Changes with each window placed, forgotten or found drawn elsewhere in its box. */
-  get generation(): number {
-    return this.changes;
-  }
-
-  /** The screen's frame stamp: the same stamp, the same picture (undefined where unknown). */
-  frameStamp(): Promise<number | undefined> {
-    return this.screen.frameStamp?.().catch(() => undefined) ?? Promise.resolve(undefined);
   }
 
   contentOf(key: string): BBox | undefined {
