@@ -5,7 +5,7 @@ import { GaiError, errorMessage } from '../common/errors';
 import { ChatErrors } from './chat/chatErrors';
 import { compileRedactPatterns, type SecretRedactor } from '../common/redact';
 import type { ToolResult } from '../tools/toolTypes';
-import type { NavigationReport } from '../navigation/navigationBrain';
+import type { NavigationObserver, NavigationReport } from '../navigation/navigationBrain';
 import { BrainStore } from '../navigation/store/brainStore';
 import type { BrainSource } from './brain/brainController';
 import type { HostMessage } from '../shared/protocol';
@@ -165,14 +165,7 @@ export class GaiController implements vscode.Disposable {
       report = await brain.navigateTo(target, {
         signal: stop.signal,
         onProgress,
-        onStep: (step) => {
-          this.activity.replayStep(step);
-          this.chat.stepFinished(step);
-        },
-        onEvent: (event) => {
-          this.activity.follow(event);
-          this.chat.followNavigationEvent(event);
-        },
+        ...this.navigationFollower(),
       });
     } finally {
       signal.removeEventListener('abort', onCancel);
@@ -233,20 +226,7 @@ export class GaiController implements vscode.Disposable {
     }
     this.setRunning(true);
     this.auditParts = parts;
-    const navigations = new ChatNavigationProgress(
-      () => parts.brain(),
-      {
-        onStep: (step) => {
-          this.activity.replayStep(step);
-          this.chat.stepFinished(step);
-        },
-        onEvent: (event) => {
-          this.activity.follow(event);
-          this.chat.followNavigationEvent(event);
-        },
-      },
-      (message) => this.logger.warn(message),
-    );
+    const navigations = new ChatNavigationProgress(() => parts.brain(), this.navigationFollower(), (message) => this.logger.warn(message));
     let reported = false;
     const timings: RequestTimings = { totalMs: 0 };
     let seenBefore: LatestReading | undefined;
@@ -314,6 +294,20 @@ export class GaiController implements vscode.Disposable {
     const parts = await this.parts?.catch(() => undefined);
     if (parts?.agentRuntime.revokeGrant(name)) this.logger.info(`approvals: ${name} asks again`);
     this.postGrants();
+  }
+
+  /** A navigation's replayed steps and learning agent, for the audit trail and the chat's step cards. */
+  private navigationFollower(): Required<Pick<NavigationObserver, 'onStep' | 'onEvent'>> {
+    return {
+      onStep: (step) => {
+        this.activity.replayStep(step);
+        this.chat.stepFinished(step);
+      },
+      onEvent: (event) => {
+        this.activity.follow(event);
+        this.chat.followNavigationEvent(event);
+      },
+    };
   }
 
   /** The runtime's approval handler (the chat card, or a modal when the view is hidden). */

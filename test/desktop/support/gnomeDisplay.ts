@@ -4,9 +4,9 @@
 // GNOME Shell also wants a system bus: a private one stands in, so nothing of the machine's is
 // touched. Both run as root here (unlike sway they do not refuse); each process is stopped by PID.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
-import { endProcessesOfBus } from './busProcesses';
+import { DesktopProcesses } from './busProcesses';
 
 export const GNOME_SIZE = { width: 1280, height: 800 };
 
@@ -41,15 +41,9 @@ export async function startGnome(kind: GnomeKind, timeoutMs = 30_000, size = GNO
     // No colord, no session manager, no locale daemon: Mutter says so once and goes on.
     XDG_CONFIG_HOME: join(runtimeDir, 'config'), GSETTINGS_BACKEND: 'memory',
   };
-  const children: ChildProcess[] = [];
-  let log = '';
+  const processes = new DesktopProcesses(runtimeDir, busAddress);
+  const track = (child: ChildProcess): ChildProcess => processes.track(child);
   const options = { env: base, stdio: ['ignore', 'ignore', 'pipe'] as ['ignore', 'ignore', 'pipe'] };
-  const track = (child: ChildProcess): ChildProcess => {
-    child.on('error', () => undefined);
-    child.stderr?.on('data', (chunk: Buffer) => (log = (log + chunk.toString('utf8')).slice(-4000)));
-    children.push(child);
-    return child;
-  };
   track(spawn('dbus-daemon', ['--session', '--nofork', `--address=${busAddress}`], options));
   await waitFor(() => existsSync(join(runtimeDir, 'bus')), 5_000);
   if (kind === 'gnome-shell') {
@@ -63,31 +57,14 @@ export async function startGnome(kind: GnomeKind, timeoutMs = 30_000, size = GNO
   track(spawn('wireplumber', [], options));
   const compositorArgs = ['--headless', '--virtual-monitor', `${size.width}x${size.height}`, '--wayland', '--no-x11'];
   const mutter = track(kind === 'gnome-shell' ? spawn('gnome-shell', compositorArgs, options) : spawn('mutter', compositorArgs, options));
-  // Ends what was started here once this process is gone, however it ended (SIGKILL, a crash).
-  const pids = children.map((c) => String(c.pid ?? 0));
-  const watchdog = spawn('sh', ['-c', 'while kill -0 "$1" 2>/dev/null; do sleep 1; done; shift; dir="$1"; shift; kill -TERM "$@" 2>/dev/null; rm -rf -- "$dir"',
-    'gai-gnome-watchdog', String(process.pid), runtimeDir, ...pids], { detached: true, stdio: 'ignore' });
-  watchdog.on('error', () => undefined);
-  watchdog.unref();
-  const stop = async (): Promise<void> => {
-    if (watchdog.pid !== undefined && watchdog.exitCode === null) watchdog.kill('SIGKILL');
-    for (const child of [...children].reverse()) {
-      if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) continue;
-      const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-      child.kill('SIGTERM');
-      await Promise.race([exited, new Promise((r) => setTimeout(r, 3_000))]);
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-    }
-    // The document portal's FUSE mount in the folder goes with it (EBUSY while it runs).
-    await endProcessesOfBus(busAddress);
-    rmSync(runtimeDir, { recursive: true, force: true });
-  };
+  processes.guard('gai-gnome-watchdog');
+  const stop = (): Promise<void> => processes.stop();
   try {
     await waitFor(() => mutter.exitCode !== null || (existsSync(join(runtimeDir, 'wayland-0')) && remoteDesktopOnBus(base)), timeoutMs);
     if (mutter.exitCode !== null) throw new Error(`exit ${mutter.exitCode}`);
   } catch (error) {
     await stop();
-    throw new Error(`headless ${kind} did not start (${error instanceof Error ? error.message : String(error)}): ${log.trim().split('\n').slice(-3).join(' | ')}`, { cause: error });
+    throw new Error(`headless ${kind} did not start (${error instanceof Error ? error.message : String(error)}): ${processes.log.trim().split('\n').slice(-3).join(' | ')}`, { cause: error });
   }
   const env: NodeJS.ProcessEnv = {
     ...process.env, WAYLAND_DISPLAY: 'wayland-0', XDG_RUNTIME_DIR: runtimeDir, DBUS_SESSION_BUS_ADDRESS: busAddress,

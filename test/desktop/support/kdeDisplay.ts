@@ -10,9 +10,9 @@
 //   so the portal's stream of this desktop carries no picture (a real Plasma's does).
 // Each process is stopped by PID; a watchdog ends them if this process dies.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
-import { endProcessesOfBus } from './busProcesses';
+import { DesktopProcesses } from './busProcesses';
 
 export const KDE_SIZE = { width: 1280, height: 800 };
 
@@ -50,15 +50,9 @@ export async function startKde(timeoutMs = 30_000, size = KDE_SIZE): Promise<Kde
     HOME: runtimeDir, PATH: process.env.PATH, XDG_RUNTIME_DIR: runtimeDir, DBUS_SESSION_BUS_ADDRESS: busAddress,
     XDG_CONFIG_HOME: join(runtimeDir, 'config'), XDG_CURRENT_DESKTOP: 'KDE', XDG_SESSION_TYPE: 'wayland', WAYLAND_DISPLAY: 'wayland-0',
   };
-  const children: ChildProcess[] = [];
-  let log = '';
+  const processes = new DesktopProcesses(runtimeDir, busAddress);
+  const track = (child: ChildProcess): ChildProcess => processes.track(child);
   const options = { env: base, stdio: ['ignore', 'ignore', 'pipe'] as ['ignore', 'ignore', 'pipe'] };
-  const track = (child: ChildProcess): ChildProcess => {
-    child.on('error', () => undefined);
-    child.stderr?.on('data', (chunk: Buffer) => (log = (log + chunk.toString('utf8')).slice(-4000)));
-    children.push(child);
-    return child;
-  };
   // The bus's stderr is not kept: the services it starts inherit it and may outlive it a while.
   track(spawn('dbus-daemon', ['--session', '--nofork', `--address=${busAddress}`], { env: base, stdio: 'ignore' }));
   await waitFor(() => existsSync(join(runtimeDir, 'bus')), 5_000);
@@ -74,29 +68,14 @@ export async function startKde(timeoutMs = 30_000, size = KDE_SIZE): Promise<Kde
     ...options,
     env: { ...kwinEnv, KWIN_FORCE_OWN_QPA: '1' },
   }));
-  const pids = children.map((c) => String(c.pid ?? 0));
-  const watchdog = spawn('sh', ['-c', 'while kill -0 "$1" 2>/dev/null; do sleep 1; done; shift; dir="$1"; shift; kill -TERM "$@" 2>/dev/null; rm -rf -- "$dir"',
-    'gai-kde-watchdog', String(process.pid), runtimeDir, ...pids], { detached: true, stdio: 'ignore' });
-  watchdog.on('error', () => undefined);
-  watchdog.unref();
-  const stop = async (): Promise<void> => {
-    if (watchdog.pid !== undefined && watchdog.exitCode === null) watchdog.kill('SIGKILL');
-    for (const child of [...children].reverse()) {
-      if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) continue;
-      const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-      child.kill('SIGTERM');
-      await Promise.race([exited, new Promise((r) => setTimeout(r, 3_000))]);
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-    }
-    await endProcessesOfBus(busAddress);
-    rmSync(runtimeDir, { recursive: true, force: true });
-  };
+  processes.guard('gai-kde-watchdog');
+  const stop = (): Promise<void> => processes.stop();
   try {
     await waitFor(() => compositor.exitCode !== null || (existsSync(join(runtimeDir, 'wayland-0')) && kwinOnBus(base)), timeoutMs);
     if (compositor.exitCode !== null) throw new Error(`exit ${compositor.exitCode}`);
   } catch (error) {
     await stop();
-    throw new Error(`headless KWin did not start (${error instanceof Error ? error.message : String(error)}): ${log.trim().split('\n').slice(-3).join(' | ')}`, { cause: error });
+    throw new Error(`headless KWin did not start (${error instanceof Error ? error.message : String(error)}): ${processes.log.trim().split('\n').slice(-3).join(' | ')}`, { cause: error });
   }
   const env: NodeJS.ProcessEnv = {
     ...process.env, WAYLAND_DISPLAY: 'wayland-0', XDG_RUNTIME_DIR: runtimeDir, DBUS_SESSION_BUS_ADDRESS: busAddress,

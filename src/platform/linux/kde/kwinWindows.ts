@@ -1,17 +1,9 @@
+import { toWindowInfo, type BridgeWindow } from '../bridgeWindow';
 import type { WindowInfo, WindowPort } from '../../../desktop/ports/windowPort';
 import type { DesktopBridge } from '../desktopBridge';
 
 /** A window question through KWin's scripting takes 4-6 ms; this bounds a stuck KWin. */
 const KWIN_TIMEOUT_MS = 3_000;
-
-interface KwinWindow {
-  id: string;
-  title: string;
-  appName: string;
-  type?: string;
-  pid?: number;
-  bounds: [number, number, number, number];
-}
 
 /**
  * Windows on KDE Plasma's Wayland session, as KWin knows them (bridgeKwinScript.ts): caption,
@@ -28,28 +20,16 @@ export class KwinWindows implements WindowPort {
 
   async activeWindow(): Promise<WindowInfo | undefined> {
     const answer = await this.bridge.request('active', {}, { timeoutMs: KWIN_TIMEOUT_MS });
-    return answer.window ? toWindowInfo(answer.window as KwinWindow) : undefined;
+    return answer.window ? toWindowInfo(answer.window as BridgeWindow) : undefined;
   }
 
   async listWindows(): Promise<WindowInfo[]> {
     const answer = await this.bridge.request('windows', {}, { timeoutMs: KWIN_TIMEOUT_MS });
-    return (answer.windows as KwinWindow[]).map(toWindowInfo);
+    return (answer.windows as BridgeWindow[]).map(toWindowInfo);
   }
 
   async listPopups(): Promise<WindowInfo[]> {
     const answer = await this.bridge.request('popups', {}, { timeoutMs: KWIN_TIMEOUT_MS });
-    return (answer.windows as KwinWindow[]).map(toWindowInfo);
+    return (answer.windows as BridgeWindow[]).map(toWindowInfo);
   }
-}
-
-function toWindowInfo(raw: KwinWindow): WindowInfo {
-  const [x, y, width, height] = raw.bounds;
-  return {
-    id: raw.id,
-    title: raw.title,
-    appName: raw.appName,
-    bounds: { x, y, width, height },
-    ...(raw.pid !== undefined ? { pid: raw.pid } : {}),
-    ...(raw.type !== undefined ? { type: raw.type } : {}),
-  };
 }

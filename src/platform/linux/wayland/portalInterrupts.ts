@@ -2,8 +2,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { describeCombo } from '../../../desktop/input/keys';
-import type { KeyCombo, Point } from '../../../desktop/ports/inputPort';
-import type { InterruptHandlers, InterruptOptions, InterruptPort, InterruptWatch, PersonActivity } from '../../../desktop/ports/interruptPort';
+import type { KeyCombo } from '../../../desktop/ports/inputPort';
+import type { InterruptHandlers, InterruptOptions, InterruptPort, InterruptWatch } from '../../../desktop/ports/interruptPort';
+import { HotkeyOnlyWatch } from './hotkeyOnlyWatch';
 import { PORTAL_SHORTCUTS_SCRIPT } from './portalShortcutsScript';
 
 // The stop hotkey where the desktop offers the GlobalShortcuts portal (KDE Plasma): one helper
@@ -82,29 +83,13 @@ export class PortalInterrupts implements InterruptPort {
   }
 }
 
-class PortalWatch implements InterruptWatch {
-  readonly capabilities: InterruptWatch['capabilities'];
-
+class PortalWatch extends HotkeyOnlyWatch {
   constructor(
     hotkey: ChildProcess | undefined,
     private readonly child?: ChildProcess,
   ) {
-    this.capabilities = { hotkey: hotkey !== undefined, corner: false, input: false };
+    super(hotkey !== undefined);
   }
-
-  async beginOwnInput(points: Point[]): Promise<PersonActivity> {
-    return nothing(points[0]);
-  }
-
-  async endOwnInput(): Promise<Point | undefined> {
-    return undefined;
-  }
-
-  async activity(): Promise<PersonActivity> {
-    return nothing(undefined);
-  }
-
-  async reset(): Promise<void> {}
 
   async close(): Promise<void> {
     if (this.child) await end(this.child);
@@ -125,9 +110,4 @@ function sameTrigger(described: string, combo: KeyCombo): boolean {
   const norm = (text: string): string[] => text.toLowerCase().replace(/\besc\b/g, 'escape').replace(/\bmeta\b/g, 'super').split('+').map((part) => part.trim()).sort();
   const wanted = [...combo.modifiers.map((m) => (m === 'command' ? 'ctrl' : m)), combo.key.toLowerCase()];
   return norm(described).join('+') === norm(wanted.join('+')).join('+');
-}
-
-function nothing(at: Point | undefined): PersonActivity {
-  const point = at ?? { x: 0, y: 0 };
-  return { keys: 0, buttons: 0, moved: false, pointer: point, left: point };
 }

@@ -1,6 +1,7 @@
 import { describeCombo } from '../../../desktop/input/keys';
-import type { KeyCombo, Point } from '../../../desktop/ports/inputPort';
-import type { InterruptHandlers, InterruptOptions, InterruptPort, InterruptWatch, PersonActivity } from '../../../desktop/ports/interruptPort';
+import type { KeyCombo } from '../../../desktop/ports/inputPort';
+import type { InterruptHandlers, InterruptOptions, InterruptPort, InterruptWatch } from '../../../desktop/ports/interruptPort';
+import { HotkeyOnlyWatch } from './hotkeyOnlyWatch';
 import { SWAY_BINDING_EVENT, SwayMessage, type SwayIpc } from './swayIpc';
 
 // sway: the stop hotkey is a binding GAI adds over IPC for the length of a request (`bindsym
@@ -50,8 +51,7 @@ export class SwayInterrupts implements InterruptPort {
   }
 }
 
-class SwayWatch implements InterruptWatch {
-  readonly capabilities: InterruptWatch['capabilities'];
+class SwayWatch extends HotkeyOnlyWatch {
   private closed = false;
 
   constructor(
@@ -59,22 +59,8 @@ class SwayWatch implements InterruptWatch {
     private readonly subscription: { close(): void } | undefined,
     private readonly ipc: SwayIpc,
   ) {
-    this.capabilities = { hotkey: combo !== undefined, corner: false, input: false };
+    super(combo !== undefined);
   }
-
-  async beginOwnInput(points: Point[]): Promise<PersonActivity> {
-    return nothing(points[0]);
-  }
-
-  async endOwnInput(): Promise<Point | undefined> {
-    return undefined;
-  }
-
-  async activity(): Promise<PersonActivity> {
-    return nothing(undefined);
-  }
-
-  async reset(): Promise<void> {}
 
   async close(): Promise<void> {
     if (this.closed) return;
@@ -82,11 +68,6 @@ class SwayWatch implements InterruptWatch {
     this.subscription?.close();
     if (this.combo) await this.ipc.command(`unbindsym --inhibited ${this.combo}`).catch(() => undefined);
   }
-}
-
-function nothing(at: Point | undefined): PersonActivity {
-  const point = at ?? { x: 0, y: 0 };
-  return { keys: 0, buttons: 0, moved: false, pointer: point, left: point };
 }
 
 function escapeRegExp(text: string): string {

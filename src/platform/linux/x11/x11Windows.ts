@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
+import { toWindowInfo, type BridgeWindow } from '../bridgeWindow';
 import type { WindowInfo, WindowPort } from '../../../desktop/ports/windowPort';
 import { DesktopBridge } from '../desktopBridge';
 import { noDisplay } from '../../nut/nutLoader';
@@ -16,14 +17,6 @@ export interface X11WindowsOptions {
   onWarning?: (message: string) => void;
 }
 
-interface BridgeWindow {
-  id: string;
-  title: string;
-  appName: string;
-  type?: string;
-  pid?: number;
-  bounds: [number, number, number, number];
-}
 
 /**
  * Windows on X11 over the desktop bridge's persistent X connection (python3-xlib): title,
@@ -149,17 +142,6 @@ export class X11Windows implements WindowPort {
   }
 }
 
-function toWindowInfo(raw: BridgeWindow): WindowInfo {
-  const [x, y, width, height] = raw.bounds;
-  return {
-    id: raw.id,
-    title: raw.title,
-    appName: raw.appName,
-    bounds: { x, y, width, height },
-    ...(raw.pid !== undefined ? { pid: raw.pid } : {}),
-    ...(raw.type !== undefined ? { type: raw.type } : {}),
-  };
-}
 
 function quoted(text: string, property: string): string | undefined {
   const match = new RegExp(`^${property}\\([A-Z0-9_]+\\) = "((?:[^"\\\\]|\\\\.)*)"`, 'm').exec(text);
