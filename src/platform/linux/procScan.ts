@@ -70,3 +70,28 @@ export function readProcFile(file: string): string | undefined {
     return undefined;
   }
 }
+
+/** The processes (not this one) whose environment holds `name=value`: e.g. what a private desktop's bus started. */
+export function processesWithEnv(name: string, value: string, procRoot = '/proc'): number[] {
+  const wanted = `${name}=${value}\0`;
+  return runningProcesses(procRoot)
+    .filter((p) => p.pid !== process.pid && (readProcFile(join(p.dir, 'environ')) ?? '').includes(wanted))
+    .map((p) => p.pid);
+}
+
+/** Asks each to end (SIGTERM) and waits until they have (a zombie has), at most `timeoutMs`. */
+export async function endProcesses(pids: readonly number[], timeoutMs = 3_000, procRoot = '/proc'): Promise<void> {
+  for (const pid of pids) {
+    try {
+      process.kill(pid, 'SIGTERM');
+    } catch {
+      // already gone
+    }
+  }
+  const alive = (pid: number): boolean => {
+    const stat = readProcFile(join(procRoot, String(pid), 'stat'));
+    return stat !== undefined && !/^\d+ \(.*\) Z/s.test(stat);
+  };
+  const deadline = Date.now() + timeoutMs;
+  while (pids.some(alive) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+}

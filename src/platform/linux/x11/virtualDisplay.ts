@@ -1,5 +1,6 @@
 // A private X display (Xvfb + openbox) for the desktop tests and the `npm start` demo, so the
 // agent never sees or moves the user's real screen and mouse.
+import { endProcesses, processesWithEnv } from '../procScan';
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { accessSync, closeSync, constants, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -130,6 +131,10 @@ export class VirtualDisplay {
       if (this.windowManager) await terminateGroup(this.windowManager);
       await terminateGroup(this.xvfb);
       untrackLive(this);
+      // What the display's session bus started outlives it a moment (the document portal keeps a
+      // FUSE mount in the runtime folder until it ends): ended first, so the folder can go.
+      const runtimeDir = this.env.XDG_RUNTIME_DIR;
+      if (this.ownsLogDir && runtimeDir) await endProcesses(processesWithEnv('XDG_RUNTIME_DIR', runtimeDir));
       if (this.ownsLogDir) rmSync(this.logDir, { recursive: true, force: true });
     })();
     return this.stopping;
