@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
 import type { HostMessage } from '../../src/shared/protocol';
-import { ChatSession, deniedInWords } from '../../src/vscode/chat/chatSession';
+import { ChatSession, deniedInWords, withTextRead } from '../../src/vscode/chat/chatSession';
+import { screenTextBlock } from '../../src/common/screenText';
 import { ToolResults } from '../../src/tools/toolResult';
 
 const call = { id: 'toolu_1', name: 'click', input: { text: 'Save' } };
@@ -112,5 +113,18 @@ describe('chat session (host side of the chat view)', () => {
     // Nothing left running to take a later step's end.
     chat.stepFinished({ ok: false, observation: 'late', durationMs: 1 });
     assert.deepEqual(chat.entries.map((e) => (e.kind === 'tool' ? e.status : e.kind)), ['done', 'denied', 'done']);
+  });
+
+  it('a screen reading\'s card shows the first lines read, not only how many words', () => {
+    const chat = new ChatSession(() => {});
+    const ocr = { id: 'o1', name: 'ocr', input: {} };
+    chat.handle({ type: 'tool_started', call: ocr, risk: 'read' });
+    const fullText = screenTextBlock('Calculator\n15\n\n7 8 9 /\n4 5 6 *', { source: 'ocr', area: 'the screen' });
+    chat.handle({ type: 'tool_finished', call: ocr, result: { success: true, durationMs: 30, observation: 'Read 12 word(s) from the screen.', data: { fullText } } });
+    assert.equal(chat.entries[0]?.kind === 'tool' && chat.entries[0].observation, 'Read 12 word(s) from the screen.\nCalculator\n15\n7 8 9 /\n4 5 6 *');
+    const many = screenTextBlock(Array.from({ length: 12 }, (_, i) => `line ${i + 1}`).join('\n'), { source: 'ocr' });
+    assert.match(withTextRead('Read 24 word(s).', { fullText: many }), /line 8\n… and 4 more line\(s\)$/);
+    assert.equal(withTextRead('Read 0 word(s).', { fullText: screenTextBlock('', { source: 'ocr' }) }), 'Read 0 word(s).\nNo text was read.');
+    assert.equal(withTextRead('Clicked "7".', { point: { x: 1, y: 2 } }), 'Clicked "7".');
   });
 });

@@ -248,7 +248,7 @@ export class ChatSession {
             this.push({ kind: 'tool', callId: event.call.id, name: event.call.name, input: this.redact(formatInput(event.call.input)), risk: 'read', status }),
           );
         }
-        const observation = status === 'denied' ? deniedInWords(result.observation, this.deniedByPerson.delete(event.call.id)) : result.observation;
+        const observation = status === 'denied' ? deniedInWords(result.observation, this.deniedByPerson.delete(event.call.id)) : withTextRead(result.observation, result.data);
         this.updateTool(event.call.id, { status, durationMs: result.durationMs, observation: this.redact(escapeInvisible(observation, { keepLayout: true })) });
         break;
       }
@@ -312,6 +312,23 @@ export class ChatSession {
     this.entries[index] = updated;
     this.post({ type: 'entry', index, entry: updated });
   }
+}
+
+/** Lines of a reading shown on its card (the model gets all of it). */
+const TEXT_READ_LINES = 8;
+
+/**
+ * A screen reading's card says what was read, not only how many words: the first lines of the
+ * text the tool gave the model (its screen-text block), after the tool's sentence.
+ */
+export function withTextRead(observation: string, data: unknown): string {
+  const block = (data as { fullText?: unknown } | undefined)?.fullText;
+  if (typeof block !== 'string') return observation;
+  const inner = /^<[^>\n]*>\n([\s\S]*)\n<\/[^>\n]*>$/.exec(block)?.[1] ?? block;
+  const lines = inner.split('\n').map((line) => line.trim()).filter(Boolean);
+  if (lines.length === 0) return `${observation}\nNo text was read.`;
+  const shown = lines.slice(0, TEXT_READ_LINES).map((line) => (line.length > 100 ? `${line.slice(0, 99)}…` : line));
+  return [observation, ...shown, ...(lines.length > TEXT_READ_LINES ? [`… and ${lines.length - TEXT_READ_LINES} more line(s)`] : [])].join('\n');
 }
 
 /**
