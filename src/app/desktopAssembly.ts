@@ -5,7 +5,7 @@ import { createDesktopServices, type DesktopServices } from '../desktop/desktopS
 import { askedFrom } from '../platform/linux/askedFrom';
 import { InputPermissionScope, withGuardedInput } from '../desktop/input/guardedInput';
 import { withWatchedInput } from '../desktop/input/watchedInput';
-import { InputClock, withClockedInput } from '../desktop/input/inputClock';
+import { InputClock } from '../desktop/input/inputClock';
 import type { Desktop } from '../desktop/ports/desktop';
 import type { InterruptPort } from '../desktop/ports/interruptPort';
 import { warmUpDesktop } from '../desktop/warmUp';
@@ -58,9 +58,9 @@ export class DesktopAssembly {
     // Perception may go elsewhere (the warm daemon); the input is always watched here, and under
     // a guarded call reaches only windows of apps the person allowed (judged at the input port).
     const perceived = front.perception ? front.perception(local) : local;
-    // Innermost, next to the platform: when the input was really sent, for the reader's wait after it.
+    // Each input is noted as it ends, for the reader's wait after it.
     const inputs = new InputClock();
-    this.services = createDesktopServices(withGuardedInput(withWatchedInput(withClockedInput(perceived, inputs), this.safety), this.inputScope), {
+    this.services = createDesktopServices(withGuardedInput(withWatchedInput(perceived, this.safety, inputs), this.inputScope), {
       inputs,
       screenshotMaxWidth: desktop.screenshotMaxWidth,
       // The terminal or editor GAI was started from shows the request: click by text looks past it.

@@ -1,14 +1,15 @@
 // A reading right after a click shows what the click did (issue 21's stale reading): galculator on
-// the suite's display, the desktop wired as the one assembly wires it (its input noted by an
-// InputClock the reader waits on). Right after "=" is clicked, the screen is read at once, as a
-// scripted model's next call does: the display must read 15, never the "8" from before.
+// the suite's display, the desktop wired as the one assembly wires it (its input noted through
+// WatchedInput on an InputClock the reader waits on). Right after "=" is clicked, the screen is
+// read at once, as a scripted model's next call does: the display must read 15, never the "8".
 import { strict as assert } from 'node:assert';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createDesktopServices, type DesktopServices } from '../../src/desktop/desktopServices';
-import { InputClock, withClockedInput } from '../../src/desktop/input/inputClock';
+import { InputClock } from '../../src/desktop/input/inputClock';
+import { withWatchedInput } from '../../src/desktop/input/watchedInput';
 import { createPlatformDesktop } from '../../src/platform/platformDesktop';
 import { suiteDisplay } from './support/fixture';
 
@@ -27,7 +28,9 @@ describe('a screen reading right after a click shows its effect (galculator, rea
     delete env.NO_AT_BRIDGE;
     calculator = spawn('galculator', [], { env, stdio: 'ignore' });
     const inputs = new InputClock();
-    services = createDesktopServices(withClockedInput(createPlatformDesktop({ env: display.env }), inputs), { inputs });
+    // No one watches the person here: the gate only lets GAI's input through.
+    const gate = { refusal: undefined, stopSignal: undefined, beginOwnInput: async () => {}, endOwnInput: async () => {} };
+    services = createDesktopServices(withWatchedInput(createPlatformDesktop({ env: display.env }), gate, inputs), { inputs });
     const deadline = Date.now() + 30_000;
     while ((await services.locator.locate('=')).status !== 'found') {
       if (Date.now() > deadline) throw new Error('galculator did not show its "=" within 30 s');

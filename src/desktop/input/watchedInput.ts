@@ -1,6 +1,7 @@
 import type { Desktop } from '../ports/desktop';
 import type { ClickCount, InputPort, KeyCombo, Modifier, MouseButton, Point, ScrollDirection } from '../ports/inputPort';
 import type { ScreenPort } from '../ports/screenPort';
+import type { InputClock } from './inputClock';
 
 /**
  * What the input decorator reports to and asks of whoever watches the person's input (the
@@ -35,6 +36,8 @@ export class WatchedInput implements InputPort {
     private readonly inner: InputPort,
     private readonly gate: OwnInputGate,
     private readonly screen?: ScreenPort,
+    /** Noted when each input has been sent: a reading right after it waits for its effect. */
+    private readonly clock?: InputClock,
   ) {}
 
   move(to: Point): Promise<void> {
@@ -76,6 +79,7 @@ export class WatchedInput implements InputPort {
     try {
       await this.inner.mouseUp(button);
     } finally {
+      this.clock?.note();
       await this.gate.endOwnInput();
     }
   }
@@ -116,6 +120,7 @@ export class WatchedInput implements InputPort {
       this.refuseIfStopped(); // the person may have stopped GAI while the watcher answered
       await action();
     } finally {
+      this.clock?.note();
       await this.gate.endOwnInput();
     }
   }
@@ -133,7 +138,7 @@ export class WatchedInput implements InputPort {
   }
 }
 
-/** The desktop with its input watched through `gate` (what the composition roots build). */
-export function withWatchedInput(desktop: Desktop, gate: OwnInputGate): Desktop {
-  return { ...desktop, input: new WatchedInput(desktop.input, gate, desktop.screen) };
+/** The desktop with its input watched through `gate` (what the composition roots build), each input noted on `clock`. */
+export function withWatchedInput(desktop: Desktop, gate: OwnInputGate, clock?: InputClock): Desktop {
+  return { ...desktop, input: new WatchedInput(desktop.input, gate, desktop.screen, clock) };
 }

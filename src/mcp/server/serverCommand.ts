@@ -95,7 +95,7 @@ async function serveHttp(server: GaiMcpServer, io: CliIo, logger: Logger, option
   const file = options.tokenFile ?? mcpTokenFile(io.env);
   let kept;
   try {
-    kept = keptToken(file, options.newToken);
+    kept = await keptToken(file, options.newToken);
   } catch (error) {
     throw new GaiError('CONFIG', `${options.tokenFile ? '--token-file ' : 'the bearer token file '}${file}: cannot keep the token there (${errorMessage(error)})`);
   }

@@ -1,6 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { chmodSync, closeSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { chmod, mkdir, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { readText, writeAtomic } from '../../common/atomicFile';
 
 // The bearer token of `gai mcp --http`: anyone who can reach the port could otherwise drive the
 // desktop, so every request must carry it. It is kept in a file only its owner reads, and kept
@@ -40,39 +41,17 @@ export interface KeptToken {
  * The token kept in `file`, or a new one written there (its folder made when missing, mode 700;
  * the file mode 600, written whole or not at all). `rotate`: always a new one.
  */
-export function keptToken(file: string, rotate: boolean): KeptToken {
+export async function keptToken(file: string, rotate: boolean): Promise<KeptToken> {
   if (!rotate) {
-    let text: string | undefined;
-    try {
-      text = readFileSync(file, 'utf8').trim();
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    }
+    const text = (await readText(file))?.trim();
     if (text !== undefined && TOKEN_SHAPE.test(text)) {
-      const open = (statSync(file).mode & 0o077) !== 0;
-      if (open) chmodSync(file, 0o600);
+      const open = ((await stat(file)).mode & 0o077) !== 0;
+      if (open) await chmod(file, 0o600);
       return { token: text, fresh: false, madePrivate: open };
     }
   }
   const token = newBearerToken();
-  mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
-  const partial = `${file}.${process.pid}.partial`;
-  try {
-    const fd = openSync(partial, 'w', 0o600);
-    try {
-      writeSync(fd, `${token}\n`);
-    } finally {
-      closeSync(fd);
-    }
-    chmodSync(partial, 0o600);
-    renameSync(partial, file);
-  } catch (error) {
-    try {
-      unlinkSync(partial);
-    } catch {
-      // never made
-    }
-    throw error;
-  }
+  await mkdir(dirname(file), { recursive: true, mode: 0o700 });
+  await writeAtomic(file, `${token}\n`); // created readable by its owner alone (mode 600)
   return { token, fresh: true, madePrivate: false };
 }

@@ -1,6 +1,7 @@
 // The conversation as the chat shows it, kept by the host so it survives the view being hidden
 // or reloaded. Turns agent events into chat entries and host messages; holds the approvals the
 // webview has not answered yet. No vscode import: unit-tested directly.
+import { screenTextForPeople } from '../../common/screenText';
 import type { AgentEvent } from '../../agent/agentEvents';
 import type { ApprovalDecision, ApprovalRequest } from '../../runtime/toolRuntime';
 import type { TokenUsage } from '../../model/messages';
@@ -184,7 +185,7 @@ export class ChatSession {
     if (!this.stepCards.has(callId)) return;
     if (decision === 'deny') {
       this.stepCards.delete(callId);
-      this.updateTool(callId, { status: 'denied', observation: 'You denied it; nothing was done.', ...this.approvalWithoutPicture(callId) });
+      this.updateTool(callId, { status: 'denied', observation: DENIED_BY_PERSON, ...this.approvalWithoutPicture(callId) });
     } else {
       this.stepCards.set(callId, 'running');
       this.updateTool(callId, { status: 'running', ...this.approvalWithoutPicture(callId) });
@@ -314,6 +315,9 @@ export class ChatSession {
   }
 }
 
+/** A card the person denied. */
+const DENIED_BY_PERSON = 'You denied it; nothing was done.';
+
 /** Lines of a reading shown on its card (the model gets all of it). */
 const TEXT_READ_LINES = 8;
 
@@ -324,8 +328,7 @@ const TEXT_READ_LINES = 8;
 export function withTextRead(observation: string, data: unknown): string {
   const block = (data as { fullText?: unknown } | undefined)?.fullText;
   if (typeof block !== 'string') return observation;
-  const inner = /^<[^>\n]*>\n([\s\S]*)\n<\/[^>\n]*>$/.exec(block)?.[1] ?? block;
-  const lines = inner.split('\n').map((line) => line.trim()).filter(Boolean);
+  const lines = screenTextForPeople(block).split('\n').map((line) => line.trim()).filter(Boolean);
   if (lines.length === 0) return `${observation}\nNo text was read.`;
   const shown = lines.slice(0, TEXT_READ_LINES).map((line) => (line.length > 100 ? `${line.slice(0, 99)}…` : line));
   return [observation, ...shown, ...(lines.length > TEXT_READ_LINES ? [`… and ${lines.length - TEXT_READ_LINES} more line(s)`] : [])].join('\n');
@@ -336,7 +339,7 @@ export function withTextRead(observation: string, data: unknown): string {
  * model's form of it (`click did NOT run (the user denied it): click {"text":"5"} did not happen.`).
  */
 export function deniedInWords(observation: string, byThePerson: boolean): string {
-  if (byThePerson) return 'You denied it; nothing was done.';
+  if (byThePerson) return DENIED_BY_PERSON;
   const why = /^\S+ did NOT run(?: \((.*)\): .* did not happen\.|: (.*?)\.?)$/s.exec(observation);
   const reason = why?.[1] ?? why?.[2];
   return reason ? `Not done: ${reason}.` : observation;

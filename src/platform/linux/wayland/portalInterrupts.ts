@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createInterface } from 'node:readline';
+import { hasExited, waitForExit } from '../../../common/childProcesses';
 import { describeCombo } from '../../../desktop/input/keys';
 import type { KeyCombo } from '../../../desktop/ports/inputPort';
 import type { InterruptHandlers, InterruptOptions, InterruptPort, InterruptWatch } from '../../../desktop/ports/interruptPort';
@@ -98,11 +99,9 @@ class PortalWatch extends HotkeyOnlyWatch {
 
 /** Ends the helper: its stdin closed, it closes the portal session and exits; by PID if it does not. */
 async function end(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  if (hasExited(child)) return;
   child.stdin?.end();
-  await Promise.race([exited, new Promise((r) => setTimeout(r, CLOSE_TIMEOUT_MS))]);
-  if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  if (!(await waitForExit(child, CLOSE_TIMEOUT_MS))) child.kill('SIGKILL');
 }
 
 /** Whether the desktop's description of a trigger ("Ctrl+Alt+Esc") is the combo asked for. */
