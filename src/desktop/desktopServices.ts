@@ -30,7 +30,7 @@ export interface DesktopServicesOptions {
   logger?: Logger;
   /** Where requests come from (the terminal, the editor): click by text looks past those windows. */
   asker?: Asker;
-  /** GAI's input as the desktop's input port notes it (withClockedInput): a reading right after it shows its effect. */
+  /** GAI's input as the desktop's input port notes it (WatchedInput's clock): a reading right after it shows its effect. */
   inputs?: InputTimes;
 }
 
