@@ -275,7 +275,7 @@ export class Agent {
     return {
       onToolStarted: (call, risk) => emit({ type: 'tool_started', call, risk }),
       onApprovalRequested: (request) => emit({ type: 'approval_requested', request }),
-      onApprovalResolved: (call, decision) => emit({ type: 'approval_resolved', call, decision }),
+      onApprovalResolved: (call, decision, byAppGrant) => emit({ type: 'approval_resolved', call, decision, ...(byAppGrant ? { byAppGrant } : {}) }),
       onToolFinished: (call, result) => {
         finished.set(call.id, { call, result });
         emit({ type: 'tool_finished', call, result });

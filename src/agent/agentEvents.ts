@@ -12,7 +12,8 @@ export type AgentEvent =
   | { type: 'assistant_message'; text: string; toolCalls: ToolCall[] }
   | { type: 'tool_started'; call: ToolCall; risk: RiskLevel }
   | { type: 'approval_requested'; request: ApprovalRequest }
-  | { type: 'approval_resolved'; call: ToolCall; decision: ApprovalDecision }
+  /** `byAppGrant`: asked nobody; the person approved actions in that app for this conversation. */
+  | { type: 'approval_resolved'; call: ToolCall; decision: ApprovalDecision; byAppGrant?: boolean }
   | { type: 'tool_finished'; call: ToolCall; result: ToolResult }
   | { type: 'recovery'; call: ToolCall; decision: RecoveryDecision }
   | { type: 'usage'; request: TokenUsage; session: TokenUsage }

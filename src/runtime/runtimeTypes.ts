@@ -17,10 +17,26 @@ export interface ApprovalRequest {
   kind?: ApprovalKind;
   /** Where the action lands (the window under its point, or the focused one for keys), when the tool located it first. */
   target?: ActionTarget;
+  /** The application it lands in, when a guard knows it: the approval can grant that app too (one question). */
+  app?: ApprovalApp;
 }
 
-/** `always`: approve, and do not ask again for this tool until approvals are reset. */
-export type ApprovalDecision = 'approve' | 'deny' | 'always';
+/** The application an action lands in, as a guard sees it. */
+export interface ApprovalApp {
+  /** Its name as the window gives it, made safe to show. */
+  name: string;
+  /** What a grant is kept under. */
+  key: string;
+  /** Nobody decided whether GAI may act there yet: a plain "approve" allows it for this action only. */
+  undecided: boolean;
+}
+
+/**
+ * `always`: approve, and do not ask again for this tool until approvals are reset.
+ * `app-conversation` / `app-always` (only when the request names an app): approve, allow that app
+ * for this conversation / always, and approve this conversation's later actions landing there.
+ */
+export type ApprovalDecision = 'approve' | 'deny' | 'always' | 'app-conversation' | 'app-always';
 export type ApprovalHandler = (request: ApprovalRequest, signal: AbortSignal) => Promise<ApprovalDecision>;
 
 /**
@@ -35,6 +51,16 @@ export interface ActionGuard {
   around?(call: ToolCall, tool: AnyTool, run: () => Promise<ToolResult>): Promise<ToolResult>;
   /** After the tool ran, whatever the result. */
   afterAction?(call: ToolCall, tool: AnyTool, result: ToolResult): void | Promise<void>;
+  /** The app the call lands in, for its approval to ask about in the same question (the first guard that knows says). */
+  approvalApp?(call: ToolCall, tool: AnyTool, target: ActionTarget | undefined, signal: AbortSignal): Promise<ApprovalApp | undefined>;
+  /** The person answered the call's approval (which asked about `app` when set). */
+  approvalAnswered?(call: ToolCall, decision: ApprovalDecision, app: ApprovalApp | undefined): void;
+  /** Whether the person approved, for this conversation, actions of this risk landing where this target is. */
+  preApproved?(tool: AnyTool, risk: RiskLevel, target: ActionTarget | undefined): boolean;
+  /** The apps whose actions are approved for this conversation (listed and revocable in a front). */
+  conversationApps?(): ApprovalApp[];
+  /** Takes back an app's conversation approval; false when it had none. */
+  revokeApp?(key: string): boolean;
 }
 
 export interface ExecuteOptions {
@@ -60,7 +86,8 @@ export type ApprovalKind = 'consequential' | 'untrusted-path' | 'safety-check';
 export interface ExecutionHooks {
   onToolStarted?(call: ToolCall, risk: RiskLevel): void;
   onApprovalRequested?(request: ApprovalRequest): void;
-  onApprovalResolved?(call: ToolCall, decision: ApprovalDecision): void;
+  /** `byAppGrant`: nobody was asked; the person approved actions in that app for this conversation. */
+  onApprovalResolved?(call: ToolCall, decision: ApprovalDecision, byAppGrant?: boolean): void;
   onToolFinished?(call: ToolCall, result: ToolResult): void;
   onRecovery?(call: ToolCall, decision: RecoveryDecision): void;
 }

@@ -14,10 +14,10 @@ import { runTurn } from './turnRunner';
 import { withConfirmation } from './safetyCheckApproval';
 import { whereItLands, type ActionTarget } from '../tools/actionTarget';
 import { locateTarget, runInsideGuards } from './targetedRun';
-import type { ActionGuard, ApprovalDecision, ApprovalHandler, ApprovalRequest, ExecuteOptions, ExecutionHooks, TurnOutcome } from './runtimeTypes';
+import type { ActionGuard, ApprovalApp, ApprovalDecision, ApprovalHandler, ApprovalRequest, ExecuteOptions, ExecutionHooks, TurnOutcome } from './runtimeTypes';
 
 // Callers import these from here, beside the class they configure.
-export type { ActionGuard, ApprovalDecision, ApprovalHandler, ApprovalKind, ApprovalRequest, ExecuteOptions, ExecutionHooks, TurnOutcome } from './runtimeTypes';
+export type { ActionGuard, ApprovalApp, ApprovalDecision, ApprovalHandler, ApprovalKind, ApprovalRequest, ExecuteOptions, ExecutionHooks, TurnOutcome } from './runtimeTypes';
 
 export interface ToolRuntimeOptions {
   policy?: ToolPolicy;
@@ -136,6 +136,16 @@ export class ToolRuntime {
   /** Forgets a conversation grant: the tool asks again. False when it had none. */
   revokeGrant(name: string): boolean {
     return this.shared.alwaysAllowed.delete(name);
+  }
+
+  /** The apps whose actions the person approved for this conversation (its guards keep them). */
+  conversationApps(): ApprovalApp[] {
+    return this.shared.guards.flatMap((guard) => guard.conversationApps?.() ?? []);
+  }
+
+  /** Takes back an app's conversation approval: actions there ask again. False when it had none. */
+  revokeApp(key: string): boolean {
+    return this.shared.guards.map((guard) => guard.revokeApp?.(key) ?? false).some(Boolean);
   }
 
   /** Runs the calls of one model turn (see runTurn for the order and when later calls are skipped). */
@@ -272,9 +282,23 @@ export class ToolRuntime {
   ): Promise<{ denied?: ToolResult; asked: boolean }> {
     const mode = options.approval ?? 'default';
     if (mode === 'skip') return { asked: false };
+    const guards = risk === 'read' ? [] : this.shared.guards;
     if (mode === 'default' && (this.autoApprove.has(risk) || this.shared.alwaysAllowed.has(tool.name) || this.shared.settingAllowed.has(tool.name))) return { asked: false };
+    if (mode === 'default' && guards.some((guard) => guard.preApproved?.(tool, risk, target) === true)) {
+      hooks.onApprovalResolved?.(call, 'approve', true);
+      return { asked: false };
+    }
+    const app = await this.approvalApp(guards, call, tool, target, signal);
     const summary = [summarizeCall(call), target ? whereItLands(target) : ''].filter(Boolean).join(' ');
-    const request: ApprovalRequest = { call, risk, summary, ...(options.approvalNote ? { note: options.approvalNote } : {}), ...(options.approvalKind ? { kind: options.approvalKind } : {}), ...(target ? { target } : {}) };
+    const request: ApprovalRequest = {
+      call,
+      risk,
+      summary,
+      ...(options.approvalNote ? { note: options.approvalNote } : {}),
+      ...(options.approvalKind ? { kind: options.approvalKind } : {}),
+      ...(target ? { target } : {}),
+      ...(app ? { app } : {}),
+    };
     if (!this.requestApproval) {
       const why = options.approvalNote ?? `approvals are needed for ${risk} tools`;
       return { denied: ToolResults.denied(tool.name, request.summary, `no one could approve it: ${why}`), asked: false };
@@ -288,11 +312,28 @@ export class ToolRuntime {
     }
     // A stop while the question was open answers it too (the host denies what is pending): that is a cancel, not the person's "no".
     if (signal.aborted) return { denied: ToolResults.cancelled(tool.name, 'stopped while waiting for approval'), asked: true };
+    // An answer about an app the request did not name would grant what nobody was shown.
+    if (!app && (decision === 'app-conversation' || decision === 'app-always')) decision = 'approve';
     hooks.onApprovalResolved?.(call, decision);
+    for (const guard of guards) guard.approvalAnswered?.(call, decision, app);
     if (decision === 'deny') return { denied: ToolResults.denied(tool.name, request.summary), asked: true };
     // "Always" on a step that must ask every time approves that step, and grants nothing more.
     if (decision === 'always' && mode !== 'required') this.shared.alwaysAllowed.add(tool.name);
     return { asked: true };
+  }
+
+  /** The app the call lands in, from the first guard that knows (best effort: a failure asks without it). */
+  private async approvalApp(guards: readonly ActionGuard[], call: ToolCall, tool: AnyTool, target: ActionTarget | undefined, signal: AbortSignal): Promise<ApprovalApp | undefined> {
+    for (const guard of guards) {
+      if (!guard.approvalApp) continue;
+      try {
+        const app = await guard.approvalApp(call, tool, target, signal);
+        if (app) return app;
+      } catch (error) {
+        this.logger.warn(`guard ${guard.name}: could not say which app ${tool.name} lands in (${errorMessage(error)})`);
+      }
+    }
+    return undefined;
   }
 
   private runWithTimeout(tool: AnyTool, input: unknown, signal: AbortSignal, target?: ActionTarget): Promise<ToolResult> {

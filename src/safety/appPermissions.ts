@@ -8,8 +8,9 @@ import { AppPatterns, appKey, defaultDenialCategory, displayName } from './appNa
 import type { AppPermissionStore } from './appPermissionStore';
 import type { AnyTool } from '../tools/toolBase';
 import { ToolResults } from '../tools/toolResult';
-import type { ActionGuard } from '../runtime/toolRuntime';
-import type { ActionTarget } from '../tools/actionTarget';
+import type { ActionGuard, ApprovalApp, ApprovalDecision } from '../runtime/toolRuntime';
+import { targetWindow, type ActionTarget } from '../tools/actionTarget';
+import type { RiskLevel } from '../tools/toolTypes';
 import type { InputPermission, InputPermissionScope, InputWay } from '../desktop/input/guardedInput';
 
 // Per-application permission for the agent's actions: before a click, a key or a scroll, the
@@ -79,6 +80,10 @@ export class AppPermissionGuard implements ActionGuard {
   private readonly pending = new Map<string, Promise<AppPromptAnswer>>();
   /** The apps each running call was allowed in (by beforeAction), for the input port's check. */
   private readonly granted = new WeakMap<ToolCall, Set<string>>();
+  /** The answer a call's approval gave about its app (one question): taken instead of asking again. */
+  private readonly answered = new WeakMap<ToolCall, { key: string; choice: AppChoice }>();
+  /** Apps whose actions the person approved for this conversation (key → name), from an approval's answer. */
+  private readonly approved = new Map<string, string>();
 
   constructor(private readonly options: AppPermissionOptions) {
     this.allow = new AppPatterns(options.allow);
@@ -90,6 +95,46 @@ export class AppPermissionGuard implements ActionGuard {
   /** A new conversation: "this conversation" grants end; "always"/"never" stay. */
   reset(): void {
     this.conversation.clear();
+    this.approved.clear();
+  }
+
+  /** The app the call lands in (its first window), unless it is refused there anyway: the approval asks about it too. */
+  async approvalApp(_call: ToolCall, tool: AnyTool, target: ActionTarget | undefined): Promise<ApprovalApp | undefined> {
+    if (this.isExempt(tool)) return undefined;
+    const located = target ? targetWindow(target) : undefined;
+    const window = located ? located.window : await this.options.windows.activeWindow().catch(() => undefined);
+    if (!window) return undefined;
+    const { key, label } = identify(window, target && target.points.length > 0 ? 'pointer' : 'keys');
+    const standing = await this.standing(key, label);
+    if (standing !== 'undecided' && !standing.allowed) return undefined;
+    return { name: label, key, undecided: standing === 'undecided' };
+  }
+
+  /** The approval's answer about the app: kept for this call's check (no second question), and a conversation's approval. */
+  approvalAnswered(call: ToolCall, decision: ApprovalDecision, app: ApprovalApp | undefined): void {
+    if (!app || decision === 'deny') return;
+    if (decision === 'app-conversation' || decision === 'app-always') {
+      this.answered.set(call, { key: app.key, choice: decision === 'app-always' ? 'always' : 'conversation' });
+      this.approved.set(app.key, app.name);
+    } else if (app.undecided) this.answered.set(call, { key: app.key, choice: 'once' });
+  }
+
+  /** An action (not a system call) landing only in apps whose actions the person approved for this conversation. */
+  preApproved(tool: AnyTool, risk: RiskLevel, target: ActionTarget | undefined): boolean {
+    if (risk !== 'action' || this.isExempt(tool) || !target) return false;
+    const windows = [...target.windows, ...(target.keys ? [target.keys.focused] : [])];
+    if (windows.length === 0) return false;
+    return windows.every((window) => window !== undefined && this.approved.has(identify(window).key));
+  }
+
+  conversationApps(): ApprovalApp[] {
+    return [...this.approved].map(([key, name]) => ({ key, name, undecided: false }));
+  }
+
+  /** Actions there ask again, and so does the app (an "always" kept in the store stays). */
+  revokeApp(key: string): boolean {
+    const had = this.approved.delete(key);
+    return this.conversation.delete(key) || had;
   }
 
   /**
@@ -161,6 +206,26 @@ export class AppPermissionGuard implements ActionGuard {
 
   /** `mayAsk` false: at the input port, where no one is asked (an app not decided before is refused). */
   private async decide(key: string, label: string, window: WindowInfo | undefined, call: ToolCall, signal: AbortSignal, mayAsk: boolean): Promise<Verdict> {
+    const standing = await this.standing(key, label);
+    if (standing !== 'undecided' && !standing.allowed) return standing;
+    const answer = this.answered.get(call);
+    if (answer?.key === key) return this.apply(key, answer.choice);
+    if (standing !== 'undecided') return standing;
+    const { allow: allowSetting } = this.options.settingNames;
+    if (!mayAsk && !this.options.grantOnceWithoutPrompt) {
+      return { allowed: false, why: 'the input would have reached it, and the action was not allowed there (the window under the point changed, or the tool could not say where it acts)' };
+    }
+    if (!this.options.prompt) {
+      if (this.options.grantOnceWithoutPrompt) return { allowed: true };
+      return { allowed: false, why: `no one could be asked whether GAI may act there; add it to ${allowSetting}` };
+    }
+    const choice = await this.ask(key, { app: label, key, title: displayName(window?.title ?? ''), call }, signal);
+    if (signal.aborted) return { allowed: false, why: 'the request was cancelled' };
+    return this.apply(key, choice);
+  }
+
+  /** What the settings, the store and this conversation already say about the app. */
+  private async standing(key: string, label: string): Promise<Verdict | 'undecided'> {
     const { allow: allowSetting, deny: denySetting } = this.options.settingNames;
     if (this.deny.matches(key)) return { allowed: false, why: `it is in ${denySetting}` };
     if (this.allow.namesExactly(key)) return { allowed: true };
@@ -181,16 +246,7 @@ export class AppPermissionGuard implements ActionGuard {
     }
     if (stored === 'never') return { allowed: false, why: `the person chose "never" for it (kept in ${this.options.store.where}); ${allowSetting} overrides that` };
     if (stored === 'always' || this.conversation.has(key)) return { allowed: true };
-    if (!mayAsk && !this.options.grantOnceWithoutPrompt) {
-      return { allowed: false, why: 'the input would have reached it, and the action was not allowed there (the window under the point changed, or the tool could not say where it acts)' };
-    }
-    if (!this.options.prompt) {
-      if (this.options.grantOnceWithoutPrompt) return { allowed: true };
-      return { allowed: false, why: `no one could be asked whether GAI may act there; add it to ${allowSetting}` };
-    }
-    const choice = await this.ask(key, { app: label, key, title: displayName(window?.title ?? ''), call }, signal);
-    if (signal.aborted) return { allowed: false, why: 'the request was cancelled' };
-    return this.apply(key, choice);
+    return 'undecided';
   }
 
   private async ask(key: string, request: AppPermissionRequest, signal: AbortSignal): Promise<AppPromptAnswer> {

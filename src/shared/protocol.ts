@@ -6,7 +6,8 @@ import { Type, type Static, type TObject } from '@sinclair/typebox';
 
 export const MAX_CHAT_INPUT = 20_000;
 
-const Decision = Type.Union([Type.Literal('approve'), Type.Literal('deny'), Type.Literal('always')]);
+// `app-*` answer the app question of a card that asks one (ApprovalView.app); the host ignores them on other cards.
+const Decision = Type.Union([Type.Literal('approve'), Type.Literal('deny'), Type.Literal('always'), Type.Literal('app-conversation'), Type.Literal('app-always')]);
 
 /** Webview → host, by `type`. */
 export const WEBVIEW_MESSAGE_SCHEMAS = {
@@ -41,6 +42,11 @@ export const WEBVIEW_MESSAGE_SCHEMAS = {
   /** Takes back an "Allow for this conversation" grant: the tool asks again. */
   revokeTool: Type.Object(
     { type: Type.Literal('revokeTool'), name: Type.String({ minLength: 1, maxLength: 100 }) },
+    { additionalProperties: false },
+  ),
+  /** Takes back "Allow in <app> for this conversation": actions there ask again. */
+  revokeApp: Type.Object(
+    { type: Type.Literal('revokeApp'), key: Type.String({ minLength: 1, maxLength: 200 }) },
     { additionalProperties: false },
   ),
 } satisfies Record<string, TObject>;
@@ -89,9 +95,10 @@ export interface ScreenPicture {
   src: string;
   width: number;
   height: number;
-  boxes: Array<{ x: number; y: number; width: number; height: number; text: string }>;
-  /** Where a click went (kind `click`) or the candidates of an ambiguous click (`candidate`). */
-  points: Array<{ x: number; y: number; label: string; kind: 'click' | 'candidate' }>;
+  /** OCR boxes; `target`: the element an approval asks about (drawn apart). */
+  boxes: Array<{ x: number; y: number; width: number; height: number; text: string; kind?: 'target' }>;
+  /** Where a click went (kind `click`), the candidates of an ambiguous click (`candidate`), or where an action will land (`target`). */
+  points: Array<{ x: number; y: number; label: string; kind: 'click' | 'candidate' | 'target' }>;
 }
 
 export interface ApprovalView {
@@ -99,6 +106,8 @@ export interface ApprovalView {
   text: string;
   /** A small crop of the latest screen reading around the point, the point marked. */
   picture?: ScreenPicture;
+  /** The application it lands in: the card offers to allow it for this conversation (and always, when undecided). */
+  app?: { name: string; undecided: boolean };
 }
 
 export type ErrorAction =
@@ -137,8 +146,8 @@ export type HostMessage =
   | { type: 'state'; entries: ChatEntry[]; running: boolean; usage: UsageView; thinkingSince?: number }
   | { type: 'entry'; index: number; entry: ChatEntry }
   | { type: 'appendText'; index: number; text: string }
-  /** The tools allowed for this conversation (shown in the header, each revocable). */
-  | { type: 'grants'; tools: string[] }
+  /** The tools and the apps allowed for this conversation (shown in the header, each revocable). */
+  | { type: 'grants'; tools: string[]; apps: Array<{ key: string; name: string }> }
   | { type: 'running'; running: boolean }
   | { type: 'usage'; usage: UsageView }
   /** The model is thinking since `since` (epoch ms); without it, it has answered. */

@@ -4,12 +4,15 @@
 // build), so every field is checked before it is used.
 import type { BBox } from '../common/geometry';
 
-/** A point in screen pixels with what happened there: `click` where it acted, `candidate` where it could have. */
+/**
+ * A point in screen pixels with what happened there: `click` where it acted, `candidate` where it
+ * could have, `target` where it will act (a small dot that leaves the label under it readable).
+ */
 export interface ScreenMark {
   x: number;
   y: number;
   label: string;
-  kind: 'click' | 'candidate';
+  kind: 'click' | 'candidate' | 'target';
 }
 
 export function isScreenPoint(value: unknown): value is { x: number; y: number } {

@@ -2,6 +2,7 @@
 import type { ImageBlock } from '../model/messages';
 import type { Point } from '../desktop/ports/inputPort';
 import type { WindowInfo } from '../desktop/ports/windowPort';
+import type { BBox } from '../common/geometry';
 
 /**
  * How much a tool may change: `read` only observes, `action` acts on the desktop through
@@ -46,4 +47,6 @@ export interface ActionTarget {
   windows: Array<WindowInfo | undefined>;
   /** Set when the action sends keys or text: the window that has the focus (undefined: none). */
   keys?: { focused: WindowInfo | undefined };
+  /** The element at the first point, when the tool found one (a label found by its text): its screen box and text. */
+  element?: { box: BBox; text: string };
 }

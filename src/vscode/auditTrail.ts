@@ -17,7 +17,7 @@ export const AUDIT_RECENT_MAX = 200;
  * conversation, the `gai.approvals.alwaysAllow` or `gai.autoApprove` setting, nobody (a
  * read-only tool), the person's own command, or a learned path the person had approved.
  */
-export type ApprovalSource = 'chat' | 'modal' | 'conversation-grant' | 'setting-always-allow' | 'setting-auto-approve' | 'read-only' | 'command' | 'learned-path';
+export type ApprovalSource = 'chat' | 'modal' | 'conversation-grant' | 'app-conversation-grant' | 'setting-always-allow' | 'setting-auto-approve' | 'read-only' | 'command' | 'learned-path';
 
 export interface AuditEntry {
   at: Date;
@@ -82,7 +82,8 @@ export class AuditTrail {
       if (open) open.asked = true;
     } else if (event.type === 'approval_resolved') {
       const open = this.open.get(event.call.id);
-      if (open) open.decision = event.decision;
+      if (open && event.byAppGrant) open.standing = 'app-conversation-grant';
+      else if (open) open.decision = event.decision;
     } else if (event.type === 'tool_finished') {
       this.finish(event.call, event.result);
     }
@@ -112,7 +113,7 @@ export class AuditTrail {
     let approval: AuditEntry['approval'];
     if (open?.asked) {
       if (open.decision === undefined) approval = { decision: 'cancelled' };
-      else approval = { decision: open.decision === 'deny' ? 'denied' : 'approved', by: modal ? 'modal' : 'chat', ...(open.decision === 'always' ? { forConversation: true } : {}) };
+      else approval = { decision: open.decision === 'deny' ? 'denied' : 'approved', by: modal ? 'modal' : 'chat', ...(open.decision === 'always' || open.decision === 'app-conversation' || open.decision === 'app-always' ? { forConversation: true } : {}) };
     } else if (result.code === 'DENIED' || result.code === 'INVALID_INPUT' || !open?.standing) {
       // Refused by policy, bad input or no one to ask: it never got as far as an approval.
       approval = { decision: 'none' };

@@ -11,7 +11,6 @@ import type { BrainSource } from './brain/brainController';
 import type { HostMessage } from '../shared/protocol';
 import type { ApiKeyStore } from './setup/apiKeyStore';
 import type { AppPermissionStore } from '../safety/appPermissionStore';
-import { modalAppPrompt } from './chat/appPermissionPrompt';
 import type { GaiParts } from './gaiParts';
 import { ChatSession } from './chat/chatSession';
 import type { OutputChannelLogger } from './outputLogger';
@@ -282,11 +281,21 @@ export class GaiController implements vscode.Disposable {
     this.postGrants();
   }
 
-  /** Tells the chat which tools are allowed for this conversation (its header lists them). */
+  /** Tells the chat which tools and apps are allowed for this conversation (its header lists them). */
   postGrants(): void {
     void (this.parts ?? Promise.resolve(undefined))
-      .then((parts) => this.webview?.post({ type: 'grants', tools: parts?.agentRuntime.conversationGrants() ?? [] }))
-      .catch(() => this.webview?.post({ type: 'grants', tools: [] }));
+      .then((parts) => {
+        const apps = (parts?.agentRuntime.conversationApps() ?? []).map(({ key, name }) => ({ key, name }));
+        this.webview?.post({ type: 'grants', tools: parts?.agentRuntime.conversationGrants() ?? [], apps });
+      })
+      .catch(() => this.webview?.post({ type: 'grants', tools: [], apps: [] }));
+  }
+
+  /** The person took back "Allow in <app> for this conversation": actions there ask again. */
+  async revokeApp(key: string): Promise<void> {
+    const parts = await this.parts?.catch(() => undefined);
+    if (parts?.agentRuntime.revokeApp(key)) this.logger.info(`approvals: actions in ${key} ask again`);
+    this.postGrants();
   }
 
   /** The person took back "Allow for this conversation" for a tool: it asks again. */
@@ -371,7 +380,7 @@ export class GaiController implements vscode.Disposable {
     this.redactor.setPatterns(compileRedactPatterns(settings.redact.patterns, 'gai.redact.patterns'));
     // Loaded here, not at activation: the LLM SDKs and the desktop adapters.
     const { buildGaiParts } = await import('./gaiParts');
-    const parts = buildGaiParts({ settings, apiKey, env: process.env, logger: this.logger, requestApproval: this.requestApproval, brainDir: this.brainDir, redactor: this.redactor, promptSecret: passwordPrompt, appPermissionStore: this.appPermissionStore, appPrompt: modalAppPrompt, onTakeover: takeoverPrompt((line) => this.chat.notice(line)), onSafetyNotice: (message) => this.chat.notice(message), onUsage: (usage) => this.chat.countUsage(usage), vscodeLm: vscode });
+    const parts = buildGaiParts({ settings, apiKey, env: process.env, logger: this.logger, requestApproval: this.requestApproval, brainDir: this.brainDir, redactor: this.redactor, promptSecret: passwordPrompt, appPermissionStore: this.appPermissionStore, appPrompt: this.approvals.appPrompt, onTakeover: takeoverPrompt((line) => this.chat.notice(line)), onSafetyNotice: (message) => this.chat.notice(message), onUsage: (usage) => this.chat.countUsage(usage), vscodeLm: vscode });
     this.logger.info(`agent and tools built in ${Math.round(performance.now() - started)} ms (provider ${settings.provider}, profile ${settings.toolProfile})`);
     return parts;
   }

@@ -73,7 +73,7 @@ function updateStatus(): void {
 window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
   const message = event.data;
   if (typeof message !== 'object' || message === null || typeof message.type !== 'string') return;
-  if (message.type === 'grants') return grants.update(message.tools);
+  if (message.type === 'grants') return grants.update(message.tools, message.apps);
   if (message.type === 'welcome') {
     welcome.setWelcome(message.welcome);
     return welcome.showFor(state.entries.length);

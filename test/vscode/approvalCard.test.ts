@@ -55,7 +55,7 @@ describe('chat webview: the approval card says what will happen (real bundle, re
     const image = { ...(await codec.decode(await calculatorScreen())), origin: { x: 0, y: 0 } };
     const call = { id: 'toolu_7', name: 'click', input: { x: 1520, y: 570 } };
     const view = await buildApprovalView(
-      { call, risk: 'action', summary: 'click {"x":1520,"y":570}' },
+      { call, risk: 'action', summary: 'click {"x":1520,"y":570}', app: { name: 'galculator', key: 'galculator', undecided: true } },
       {
         desktop: { images: codec, windows: { activeWindow: async () => ({ title: 'galculator', appName: 'galculator', bounds: { x: 1450, y: 430, width: 320, height: 360 } }) } },
         // A click neither types nor takes screenshot pixels: the card asks its tool nothing more.
@@ -72,15 +72,16 @@ describe('chat webview: the approval card says what will happen (real bundle, re
     }, DARK);
     await chat.post(
       { type: 'state', entries: [{ kind: 'user', text: 'press 7 on the calculator' }, tool], running: true, usage: USAGE },
-      { type: 'grants', tools: ['scroll', 'type_text'] },
+      { type: 'grants', tools: ['scroll', 'type_text'], apps: [{ key: 'mousepad', name: 'Mousepad' }] },
     );
-    await chat.until(() => document.querySelector('[data-kind="tool"] .approval-text') !== null && document.querySelectorAll('.grant').length === 2);
+    await chat.until(() => document.querySelector('[data-kind="tool"] .approval-text') !== null && document.querySelectorAll('.grant').length === 3);
 
     const card = await chat.page.evaluate(() => {
       const element = document.querySelector('[data-kind="tool"]');
       const text = element?.querySelector('.approval-text');
       const input = element?.querySelector('vscode-collapsible.tool-input');
-      const marker = element?.querySelector('.approval-picture svg .point-click circle');
+      const marker = element?.querySelector('.approval-picture svg .point-target circle');
+      const box = element?.querySelector('.approval-picture svg rect.target-box');
       return {
         sentence: text?.textContent,
         strong: text?.querySelector('em')?.textContent,
@@ -91,6 +92,8 @@ describe('chat webview: the approval card says what will happen (real bundle, re
         inputText: input?.querySelector('pre')?.textContent,
         image: element?.querySelector('.approval-picture svg image')?.getAttribute('href')?.slice(0, 23),
         marker: marker ? { cx: Number(marker.getAttribute('cx')), cy: Number(marker.getAttribute('cy')) } : undefined,
+        box: box ? ['x', 'y', 'width', 'height'].map((name) => Number(box.getAttribute(name))) : undefined,
+        appNote: element?.querySelector('.approval-app-note')?.textContent,
         viewBox: element?.querySelector('.approval-picture svg')?.getAttribute('viewBox'),
         labels: Array.from(element?.querySelectorAll('.approval vscode-button') ?? []).map((b) => b.textContent),
         grants: Array.from(document.querySelectorAll('.grant-name')).map((g) => g.textContent),
@@ -105,11 +108,15 @@ describe('chat webview: the approval card says what will happen (real bundle, re
     assert.equal(card.inputOpen, false);
     assert.equal(card.inputText, '{\n  "x": 1520,\n  "y": 570\n}');
     assert.equal(card.image, 'data:image/jpeg;base64,');
-    assert.equal(card.viewBox, '0 0 320 200');
-    // The crop is centred on the point (480×300 screen px shown at 320×200).
-    assert.deepEqual(card.marker, { cx: 160, cy: 100 });
-    assert.deepEqual(card.labels, ['Approve', 'Deny', 'Allow for this conversation']);
-    assert.deepEqual(card.grants, ['scroll', 'type_text']);
+    assert.equal(card.viewBox, '0 0 360 216');
+    // The crop (400×240 screen px shown at 360×216) is centred on the key's box (1508,552 22×30):
+    // the point is a dot beside the label's centre, and the key is outlined (2 px outside its box).
+    assert.deepEqual(card.marker, { cx: 180.9, cy: 110.7 });
+    assert.deepEqual(card.box, [168.1, 92.5, 23.8, 31]);
+    // One question for the action and the app: no second prompt about galculator follows.
+    assert.deepEqual(card.labels, ['Allow once', 'Allow in galculator for this conversation', 'Always allow in galculator', 'Deny']);
+    assert.match(card.appNote ?? '', /has not acted in galculator before/);
+    assert.deepEqual(card.grants, ['scroll', 'type_text', 'in Mousepad']);
     assert.equal(card.headerFirst, 'log');
 
     const page = chat.page as unknown as { screenshot(options: { path: string }): Promise<Buffer> };
@@ -118,7 +125,13 @@ describe('chat webview: the approval card says what will happen (real bundle, re
     await chat.page.click('.grant .grant-revoke');
     await chat.until(() => (window as unknown as TestWindow).__posted.some((message) => message.type === 'revokeTool'));
     assert.deepEqual((await chat.posted()).filter((m) => m.type === 'revokeTool'), [{ type: 'revokeTool', name: 'scroll' }]);
-    await chat.post({ type: 'grants', tools: [] });
+    await chat.page.click('.approval vscode-button[data-decision="app-conversation"]');
+    await chat.until(() => (window as unknown as TestWindow).__posted.some((message) => message.type === 'approval'));
+    assert.deepEqual((await chat.posted()).filter((m) => m.type === 'approval'), [{ type: 'approval', callId: 'toolu_7', decision: 'app-conversation' }]);
+    await chat.page.click('.grant:last-child .grant-revoke');
+    await chat.until(() => (window as unknown as TestWindow).__posted.some((message) => message.type === 'revokeApp'));
+    assert.deepEqual((await chat.posted()).filter((m) => m.type === 'revokeApp'), [{ type: 'revokeApp', key: 'mousepad' }]);
+    await chat.post({ type: 'grants', tools: [], apps: [] });
     await chat.until(() => document.querySelector<HTMLElement>('.grants')?.hidden === true);
     assert.deepEqual(await chat.violations(), []);
     assert.deepEqual(chat.problems, []);

@@ -45,7 +45,7 @@ async function screen(): Promise<ScreenImage> {
 }
 
 describe('approval view: the sentence and the screen around the point', () => {
-  it('a click at a point: the window title, and a 320 px crop with the point marked where it is', async () => {
+  it('a click at a point: the window title, and a 360 px crop with the point marked where it is', async () => {
     const image = await screen();
     const view = await buildApprovalView(request('click', { x: 1570, y: 576 }), {
       desktop: desktop({ title: 'galculator' }),
@@ -56,8 +56,9 @@ describe('approval view: the sentence and the screen around the point', () => {
     assert.ok(view.picture, 'no picture');
     assert.equal(view.picture.width, APPROVAL_PICTURE_WIDTH);
     assert.match(view.picture.src, /^data:image\/jpeg;base64,/);
-    // The crop is 480×300 screen px centred on the point: the point is in the middle of the picture.
-    assert.deepEqual(view.picture.points.map(({ x, y, kind }) => ({ x, y, kind })), [{ x: 160, y: 100, kind: 'click' }]);
+    // The crop is 400×240 screen px centred on the point: the point is in the middle of the picture.
+    assert.deepEqual(view.picture.points.map(({ x, y, kind }) => ({ x, y, kind })), [{ x: 180, y: 108, kind: 'click' }]);
+    assert.deepEqual(view.picture.boxes, []);
   });
 
   it('a click at a point names the text the latest reading saw there (the smallest box holding it)', async () => {
@@ -77,11 +78,33 @@ describe('approval view: the sentence and the screen around the point', () => {
 
   it('a point near the edge: the crop stays inside the screen; outside it: no crop', () => {
     const image = { width: 1920, height: 1080, origin: { x: 0, y: 0 } };
-    assert.deepEqual(around({ x: 5, y: 1075 }, image), { x: 0, y: 780, width: 480, height: 300 });
+    assert.deepEqual(around({ x: 5, y: 1075 }, image), { x: 0, y: 840, width: 400, height: 240 });
+    // With the target's box, centred on the box (a point at its edge still shows all of it).
+    assert.deepEqual(around({ x: 1000, y: 500 }, image, { x: 1000, y: 500, width: 100, height: 40 }), { x: 850, y: 400, width: 400, height: 240 });
     assert.equal(around({ x: 2000, y: 10 }, image), undefined);
   });
 
-  it('click by text and typing have no picture; typing names the focused field; slow lookups are not waited for', async () => {
+  it('a click by text located in the tree: the screen as it is now, the label outlined and the point a dot beside its centre', async () => {
+    const now = await screen();
+    const galculator = { title: 'Calculator', appName: 'galculator', bounds: { x: 1450, y: 430, width: 320, height: 360 } };
+    const located: ApprovalRequest = {
+      ...request('click', { text: '7' }),
+      target: { points: [{ x: 1520, y: 570 }], windows: [galculator], element: { box: { x: 1500, y: 550, width: 40, height: 40 }, text: '7' } },
+      app: { name: 'galculator', key: 'galculator', undecided: true },
+    };
+    let glanced = 0;
+    // No reading at all (the tree found the label): the card glances at the screen.
+    const view = await buildApprovalView(located, { desktop: desktop(), tools, latestReading: () => undefined, glance: async () => (glanced++, { image: now, analysis: { fullText: '', elements: [] }, secretRegions: [] }) });
+    assert.equal(glanced, 1);
+    assert.equal(view.text, 'Click **7** in *galculator* window *Calculator*');
+    assert.deepEqual(view.app, { name: 'galculator', undecided: true });
+    assert.ok(view.picture, 'no picture');
+    // Crop centred on the box (1520,570): x 1320..1720, y 450..690, shown at 0.9.
+    assert.deepEqual(view.picture.points.map(({ x, y, kind }) => ({ x, y, kind })), [{ x: 180, y: 108, kind: 'target' }]);
+    assert.deepEqual(view.picture.boxes.map(({ x, y, width, height, kind }) => ({ x, y, width, height, kind })), [{ x: 162, y: 90, width: 36, height: 36, kind: 'target' }]);
+  });
+
+  it('click by text without a located target and typing have no picture; typing names the focused field; slow lookups are not waited for', async () => {
     const reading = { image: await screen(), analysis: { fullText: '', elements: [] }, secretRegions: [] };
     const byText = await buildApprovalView(request('click', { text: '7' }), { desktop: desktop({ title: 'galculator' }), tools, latestReading: () => reading });
     assert.deepEqual(byText, { text: 'Click **7** in *galculator*' });

@@ -32,7 +32,7 @@ describe('webview screen picture model', () => {
     assert.equal(model.viewBox, '0 0 1280 800');
     assert.equal(model.src, SRC);
     assert.equal(model.boxes.length, 3);
-    assert.deepEqual(model.boxes[2], { x: 400, y: 300, width: 120, height: 30, text: 'Save', outline: { x: 396.8, y: 296.8, width: 126.4, height: 36.4 } });
+    assert.deepEqual(model.boxes[2], { x: 400, y: 300, width: 120, height: 30, text: 'Save', target: false, outline: { x: 396.8, y: 296.8, width: 126.4, height: 36.4 } });
     assert.equal(model.points.length, 3);
     assert.deepEqual(
       model.points.map((p) => [p.kind, p.cx, p.cy, p.number]),
@@ -95,7 +95,7 @@ describe('webview screen picture model', () => {
       }),
     );
     assert.ok(model);
-    assert.deepEqual(model.boxes, [{ x: 0, y: 40, width: 20, height: 10, text: 'clipped', outline: { x: -2, y: 38, width: 24, height: 14 } }]);
+    assert.deepEqual(model.boxes, [{ x: 0, y: 40, width: 20, height: 10, text: 'clipped', target: false, outline: { x: -2, y: 38, width: 24, height: 14 } }]);
     assert.deepEqual(
       model.points.map((p) => [p.cx, p.cy]),
       [[100, 0]],

@@ -74,7 +74,10 @@ export class ClickTool extends ToolBase<typeof schema> implements TargetingTool 
     const located = await this.services.locator.locate(input.text, { occurrence: input.occurrence, near: input.near, signal: context.signal });
     if (located.status !== 'found') return { failure: notClicked(input.text, located) };
     const target = await pointerTarget(this.services.desktop.windows, [located.point]);
-    if ('target' in target) this.found.set(target.target, located);
+    if ('target' in target) {
+      target.target.element = { box: located.bbox, text: located.text };
+      this.found.set(target.target, located);
+    }
     return target;
   }
 

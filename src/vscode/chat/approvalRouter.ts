@@ -15,7 +15,10 @@ import { buildApprovalView } from './approvalView';
 import type { ChatSession } from './chatSession';
 import type { OutputChannelLogger } from '../outputLogger';
 import { CHAT_VIEW_ID } from './chatViewId';
-import { MODAL_BUTTONS, modalDecision } from './approvalModal';
+import { modalButtons, modalDecision } from './approvalModal';
+import { modalAppPrompt } from './appPermissionPrompt';
+import type { AppPermissionPrompt } from '../../safety/appPermissions';
+import { summarizeCall } from '../../tools/callPreview';
 
 export interface ApprovalRouterDeps {
   chat: ChatSession;
@@ -40,9 +43,9 @@ export class ApprovalRouter {
     if (!this.deps.viewVisible() && !signal.aborted) {
       const note = request.note ? `\n\n${redactor.redact(escapeInvisible(request.note))}` : '';
       void vscode.window
-        .showWarningMessage(`GAI wants to: ${plainSentence(redactor.redact(view.text))}`, { modal: true, detail: `Risk: ${request.risk}. ${redactor.redact(request.summary)}${note}` }, ...MODAL_BUTTONS.map(([label]) => label))
+        .showWarningMessage(`GAI wants to: ${plainSentence(redactor.redact(view.text))}`, { modal: true, detail: `Risk: ${request.risk}. ${redactor.redact(request.summary)}${note}` }, ...modalButtons(request.app).map(([label]) => label))
         .then((choice) => {
-          const decision = modalDecision(choice);
+          const decision = modalDecision(choice, request.app);
           if (decision === undefined) {
             // Closed unanswered: the question stays on the chat's card.
             if (!signal.aborted) void vscode.window.showInformationMessage('GAI waits for your answer on its chat card (Approve or Deny).', 'Open the chat').then((open) => open && void vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`));
@@ -56,8 +59,32 @@ export class ApprovalRouter {
     }
     const decision = await answer;
     activity.answered(request, decision, byModal);
-    if (decision === 'always') queueMicrotask(() => this.deps.grantsChanged());
+    if (decision === 'always' || decision === 'app-conversation' || decision === 'app-always') queueMicrotask(() => this.deps.grantsChanged());
     return decision;
+  };
+
+  /**
+   * The app guard's question when the call's approval did not ask it (the action needed no
+   * approval): on the call's chat card, the same answers; a call the chat does not show (the
+   * @gai participant's) asks in a modal.
+   */
+  readonly appPrompt: AppPermissionPrompt = async (question, signal) => {
+    const { chat } = this.deps;
+    if (!chat.showsCall(question.call.id)) return modalAppPrompt(question, signal);
+    const app = { name: question.app, key: question.key, undecided: true };
+    const request: ApprovalRequest = { call: question.call, risk: 'action', summary: summarizeCall(question.call), app };
+    const decision = await this.request(request, signal);
+    chat.handle({ type: 'approval_resolved', call: question.call, decision });
+    switch (decision) {
+      case 'app-conversation':
+        return 'conversation';
+      case 'app-always':
+        return 'always';
+      case 'deny':
+        return undefined;
+      default:
+        return 'once';
+    }
   };
 
   /** The sentence and picture for a card; the bare tool call when the desktop cannot say more. */
@@ -68,6 +95,7 @@ export class ApprovalRouter {
         desktop: parts.desktop.desktop,
         tools: parts.agentRuntime.registry,
         latestReading: () => parts.desktop.reader.latestSeen(),
+        glance: () => parts.desktop.reader.glance(),
         computerScale: async () => 1 / (await parts.computerDisplay.geometry()).scale,
       });
     } catch (error) {

@@ -30,6 +30,8 @@ export class ChatSession {
    */
   private readonly stepCards = new Map<string, 'asking' | 'running'>();
   private readonly approvals = new Map<string, (decision: ApprovalDecision) => void>();
+  /** Pending approvals whose card asks about an app: only they take an `app-*` answer. */
+  private readonly askingApp = new Set<string>();
 
   /** `redact`: every text the chat shows passes it (errors, notices, tool inputs and observations). */
   constructor(
@@ -159,12 +161,14 @@ export class ChatSession {
       const settle = (decision: ApprovalDecision): void => {
         signal.removeEventListener('abort', onAbort);
         this.approvals.delete(request.call.id);
+        this.askingApp.delete(request.call.id);
         this.stepAnswered(request.call.id, decision);
         resolve(decision);
       };
       if (signal.aborted) return settle('deny');
       signal.addEventListener('abort', onAbort, { once: true });
       this.approvals.set(request.call.id, settle);
+      if (request.app) this.askingApp.add(request.call.id);
     });
   }
 
@@ -196,8 +200,15 @@ export class ChatSession {
   answerApproval(callId: string, decision: ApprovalDecision): boolean {
     const settle = this.approvals.get(callId);
     if (!settle) return false;
+    // An app grant on a card that named no app: nobody was shown what it grants.
+    if ((decision === 'app-conversation' || decision === 'app-always') && !this.askingApp.has(callId)) return false;
     settle(decision);
     return true;
+  }
+
+  /** Whether the chat has a card for this call (the call is the chat's agent's or a navigation step it shows). */
+  showsCall(callId: string): boolean {
+    return this.toolIndex.has(callId);
   }
 
   get pendingApprovals(): number {

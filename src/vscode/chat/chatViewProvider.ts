@@ -98,6 +98,9 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         case 'revokeTool':
           void this.controller.revokeTool(message.name);
           break;
+        case 'revokeApp':
+          void this.controller.revokeApp(message.key);
+          break;
       }
     } catch (error) {
       this.controller.logger.error(`webview: handling "${message.type}" failed: ${errorMessage(error)}`);

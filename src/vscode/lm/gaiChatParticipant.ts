@@ -9,6 +9,7 @@ import type { Logger } from '../../common/logger';
 import type { ApprovalDecision, ApprovalRequest } from '../../runtime/toolRuntime';
 import type { GaiParts } from '../gaiParts';
 import { buildApprovalView } from '../chat/approvalView';
+import { modalButtons } from '../chat/approvalModal';
 import { wordError } from '../setup/errorWording';
 import { plainText, progressText } from './participantWords';
 
@@ -141,13 +142,14 @@ export class GaiChatParticipant {
   private async approve(parts: GaiParts, request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision> {
     if (signal.aborted) return 'deny';
     const view = await buildApprovalView(request, { desktop: parts.desktop.desktop, tools: parts.agentRuntime.registry, latestReading: () => parts.desktop.reader.latestSeen() });
+    // Landing in an app: the same answers as the sidebar's card (one question for the action and the app).
+    const buttons = request.app ? modalButtons(request.app).filter(([, decision]) => decision !== 'deny') : ([['Allow', 'approve'], ['Allow for this request', 'always']] as const);
     const choice = await vscode.window.showWarningMessage(
       `@gai wants to: ${plainText(view.text)}`,
       { modal: true, detail: `${request.summary}${request.note ? `\n${request.note}` : ''}` },
-      'Allow',
-      'Allow for this request',
+      ...buttons.map(([label]) => label),
     );
-    return choice === 'Allow' ? 'approve' : choice === 'Allow for this request' ? 'always' : 'deny';
+    return buttons.find(([label]) => label === choice)?.[1] ?? 'deny';
   }
 }
 

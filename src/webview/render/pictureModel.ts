@@ -20,6 +20,8 @@ export interface Rect {
 
 export interface PictureBox extends Rect {
   text: string;
+  /** The element an approval asks about: outlined apart from the OCR boxes. */
+  target: boolean;
   /** Where its outline is drawn: around the box with a gap, so the stroke never covers the text. */
   outline: Rect;
 }
@@ -29,7 +31,7 @@ export interface PicturePoint {
   cy: number;
   /** Marker radius in picture pixels. */
   r: number;
-  kind: 'click' | 'candidate';
+  kind: 'click' | 'candidate' | 'target';
   label: string;
   /** 1-based number shown on candidates, so the text can refer to them. */
   number: number;
@@ -75,7 +77,7 @@ export function buildPictureModel(picture: ScreenPicture): PictureModel | undefi
       omitted++;
       continue;
     }
-    const kind = point.kind === 'candidate' ? 'candidate' : 'click';
+    const kind = point.kind === 'candidate' || point.kind === 'target' ? point.kind : 'click';
     const cx = round(clamp(point.x, 0, width));
     const cy = round(clamp(point.y, 0, height));
     points.push({
@@ -129,21 +131,23 @@ function labelPlace(cx: number, cy: number, r: number, width: number, height: nu
   return { labelX: round(labelX), labelY: round(Math.max(badgeR, labelY)), fontSize, badgeR };
 }
 
-function clipBox(box: Rect & { text: string }, width: number, height: number): Omit<PictureBox, 'outline'> | undefined {
+function clipBox(box: Rect & { text: string; kind?: string }, width: number, height: number): Omit<PictureBox, 'outline'> | undefined {
   if (![box.x, box.y, box.width, box.height].every(Number.isFinite)) return undefined;
   const x0 = clamp(box.x, 0, width);
   const y0 = clamp(box.y, 0, height);
   const x1 = clamp(box.x + box.width, 0, width);
   const y1 = clamp(box.y + box.height, 0, height);
   if (x1 - x0 <= 0 || y1 - y0 <= 0) return undefined;
-  return { x: round(x0), y: round(y0), width: round(x1 - x0), height: round(y1 - y0), text: String(box.text ?? '') };
+  return { x: round(x0), y: round(y0), width: round(x1 - x0), height: round(y1 - y0), text: String(box.text ?? ''), target: box.kind === 'target' };
 }
 
 function describe(width: number, height: number, boxes: number, points: PicturePoint[]): string {
   const clicks = points.filter((point) => point.kind === 'click').length;
-  const candidates = points.length - clicks;
+  const targets = points.filter((point) => point.kind === 'target');
+  const candidates = points.length - clicks - targets.length;
   const parts = [`Screenshot ${width}×${height}`, `${boxes} text box${boxes === 1 ? '' : 'es'}`];
   if (clicks > 0) parts.push(`${clicks} click${clicks === 1 ? '' : 's'}`);
+  for (const target of targets) parts.push(target.label || 'where it will act');
   if (candidates > 0) parts.push(`${candidates} candidate${candidates === 1 ? '' : 's'}`);
   return parts.join(', ');
 }

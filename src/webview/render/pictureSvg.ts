@@ -19,7 +19,7 @@ export function pictureSvg(model: PictureModel): SVGSVGElement {
   const boxes = svgElement('g', { class: 'ocr-boxes' });
   for (const box of model.boxes) {
     // The outline lies outside the text box (no fill): the words under it stay readable.
-    const rect = svgElement('rect', { class: 'ocr-box', ...box.outline });
+    const rect = svgElement('rect', { class: box.target ? 'ocr-box target-box' : 'ocr-box', ...box.outline });
     const tip = svgElement('title', {});
     tip.textContent = box.text;
     rect.append(tip);
@@ -39,10 +39,11 @@ export function pictureSvg(model: PictureModel): SVGSVGElement {
 function pointMarker(point: PicturePoint): SVGGElement {
   const group = svgElement('g', { class: `point point-${point.kind}` });
   const tip = svgElement('title', {});
-  tip.textContent = point.kind === 'candidate' ? `Candidate ${point.number}: ${point.label}` : `Click: ${point.label}`;
+  tip.textContent = point.kind === 'candidate' ? `Candidate ${point.number}: ${point.label}` : point.kind === 'target' ? point.label : `Click: ${point.label}`;
   group.append(tip);
   const { cx, cy, r } = point;
-  const shapes: Array<[keyof SVGElementTagNameMap, Record<string, number>]> = [['circle', { cx, cy, r }]];
+  // A target is a dot a third of a click's ring: the label it sits on stays readable.
+  const shapes: Array<[keyof SVGElementTagNameMap, Record<string, number>]> = [['circle', { cx, cy, r: point.kind === 'target' ? Math.max(1.5, r / 3) : r }]];
   if (point.kind === 'click') {
     const inner = r * 0.35;
     const outer = r * 1.8;

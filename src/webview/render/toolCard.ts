@@ -30,11 +30,30 @@ const RISK_HINT: Record<ToolEntry['risk'], string> = {
   system: 'Risk: system — can change the system',
 };
 
-const CHOICES: ReadonlyArray<{ decision: ApprovalChoice; label: string; icon: string; secondary: boolean }> = [
+interface Choice {
+  decision: ApprovalChoice;
+  label: string;
+  icon: string;
+  secondary: boolean;
+}
+
+const TOOL_CHOICES: readonly Choice[] = [
   { decision: 'approve', label: 'Approve', icon: 'check', secondary: false },
   { decision: 'deny', label: 'Deny', icon: 'close', secondary: true },
   { decision: 'always', label: 'Allow for this conversation', icon: 'check-all', secondary: true },
 ];
+
+/** One question for the action and the app it lands in: this action, the app for the conversation, always there (first time only), deny. */
+function choicesFor(approval: ToolEntry['approval']): readonly Choice[] {
+  const app = approval?.app;
+  if (!app || typeof app.name !== 'string') return TOOL_CHOICES;
+  return [
+    { decision: 'approve', label: app.undecided ? 'Allow once' : 'Approve', icon: 'check', secondary: false },
+    { decision: 'app-conversation', label: `Allow in ${app.name} for this conversation`, icon: 'check-all', secondary: true },
+    ...(app.undecided ? [{ decision: 'app-always' as const, label: `Always allow in ${app.name}`, icon: 'pass-filled', secondary: true }] : []),
+    { decision: 'deny', label: 'Deny', icon: 'close', secondary: true },
+  ];
+}
 
 /** A long observation is shown in full but scrolls inside the card (see chat.css). */
 export function toolCard(entry: ToolEntry, approvals: ApprovalHandler): HTMLElement {
@@ -88,6 +107,8 @@ function approvalSentence(approval: NonNullable<ToolEntry['approval']>): HTMLEle
   // Safe as HTML: the renderer escapes raw HTML and makes no links.
   sentence.innerHTML = renderInlineMarkdown(typeof approval.text === 'string' ? approval.text : '');
   box.append(sentence);
+  const app = approval.app;
+  if (app?.undecided && typeof app.name === 'string') box.append(el('p', 'approval-app-note', `GAI has not acted in ${app.name} before. Your answer can cover it for this conversation, or always.`));
   const model = approval.picture ? buildPictureModel(approval.picture) : undefined;
   if (model) {
     const picture = el('div', 'approval-picture');
@@ -109,7 +130,7 @@ function approvalButtons(entry: ToolEntry, approvals: ApprovalHandler): HTMLElem
   group.setAttribute('role', 'group');
   group.setAttribute('aria-label', `Allow ${entry.name} to run?`);
   const answered = approvals.answered.has(entry.callId);
-  const buttons = CHOICES.map(({ decision, label, icon, secondary }) => {
+  const buttons = choicesFor(entry.approval).map(({ decision, label, icon, secondary }) => {
     const button = el('vscode-button', `approval-${decision}`, label);
     button.setAttribute('icon', icon);
     button.dataset.decision = decision;

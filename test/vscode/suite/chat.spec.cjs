@@ -100,6 +100,36 @@ describe('GAI chat', () => {
     globalThis.gaiHostMetrics.sendToFirstTokenMs = api.lastTimings().sendToFirstTokenMs;
   });
 
+  it('one question for the first action in an app: the card names the app under the target; "for this conversation" covers the next action there', async () => {
+    const config = vscode.workspace.getConfiguration('gai');
+    // The fixture app is no longer allowed by a setting: nobody decided it yet.
+    await config.update('apps.allow', ['Code'], vscode.ConfigurationTarget.Global);
+    try {
+      await waitFor('the parts to be rebuilt', () => !api.isRunning());
+      const clicksBefore = fixtureEvents().filter((e) => e.event === 'click').length;
+      const entriesBefore = api.chatEntries().length;
+      server.push(
+        support.toolReply([{ name: 'click', input: { text: 'OK', near: 'Left panel' } }], 'The left OK.'),
+        support.toolReply([{ name: 'click', input: { text: 'OK', near: 'Left panel' } }], 'Once more.'),
+        support.textReply('Clicked it twice.'),
+      );
+      assert.equal(api.simulateWebviewMessage({ type: 'send', text: 'click the left OK twice' }), true);
+      const card = await waitFor('the approval card', () => api.chatEntries().slice(entriesBefore).find((e) => e.kind === 'tool' && e.status === 'awaiting_approval'));
+      // The app under the label (the fixture), named on the card with the question about it.
+      assert.match(card.approval.app.name, /gaifixture/i, JSON.stringify(card.approval));
+      assert.equal(card.approval.app.undecided, true);
+      assert.match(card.approval.text, /GaiFixture/i);
+      assert.equal(api.simulateWebviewMessage({ type: 'approval', callId: card.callId, decision: 'app-conversation' }), true);
+      // The second click asks nothing (no card waits, no modal): the request ends on its own.
+      await waitFor('the request to finish', () => !api.isRunning() && api.chatEntries().some((e) => e.kind === 'assistant' && e.text === 'Clicked it twice.'), 60000);
+      const cards = api.chatEntries().slice(entriesBefore).filter((e) => e.kind === 'tool' && e.name === 'click');
+      assert.deepEqual(cards.map((e) => e.status), ['done', 'done'], chatDump());
+      assert.equal(fixtureEvents().filter((e) => e.event === 'click').length, clicksBefore + 2);
+    } finally {
+      await config.update('apps.allow', ['GaiFixture', 'Code'], vscode.ConfigurationTarget.Global);
+    }
+  });
+
   it('measures Send → first streamed token with a warm agent (the model answers at once)', async function () {
     this.timeout(60000);
     const samples = [];
