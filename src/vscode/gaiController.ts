@@ -258,8 +258,11 @@ export class GaiController implements vscode.Disposable {
 
   /** Sends the last request again (the Retry button of an error); says so when there is none. */
   async retry(): Promise<void> {
-    if (this.errors.lastRequest === undefined) this.chat.error('There is no request to send again: type one below.');
-    else await this.ask(this.errors.lastRequest);
+    const request = this.errors.lastRequest;
+    if (request === undefined) return this.chat.error('There is no request to send again: type one below.');
+    if (this.chat.running) return this.chat.error('The agent is still working; stop it or wait.');
+    this.chat.dropUnanswered(request);
+    await this.ask(request);
   }
 
   stop(): void {

@@ -31,6 +31,7 @@ export class ChatLog {
   private autoScrollTop: number | undefined;
   private lastCostMs = 0;
   private lastFlushAt = 0;
+  private readonly resizes: ResizeObserver;
   /** Milliseconds of the slowest render so far, for measurements. */
   slowestRenderMs = 0;
 
@@ -43,9 +44,15 @@ export class ChatLog {
     root.replaceChildren(this.list);
     root.addEventListener('scroll', () => this.onScroll(), { passive: true });
     // Web components, pictures and opened sections change heights after a render.
-    new ResizeObserver(() => {
+    this.resizes = new ResizeObserver(() => {
       if (this.following) this.scrollToEnd();
-    }).observe(this.list);
+    });
+    this.resizes.observe(this.list);
+  }
+
+  /** Another element at the end of the log (the thinking row): when it shows or grows, the view follows it too. */
+  follow(element: HTMLElement): void {
+    this.resizes.observe(element);
   }
 
   /** Rebuilds every entry now and shows the newest (a whole new state is a new or reloaded conversation). */

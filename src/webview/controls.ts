@@ -56,6 +56,12 @@ export class Controls {
     this.input.focus();
   }
 
+  /** Puts a request in the message box, ready to edit or send (a welcome example). */
+  fill(text: string): void {
+    this.input.value = text.slice(0, MAX_INPUT);
+    this.input.focus();
+  }
+
   private send(): void {
     const text = this.input.value.trim();
     if (text === '' || this.running) return;

@@ -37,7 +37,7 @@ const grants = new GrantsBar((message) => vscode.postMessage(message));
 byId('log').before(grants.element);
 // The empty chat's welcome: what GAI does, requests to try, the setup state.
 // Above the grants header, which stays right before the log it belongs to.
-const welcome = new WelcomePanel();
+const welcome = new WelcomePanel((text) => controls.fill(text));
 grants.element.before(welcome.element);
 listenForActionButtons(welcome.element, (message) => vscode.postMessage(message));
 const log = new ChatLog(
@@ -54,6 +54,7 @@ listenForPictureLinks(byId('log'), (message) => vscode.postMessage(message));
 listenForActionButtons(byId('log'), (message) => vscode.postMessage(message));
 // After the entries (the log's own list), so it follows the newest one.
 const thinking = new ThinkingRow(byId('log'));
+log.follow(thinking.element);
 
 let saveTimer: ReturnType<typeof setTimeout> | undefined;
 function scheduleSave(): void {

@@ -1,5 +1,5 @@
 // The empty chat: what GAI does in two lines, three requests that work on this machine (a click
-// sends one), the setup state (provider, model, where the key comes from) with Set API Key,
+// puts one in the message box, to edit before sending), the setup state (provider, model, where the key comes from) with Set API Key,
 // Choose Model and Check Setup, and the self-check's answer once it ran. Hidden once the
 // conversation has entries. Buttons carry their message (data-post, see render/errorView.ts).
 import type { SetupCheckView, WebviewMessage, WelcomeView } from '../shared/protocol';
@@ -12,7 +12,8 @@ export class WelcomePanel {
   private view?: WelcomeView;
   private check?: SetupCheckView;
 
-  constructor() {
+  /** `fill`: puts an example in the message box (the person edits or sends it). */
+  constructor(private readonly fill: (text: string) => void) {
     this.element.setAttribute('aria-label', 'Welcome to GAI');
     this.element.hidden = true;
   }
@@ -46,7 +47,8 @@ export class WelcomePanel {
     for (const example of view.examples) {
       const button = el('button', 'welcome-example', example);
       button.type = 'button';
-      button.dataset.post = JSON.stringify({ type: 'send', text: example } satisfies WebviewMessage);
+      button.title = 'Put it in the message box to edit or send';
+      button.addEventListener('click', () => this.fill(example));
       examples.append(button);
     }
     this.element.replaceChildren(intro, examples, this.setupSection(view));

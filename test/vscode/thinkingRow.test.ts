@@ -40,6 +40,20 @@ describe('chat webview: the thinking row (real bundle, real CSP)', function () {
     assert.deepEqual(chat.problems, []);
   });
 
+  it('in a long chat the row appears in view at the bottom (the view follows it)', async () => {
+    const entries = Array.from({ length: 60 }, (_, i) => ({ kind: i % 2 ? ('assistant' as const) : ('user' as const), text: `message ${i}` }));
+    await chat.post({ type: 'state', entries, running: true, usage: USAGE });
+    await chat.until(() => document.querySelectorAll('#log .entries > *').length === 60);
+    await chat.post({ type: 'thinking', since: Date.now() });
+    await chat.until(row);
+    await chat.until(() => {
+      const log = document.getElementById('log')!.getBoundingClientRect();
+      const shown = document.querySelector('#log .thinking')!.getBoundingClientRect();
+      return shown.height > 0 && shown.bottom <= log.bottom + 1 && shown.top >= log.top;
+    }, undefined, 3_000);
+    await chat.post({ type: 'running', running: false });
+  });
+
   it('a view shown again gets the start from the state and counts on; the end of the request hides it', async () => {
     await chat.post({ type: 'state', entries: [{ kind: 'user', text: 'again' }], running: true, usage: USAGE, thinkingSince: Date.now() - 12_000 });
     await chat.until(row);

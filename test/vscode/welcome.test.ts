@@ -1,5 +1,5 @@
 // The empty chat's welcome and the errors' buttons in the real chat bundle and CSP (headless
-// chromium): the setup state from the host's `welcome`, examples that send, the setup buttons,
+// chromium): the setup state from the host's `welcome`, examples that fill the message box, the setup buttons,
 // the self-check list, hidden once the conversation has entries; an error's Retry / Set API Key /
 // Open Setting buttons post what the host handles. docs/screenshots/welcome.png with GAI_UPDATE_SCREENSHOTS=1.
 // Run alone: node --import=tsx node_modules/mocha/bin/mocha.js test/vscode/welcome.test.ts --timeout 120000
@@ -63,14 +63,18 @@ describe('chat webview: the welcome and error buttons (real bundle, real CSP)', 
     if (dark) await applyTheme(chat.page, dark, '--vscode-sideBar-background');
     await chat.page.screenshot({ path: screenshotPath('welcome.png') });
 
+    // An example goes into the message box to edit; nothing is sent until the person sends it.
     await chat.page.click('.welcome-example >> nth=1');
+    assert.equal(await chat.page.evaluate(() => (document.getElementById('input') as HTMLTextAreaElement | null)?.value), 'Open Galculator and calculate 12 × 7');
+    assert.deepEqual((await chat.posted()).filter((m) => m.type !== 'ready'), []);
     await chat.page.click('.welcome-setApiKey');
     await chat.page.click('.welcome-checkSetup');
+    await chat.page.click('#send');
     const posted = (await chat.posted()).filter((m) => m.type !== 'ready');
     assert.deepEqual(posted, [
-      { type: 'send', text: 'Open Galculator and calculate 12 × 7' },
       { type: 'setup', action: 'setApiKey' },
       { type: 'setup', action: 'checkSetup' },
+      { type: 'send', text: 'Open Galculator and calculate 12 × 7' },
     ]);
 
     await chat.post({ type: 'welcome', welcome: { ...WELCOME, keySource: 'secretStorage', keyNote: 'VS Code keeps secrets only in memory here.' } });

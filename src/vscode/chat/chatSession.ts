@@ -78,6 +78,19 @@ export class ChatSession {
     this.push({ kind: 'user', text });
   }
 
+  /**
+   * Retry: when the newest request got no answer (only errors or notices follow it), it and its
+   * errors leave the chat, as the agent left no trace of it; the request is then sent anew.
+   */
+  dropUnanswered(text: string): void {
+    const user = this.entries.findLastIndex((entry) => entry.kind === 'user');
+    const last = this.entries[user];
+    if (last?.kind !== 'user' || last.text !== text) return;
+    if (!this.entries.slice(user + 1).every((entry) => entry.kind === 'error' || entry.kind === 'notice')) return;
+    this.entries.length = user;
+    this.post(this.snapshot());
+  }
+
   notice(text: string): void {
     this.push({ kind: 'notice', text: this.redact(text) });
   }
