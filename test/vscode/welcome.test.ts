@@ -37,7 +37,7 @@ describe('chat webview: the welcome and error buttons (real bundle, real CSP)', 
     await chat?.close();
   });
 
-  it('shows the setup state and examples in the empty chat; an example sends, the buttons post setup', async () => {
+  it('shows the setup state and examples in the empty chat; an example fills the box, the buttons post setup', async () => {
     await chat.post({ type: 'state', entries: [], running: false, usage: EMPTY_USAGE }, { type: 'welcome', welcome: WELCOME });
     await chat.until(() => document.querySelector<HTMLElement>('.welcome')?.hidden === false);
     const view = await chat.page.evaluate(shown);
@@ -80,6 +80,43 @@ describe('chat webview: the welcome and error buttons (real bundle, real CSP)', 
     await chat.post({ type: 'welcome', welcome: { ...WELCOME, keySource: 'secretStorage', keyNote: 'VS Code keeps secrets only in memory here.' } });
     await chat.until(() => document.querySelector('.welcome-key-note')?.textContent === 'VS Code keeps secrets only in memory here.');
     assert.equal(await chat.page.evaluate(() => document.querySelector('.welcome-state .welcome-key')?.textContent), 'set (SecretStorage)');
+  });
+
+  it('Check Setup\'s answer fits a 280 px sidebar: each detail under its name, no sideways scroll', async () => {
+    const page = chat.page as unknown as { setViewportSize(size: { width: number; height: number }): Promise<void> };
+    await page.setViewportSize({ width: 280, height: 700 });
+    try {
+      await chat.post({ type: 'state', entries: [], running: false, usage: EMPTY_USAGE }, { type: 'welcome', welcome: WELCOME });
+      await chat.post({
+        type: 'setupCheck',
+        check: {
+          running: false,
+          items: [
+            { name: 'Accessibility tree (AT-SPI)', ok: false, detail: 'The accessibility bus did not answer: install at-spi2-core and log in again, or run `gai doctor --fix`.' },
+            { name: 'Stop hotkey', ok: true, detail: 'Ctrl+Alt+Escape through the GlobalShortcuts portal (org.freedesktop.portal.Desktop)' },
+          ],
+        },
+      });
+      await chat.until(() => document.querySelectorAll('.welcome-check li').length === 2);
+      const layout = await chat.page.evaluate(() => {
+        const details = Array.from(document.querySelectorAll<HTMLElement>('.welcome-check-detail'));
+        const names = Array.from(document.querySelectorAll<HTMLElement>('.welcome-check li strong'));
+        const root = document.scrollingElement!;
+        return {
+          sideways: root.scrollWidth - root.clientWidth,
+          detailWidths: details.map((d) => Math.round(d.getBoundingClientRect().width)),
+          detailHeights: details.map((d) => Math.round(d.getBoundingClientRect().height)),
+          belowName: details.map((d, i) => d.getBoundingClientRect().top >= names[i]!.getBoundingClientRect().bottom - 1),
+        };
+      });
+      assert.ok(layout.sideways <= 0, `the view scrolls sideways by ${layout.sideways} px`);
+      for (const width of layout.detailWidths) assert.ok(width >= 180, `a detail squeezed to ${width} px`);
+      for (const height of layout.detailHeights) assert.ok(height <= 120, `a detail ${height} px tall`);
+      assert.deepEqual(layout.belowName, [true, true]);
+      await chat.page.screenshot({ path: screenshotPath('check-setup-narrow.png') });
+    } finally {
+      await page.setViewportSize({ width: 420, height: 700 });
+    }
   });
 
   it('hides the welcome once there are entries; an error shows its way out as buttons', async () => {
