@@ -13,13 +13,23 @@ const FAKE_KEY = 'sk-ant-gai-host-test-0123456789-NOT-A-REAL-KEY';
 
 describe('GAI extension', () => {
   let api;
+  let activeOnItsOwn = false;
 
   before(async () => {
     const extension = vscode.extensions.getExtension(EXTENSION_ID);
     assert.ok(extension, `${EXTENSION_ID} is installed`);
+    // Nothing of GAI was used yet: start-up alone activates it (onStartupFinished).
+    const deadline = Date.now() + 30_000;
+    while (!extension.isActive && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    activeOnItsOwn = extension.isActive;
     const started = Date.now();
     api = await extension.activate();
     globalThis.gaiHostMetrics.activationWallMs = Date.now() - started;
+  });
+
+  it('is active after start-up before any GAI command or view: its status-bar item is there from the start', () => {
+    assert.equal(activeOnItsOwn, true, 'not activated by start-up');
+    assert.match(api.statusText(), /GAI/);
   });
 
   it('activates, and reports its activation time', () => {
