@@ -229,6 +229,10 @@ export class GaiController implements vscode.Disposable {
     let reported = false;
     const timings: RequestTimings = { totalMs: 0 };
     let seenBefore: LatestReading | undefined;
+    // Heard at once (the stream may still be carrying the words before it): the call's card waits for its turn.
+    const stopHearing = agent.onEvent((event) => {
+      if (event.type === 'tool_started') this.chat.callStarting(event.call.id);
+    });
     try {
       for await (const event of agent.streamRequest(text)) {
         if (event.type === 'error') {
@@ -248,6 +252,7 @@ export class GaiController implements vscode.Disposable {
       if (!reported) this.errors.show(error);
       this.logger.error(`request failed: ${errorMessage(error)}`);
     } finally {
+      stopHearing();
       navigations.dispose();
       timings.totalMs = performance.now() - receivedAt;
       this.lastTimings = timings;

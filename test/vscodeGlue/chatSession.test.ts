@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
 import type { HostMessage } from '../../src/shared/protocol';
-import { ChatSession, deniedInWords, withTextRead } from '../../src/vscode/chat/chatSession';
+import { ChatSession } from '../../src/vscode/chat/chatSession';
+import { deniedInWords, withTextRead } from '../../src/vscode/chat/cardWords';
 import { screenTextBlock } from '../../src/common/screenText';
 import { ToolResults } from '../../src/tools/toolResult';
 
@@ -43,6 +44,36 @@ describe('chat session (host side of the chat view)', () => {
     assert.equal(await answer, 'approve');
     chat.handle({ type: 'approval_resolved', call, decision: 'approve' });
     assert.equal(chat.entries[0]?.kind === 'tool' && chat.entries[0].status, 'running');
+  });
+
+  it("the agent's call asked about before its events arrive: the card comes after the words that lead up to it", async () => {
+    const chat = new ChatSession(() => {});
+    chat.addUser('add 7 and 8');
+    // Heard at once from the agent (its listener), while the stream still carries the lead-in.
+    chat.callStarting(call.id);
+    const app = { name: 'galculator', key: 'galculator', undecided: true };
+    const answer = chat.waitForApproval({ call, risk: 'action', summary: 'click "+"', app }, new AbortController().signal, { text: 'Click **+**', app: { name: 'galculator', undecided: true } });
+    assert.equal(chat.entries.length, 1, 'the card jumped ahead of the words');
+    assert.equal(chat.showsCall(call.id), true);
+    chat.handle({ type: 'text_delta', text: 'Now the plus key.' });
+    chat.handle({ type: 'assistant_message', text: 'Now the plus key.', toolCalls: [call] });
+    chat.handle({ type: 'tool_started', call, risk: 'action' });
+    assert.deepEqual(chat.entries.map((e) => e.kind), ['user', 'assistant', 'tool']);
+    const card = chat.entries[2];
+    assert.ok(card?.kind === 'tool');
+    assert.equal(card.status, 'awaiting_approval');
+    assert.deepEqual(card.approval, { text: 'Click **+**', app: { name: 'galculator', undecided: true } });
+    // An app answer is taken only because this card asked about the app.
+    assert.equal(chat.answerApproval(call.id, 'app-conversation'), true);
+    assert.equal(await answer, 'app-conversation');
+  });
+
+  it('an app answer on a card that named no app is refused (stale or forged)', () => {
+    const chat = new ChatSession(() => {});
+    void chat.waitForApproval({ call, risk: 'action', summary: '' }, new AbortController().signal, { text: 'Click **Save**' });
+    assert.equal(chat.answerApproval(call.id, 'app-always'), false);
+    assert.equal(chat.pendingApprovals, 1);
+    chat.denyPending();
   });
 
   it('resolves an approval from the webview once, and ignores stale or forged answers', async () => {

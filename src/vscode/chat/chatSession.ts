@@ -1,16 +1,14 @@
 // The conversation as the chat shows it, kept by the host so it survives the view being hidden
 // or reloaded. Turns agent events into chat entries and host messages; holds the approvals the
 // webview has not answered yet. No vscode import: unit-tested directly.
-import { screenTextForPeople } from '../../common/screenText';
 import type { AgentEvent } from '../../agent/agentEvents';
 import type { ApprovalDecision, ApprovalRequest } from '../../runtime/toolRuntime';
 import type { TokenUsage } from '../../model/messages';
 import type { PictureMessage } from '../../shared/pictureProtocol';
 import { EMPTY_USAGE, type ApprovalView, type ChatEntry, type ErrorAction, type HostMessage, type ScreenPicture, type UsageView } from '../../shared/protocol';
-import { previewValue } from '../../common/inputLimits';
-import { escapeInvisible, escapeInvisibleJson } from '../../common/invisibleText';
+import { escapeInvisible } from '../../common/invisibleText';
+import { DENIED_BY_PERSON, deniedInWords, formatInput, withTextRead } from './cardWords';
 
-const MAX_INPUT_CHARS = 2_000;
 /** Screenshots are large: only the newest few keep theirs (the text stays), so memory is bounded. */
 export const MAX_PICTURES = 6;
 
@@ -32,6 +30,12 @@ export class ChatSession {
   private readonly approvals = new Map<string, (decision: ApprovalDecision) => void>();
   /** Pending approvals whose card asks about an app: only they take an `app-*` answer. */
   private readonly askingApp = new Set<string>();
+  /**
+   * Calls of the chat's agent whose tool_started is still on its way through the event stream,
+   * with the approval view waiting for their card: the card comes in the stream's order, after
+   * the words that lead up to it.
+   */
+  private readonly inFlight = new Map<string, { approval?: ApprovalView }>();
 
   /** `redact`: every text the chat shows passes it (errors, notices, tool inputs and observations). */
   constructor(
@@ -131,6 +135,7 @@ export class ChatSession {
 
   setRunning(running: boolean): void {
     this.running = running;
+    if (!running) this.inFlight.clear();
     this.post({ type: 'running', running });
     if (!running) this.setThinking(undefined);
   }
@@ -139,6 +144,7 @@ export class ChatSession {
     this.denyPending();
     this.entries.length = 0;
     this.toolIndex.clear();
+    this.inFlight.clear();
     this.deniedByPerson.clear();
     this.stepCards.clear();
     this.assistantIndex = undefined;
@@ -150,7 +156,9 @@ export class ChatSession {
   /** Waits for the webview's answer; a cancel (signal) denies. */
   waitForApproval(request: ApprovalRequest, signal: AbortSignal, approval?: ApprovalView): Promise<ApprovalDecision> {
     const shown = approval ? { approval: { ...approval, text: this.redact(approval.text) } } : {};
+    const coming = this.inFlight.get(request.call.id);
     if (this.toolIndex.has(request.call.id)) this.updateTool(request.call.id, { status: 'awaiting_approval', ...shown });
+    else if (coming) coming.approval = shown.approval;
     else {
       // A step of a navigation (replayed or learned) has no card yet: the person must see what
       // they are asked about, and why it asks.
@@ -219,9 +227,14 @@ export class ChatSession {
     return true;
   }
 
-  /** Whether the chat has a card for this call (the call is the chat's agent's or a navigation step it shows). */
+  /** Whether the chat has a card for this call, or will have (the call is the chat's agent's or a navigation step it shows). */
   showsCall(callId: string): boolean {
-    return this.toolIndex.has(callId);
+    return this.toolIndex.has(callId) || this.inFlight.has(callId);
+  }
+
+  /** The chat's agent started a call (heard at once, before its event travels the stream): its card will come in order. */
+  callStarting(callId: string): void {
+    if (!this.toolIndex.has(callId)) this.inFlight.set(callId, {});
   }
 
   get pendingApprovals(): number {
@@ -253,9 +266,11 @@ export class ChatSession {
           this.updateTool(event.call.id, { status });
           break;
         }
+        const approval = this.inFlight.get(event.call.id)?.approval;
+        this.inFlight.delete(event.call.id);
         this.toolIndex.set(
           event.call.id,
-          this.push({ kind: 'tool', callId: event.call.id, name: event.call.name, input: this.redact(formatInput(event.call.input)), risk: event.risk, status }),
+          this.push({ kind: 'tool', callId: event.call.id, name: event.call.name, input: this.redact(formatInput(event.call.input)), risk: event.risk, status, ...(approval ? { approval } : {}) }),
         );
         break;
       }
@@ -265,6 +280,7 @@ export class ChatSession {
         break;
       case 'tool_finished': {
         this.stepCards.delete(event.call.id);
+        this.inFlight.delete(event.call.id);
         const result = event.result;
         const status = result.success ? 'done' : result.code === 'DENIED' ? 'denied' : result.code === 'CANCELLED' ? 'cancelled' : 'failed';
         if (!this.toolIndex.has(event.call.id)) {
@@ -339,36 +355,6 @@ export class ChatSession {
   }
 }
 
-/** A card the person denied. */
-const DENIED_BY_PERSON = 'You denied it; nothing was done.';
-
-/** Lines of a reading shown on its card (the model gets all of it). */
-const TEXT_READ_LINES = 8;
-
-/**
- * A screen reading's card says what was read, not only how many words: the first lines of the
- * text the tool gave the model (its screen-text block), after the tool's sentence.
- */
-export function withTextRead(observation: string, data: unknown): string {
-  const block = (data as { fullText?: unknown } | undefined)?.fullText;
-  if (typeof block !== 'string') return observation;
-  const lines = screenTextForPeople(block).split('\n').map((line) => line.trim()).filter(Boolean);
-  if (lines.length === 0) return `${observation}\nNo text was read.`;
-  const shown = lines.slice(0, TEXT_READ_LINES).map((line) => (line.length > 100 ? `${line.slice(0, 99)}…` : line));
-  return [observation, ...shown, ...(lines.length > TEXT_READ_LINES ? [`… and ${lines.length - TEXT_READ_LINES} more line(s)`] : [])].join('\n');
-}
-
-/**
- * A refused call in words for the person: the card already says what the call was, so not the
- * model's form of it (`click did NOT run (the user denied it): click {"text":"5"} did not happen.`).
- */
-export function deniedInWords(observation: string, byThePerson: boolean): string {
-  if (byThePerson) return DENIED_BY_PERSON;
-  const why = /^\S+ did NOT run(?: \((.*)\): .* did not happen\.|: (.*?)\.?)$/s.exec(observation);
-  const reason = why?.[1] ?? why?.[2];
-  return reason ? `Not done: ${reason}.` : observation;
-}
-
 function withoutPictures(entry: ChatEntry): ChatEntry {
   if (entry.kind === 'screen') {
     const { picture: _dropped, ...rest } = entry;
@@ -379,11 +365,4 @@ function withoutPictures(entry: ChatEntry): ChatEntry {
     return rest;
   }
   return entry;
-}
-
-function formatInput(input: unknown): string {
-  // A bounded copy first: the input may be nested too deep for JSON.stringify.
-  // Invisible and control characters as JSON escapes: the card shows what will be typed, all of it.
-  const text = escapeInvisibleJson(JSON.stringify(previewValue(input), null, 2) ?? '');
-  return text.length > MAX_INPUT_CHARS ? `${text.slice(0, MAX_INPUT_CHARS)}…` : text;
 }

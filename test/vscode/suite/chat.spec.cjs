@@ -122,6 +122,9 @@ describe('GAI chat', () => {
       assert.equal(api.simulateWebviewMessage({ type: 'approval', callId: card.callId, decision: 'app-conversation' }), true);
       // The second click asks nothing (no card waits, no modal): the request ends on its own.
       await waitFor('the request to finish', () => !api.isRunning() && api.chatEntries().some((e) => e.kind === 'assistant' && e.text === 'Clicked it twice.'), 60000);
+      // Each lead-in above the card it introduces (the first card waited for approval).
+      const order = api.chatEntries().slice(entriesBefore).map((e) => (e.kind === 'tool' ? 'card' : e.kind === 'assistant' ? e.text : e.kind));
+      assert.deepEqual(order, ['user', 'The left OK.', 'card', 'Once more.', 'card', 'Clicked it twice.']);
       const cards = api.chatEntries().slice(entriesBefore).filter((e) => e.kind === 'tool' && e.name === 'click');
       assert.deepEqual(cards.map((e) => e.status), ['done', 'done'], chatDump());
       assert.equal(fixtureEvents().filter((e) => e.event === 'click').length, clicksBefore + 2);
