@@ -73,8 +73,12 @@ export type ChatEntry =
       observation?: string;
       /** What the call will do, for the person approving it: a Markdown sentence and the screen around its point. */
       approval?: ApprovalView;
-      /** The screen after the action, with the point where it acted. */
+      /** The screen after the action around the point where it acted (the whole screen when that says it better). */
       after?: ScreenPicture;
+      /** The whole screen after the action, opened from the card when `after` is only a part of it. */
+      afterFull?: ScreenPicture;
+      /** A newer action's picture came: this one is shown folded (one click opens it). */
+      afterFolded?: boolean;
     }
   | { kind: 'screen'; title: string; text: string; picture?: ScreenPicture }
   | {

@@ -57,8 +57,8 @@ export class ChatPictures {
   private async addAfter(tool: AnyTool, call: Call, result: ToolResult, seenBefore: LatestReading | undefined): Promise<void> {
     try {
       const desktop = (await this.parts()).desktop;
-      const picture = await buildAfterPicture({ screen: desktop.desktop.screen, images: desktop.desktop.images, reader: desktop.reader }, { tool, input: call.input }, result, seenBefore);
-      if (picture) this.chat.setToolAfter(call.id, picture);
+      const pictures = await buildAfterPicture({ screen: desktop.desktop.screen, images: desktop.desktop.images, reader: desktop.reader }, { tool, input: call.input }, result, seenBefore);
+      if (pictures) this.chat.setToolAfter(call.id, pictures);
     } catch (error) {
       this.logger.warn(`no screen after ${call.name}: ${errorMessage(error)}`);
     }

@@ -112,12 +112,20 @@ export class ChatSession {
     return index;
   }
 
-  /** The screen after a tool's action, on its card (a denied or cancelled call gets none). */
-  setToolAfter(callId: string, picture: ScreenPicture): void {
+  /**
+   * The screen after a tool's action, on its card (a denied or cancelled call gets none): `shown`
+   * on the card, `full` the whole screen to open. Earlier cards' pictures fold: one picture of
+   * the screen in view at a time.
+   */
+  setToolAfter(callId: string, pictures: { shown: ScreenPicture; full?: ScreenPicture }): void {
     const index = this.toolIndex.get(callId);
     const entry = index === undefined ? undefined : this.entries[index];
     if (entry?.kind !== 'tool' || entry.status === 'denied' || entry.status === 'cancelled') return;
-    this.updateTool(callId, { after: picture });
+    for (const [other, at] of this.toolIndex) {
+      const earlier = this.entries[at];
+      if (other !== callId && earlier?.kind === 'tool' && earlier.after && !earlier.afterFolded) this.updateTool(other, { afterFolded: true });
+    }
+    this.updateTool(callId, { after: pictures.shown, ...(pictures.full ? { afterFull: pictures.full } : {}) });
     this.dropOldPictures();
   }
 
@@ -128,7 +136,7 @@ export class ChatSession {
       return { type: 'picture', title: entry.title, picture: entry.picture, ...(entry.text ? { caption: entry.text } : {}) };
     }
     if (entry?.kind === 'tool' && after && entry.after) {
-      return { type: 'picture', title: `${entry.name}: screen after`, picture: entry.after, ...(entry.observation ? { caption: entry.observation } : {}) };
+      return { type: 'picture', title: `${entry.name}: screen after`, picture: entry.afterFull ?? entry.after, ...(entry.observation ? { caption: entry.observation } : {}) };
     }
     return undefined;
   }
@@ -361,7 +369,7 @@ function withoutPictures(entry: ChatEntry): ChatEntry {
     return rest;
   }
   if (entry.kind === 'tool') {
-    const { after: _dropped, ...rest } = entry;
+    const { after: _dropped, afterFull: _full, ...rest } = entry;
     return rest;
   }
   return entry;

@@ -83,7 +83,7 @@ export function toolCard(entry: ToolEntry, approvals: ApprovalHandler): HTMLElem
     card.append(observation);
   }
   const after = entry.after ? buildPictureModel(entry.after) : undefined;
-  if (after) card.append(afterPicture(after));
+  if (after) card.append(afterPicture(after, { folded: entry.afterFolded === true, part: entry.afterFull !== undefined }));
   if (entry.status === 'awaiting_approval') card.append(approvalButtons(entry, approvals));
   return card;
 }
@@ -118,10 +118,17 @@ function approvalSentence(approval: NonNullable<ToolEntry['approval']>): HTMLEle
   return box;
 }
 
-/** The screen when the action had finished, the point where it acted marked: its effect. */
-function afterPicture(model: NonNullable<ReturnType<typeof buildPictureModel>>): HTMLElement {
-  const box = el('div', 'tool-after');
-  box.append(el('div', 'tool-after-label', 'Screen after'), pictureButton(model, 'after'));
+/**
+ * The screen when the action had finished, around the point where it acted: its effect. Folded
+ * once a newer action shows its own (one click opens it); the picture opens the whole screen.
+ */
+function afterPicture(model: NonNullable<ReturnType<typeof buildPictureModel>>, how: { folded: boolean; part: boolean }): HTMLElement {
+  const box = el('details', 'tool-after');
+  if (!how.folded) box.setAttribute('open', '');
+  const summary = el('summary', 'tool-after-label', how.part ? 'Screen after · around the action' : 'Screen after');
+  const button = pictureButton(model, 'after');
+  if (how.part) button.title = 'Open the whole screen after this action in an editor tab';
+  box.append(summary, button);
   return box;
 }
 
