@@ -61,6 +61,8 @@ export class GaiController implements vscode.Disposable {
   private readonly errors: ChatErrors;
   private readonly pictures: ChatPictures;
   private readonly approvals: ApprovalRouter;
+  /** The Navigate To command running now: Stop ends it; an approval it waits for is said on its progress line. */
+  private navigation?: { stop: AbortController; progress: (message: string) => void };
 
   constructor(
     private readonly keys: ApiKeyStore,
@@ -88,6 +90,7 @@ export class GaiController implements vscode.Disposable {
       parts: () => this.getParts(),
       viewVisible: () => this.webview?.visible() ?? false,
       grantsChanged: () => this.postGrants(),
+      asking: (sentence) => this.navigation?.progress(`Waiting for your approval in the GAI chat: ${sentence}`),
     });
     this.disposables.push(
       this.brainChanged,
@@ -160,13 +163,25 @@ export class GaiController implements vscode.Disposable {
     let report: NavigationReport;
     this.activity.beginNavigation();
     this.auditParts = parts;
+    // The chat's Stop ends it too, and its approvals are said on the progress line, not "learning".
+    const ownsChat = !this.chat.running;
+    if (ownsChat) this.setRunning(true);
+    this.navigation = { stop, progress: onProgress };
+    const startedAt = performance.now();
     try {
       report = await brain.navigateTo(target, {
         signal: stop.signal,
         onProgress,
         ...this.navigationFollower(),
       });
+    } catch (error) {
+      // Stopped (the chat's Stop, the toast's Cancel, the hotkey): an answer, not a failure of GAI.
+      if (!stop.signal.aborted) throw error;
+      const at = this.lastNodeKey ?? '';
+      report = { target, success: false, how: 'failed', currentNode: at, currentLabel: '', steps: 0, modelCalls: 0, durationMs: performance.now() - startedAt, pathIds: [], message: 'Stopped before arriving; nothing more was done.' };
     } finally {
+      this.navigation = undefined;
+      if (ownsChat) this.setRunning(false);
       signal.removeEventListener('abort', onCancel);
       await watch.end();
       this.brainChanged.fire();
@@ -271,6 +286,7 @@ export class GaiController implements vscode.Disposable {
   }
 
   stop(): void {
+    this.navigation?.stop.abort();
     // The agent is cancelled first, so the runtime sees its signal aborted when the pending
     // approvals are answered: recorded as cancelled, not as the person's denial.
     void (this.parts ?? Promise.resolve(undefined))

@@ -32,6 +32,8 @@ export class ChatLog {
   private lastCostMs = 0;
   private lastFlushAt = 0;
   private readonly resizes: ResizeObserver;
+  /** The entry to bring into view at the next render (reveal()). */
+  private revealing: number | undefined;
   /** Milliseconds of the slowest render so far, for measurements. */
   slowestRenderMs = 0;
 
@@ -82,6 +84,12 @@ export class ChatLog {
     else frame();
   }
 
+  /** An entry that asks the person something (an approval): brought into view when rendered, even if the person scrolled up. */
+  reveal(index: number): void {
+    this.revealing = index;
+    this.invalidate(index);
+  }
+
   /** Renders the pending changes now. */
   flush(): void {
     this.scheduled = false;
@@ -90,7 +98,13 @@ export class ChatLog {
     const indexes = [...this.dirty].sort((a, b) => a - b);
     this.dirty.clear();
     for (const index of indexes) this.renderOne(index);
-    if (this.following) this.scrollToEnd();
+    const asking = this.revealing === undefined ? undefined : this.elements[this.revealing];
+    this.revealing = undefined;
+    if (asking) {
+      asking.scrollIntoView({ block: 'nearest' });
+      this.autoScrollTop = this.root.scrollTop;
+      this.following = this.atBottom();
+    } else if (this.following) this.scrollToEnd();
     this.lastFlushAt = performance.now();
     this.lastCostMs = this.lastFlushAt - started;
     this.slowestRenderMs = Math.max(this.slowestRenderMs, this.lastCostMs);

@@ -92,7 +92,9 @@ window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
       const entry = state.entries[change.index];
       // The host has moved on from this approval; forget that it was answered here.
       if (entry?.kind === 'tool' && entry.status !== 'awaiting_approval') answered.delete(entry.callId);
-      log.invalidate(change.index);
+      // A question for the person is never left below the fold.
+      if (entry?.kind === 'tool' && entry.status === 'awaiting_approval' && !answered.has(entry.callId)) log.reveal(change.index);
+      else log.invalidate(change.index);
       welcome.showFor(state.entries.length);
       break;
     }

@@ -136,4 +136,30 @@ describe('chat webview: the approval card says what will happen (real bundle, re
     assert.deepEqual(await chat.violations(), []);
     assert.deepEqual(chat.problems, []);
   });
+  it('an approval is brought into view even when the person scrolled up a long chat', async () => {
+    const entries: ChatEntry[] = Array.from({ length: 60 }, (_, i) => ({ kind: i % 2 ? ('assistant' as const) : ('user' as const), text: `message ${i}` }));
+    await chat.post({ type: 'state', entries, running: true, usage: USAGE });
+    await chat.until(() => document.querySelectorAll('#log .entries > *').length === 60);
+    await chat.page.evaluate(() => {
+      const log = document.getElementById('log')!;
+      log.scrollTop = 0;
+      log.dispatchEvent(new Event('scroll'));
+    });
+    const card: ChatEntry = { kind: 'tool', callId: 'nav-step-1', name: 'click', input: '{\n  "text": "Network"\n}', risk: 'action', status: 'awaiting_approval', approval: { text: 'Click **Network** in *Settings*' } };
+    await chat.post({ type: 'entry', index: 60, entry: card });
+    await chat.until(() => {
+      const log = document.getElementById('log')!.getBoundingClientRect();
+      const buttons = document.querySelector('[data-kind="tool"] .approval')?.getBoundingClientRect();
+      return buttons !== undefined && buttons.height > 0 && buttons.top >= log.top && buttons.bottom <= log.bottom + 1;
+    });
+    // A plain reply in the meantime does not pull the person down.
+    await chat.page.evaluate(() => {
+      const log = document.getElementById('log')!;
+      log.scrollTop = 0;
+      log.dispatchEvent(new Event('scroll'));
+    });
+    await chat.post({ type: 'entry', index: 61, entry: { kind: 'assistant', text: 'still here' } });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    assert.equal(await chat.page.evaluate(() => document.getElementById('log')!.scrollTop), 0);
+  });
 });

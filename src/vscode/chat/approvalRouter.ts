@@ -29,6 +29,8 @@ export interface ApprovalRouterDeps {
   viewVisible: () => boolean;
   /** After "Allow for this conversation": the header lists the grant. */
   grantsChanged: () => void;
+  /** A question is waiting (its sentence in plain text): Navigate To's progress line says so. */
+  asking?: (sentence: string) => void;
 }
 
 export class ApprovalRouter {
@@ -39,6 +41,7 @@ export class ApprovalRouter {
     const { chat, activity, redactor } = this.deps;
     const view = await this.view(request);
     const answer = chat.waitForApproval(request, signal, view);
+    this.deps.asking?.(plainSentence(redactor.redact(view.text)));
     let byModal = false;
     if (!this.deps.viewVisible() && !signal.aborted) {
       const note = request.note ? `\n\n${redactor.redact(escapeInvisible(request.note))}` : '';

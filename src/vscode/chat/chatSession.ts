@@ -27,7 +27,8 @@ export class ChatSession {
    * agent event follows them, so their answer and their end are written here.
    */
   private readonly stepCards = new Map<string, 'asking' | 'running'>();
-  private readonly approvals = new Map<string, (decision: ApprovalDecision) => void>();
+  /** `stopped`: answered by a Stop or a cancel, not by the person's Deny. */
+  private readonly approvals = new Map<string, (decision: ApprovalDecision, stopped?: boolean) => void>();
   /** Pending approvals whose card asks about an app: only they take an `app-*` answer. */
   private readonly askingApp = new Set<string>();
   /**
@@ -186,15 +187,15 @@ export class ChatSession {
       this.stepCards.set(request.call.id, 'asking');
     }
     return new Promise<ApprovalDecision>((resolve) => {
-      const onAbort = (): void => settle('deny');
-      const settle = (decision: ApprovalDecision): void => {
+      const onAbort = (): void => settle('deny', true);
+      const settle = (decision: ApprovalDecision, stopped = false): void => {
         signal.removeEventListener('abort', onAbort);
         this.approvals.delete(request.call.id);
         this.askingApp.delete(request.call.id);
-        this.stepAnswered(request.call.id, decision);
+        this.stepAnswered(request.call.id, decision, stopped);
         resolve(decision);
       };
-      if (signal.aborted) return settle('deny');
+      if (signal.aborted) return settle('deny', true);
       signal.addEventListener('abort', onAbort, { once: true });
       this.approvals.set(request.call.id, settle);
       if (request.app) this.askingApp.add(request.call.id);
@@ -214,9 +215,12 @@ export class ChatSession {
     if (event.type === 'tool_finished' && this.stepCards.has(event.call.id)) this.handle(event);
   }
 
-  private stepAnswered(callId: string, decision: ApprovalDecision): void {
+  private stepAnswered(callId: string, decision: ApprovalDecision, stopped: boolean): void {
     if (!this.stepCards.has(callId)) return;
-    if (decision === 'deny') {
+    if (stopped) {
+      this.stepCards.delete(callId);
+      this.updateTool(callId, { status: 'cancelled', observation: 'Stopped before it ran.', ...this.approvalWithoutPicture(callId) });
+    } else if (decision === 'deny') {
       this.stepCards.delete(callId);
       this.updateTool(callId, { status: 'denied', observation: DENIED_BY_PERSON, ...this.approvalWithoutPicture(callId) });
     } else {
@@ -250,7 +254,7 @@ export class ChatSession {
   }
 
   denyPending(): void {
-    for (const settle of [...this.approvals.values()]) settle('deny');
+    for (const settle of [...this.approvals.values()]) settle('deny', true);
   }
 
   handle(event: AgentEvent): void {

@@ -19,7 +19,7 @@ function chatDump() {
   if (!currentApi) return '';
   return JSON.stringify(
     currentApi.chatEntries().map((e) =>
-      e.kind === 'screen' ? { ...e, picture: e.picture ? '(picture)' : undefined } : e.kind === 'tool' && e.after ? { ...e, after: '(picture)' } : e,
+      e.kind === 'screen' ? { ...e, picture: e.picture ? '(picture)' : undefined } : e.kind === 'tool' && e.after ? { ...e, after: '(picture)', afterFull: e.afterFull ? '(picture)' : undefined } : e,
     ),
   );
 }
@@ -208,8 +208,10 @@ describe('GAI chat', () => {
       api.chatEntries().find((e) => e.kind === 'tool' && e.name === 'click' && e.status === 'awaiting_approval' && e.input.includes('Right panel')),
     );
     assert.equal(fixtureEvents().filter((e) => e.event === 'click').length, clicksBefore, 'nothing clicked before approval');
+    assert.equal(api.isRunning(), true, "the chat's Stop is there while Navigate To runs");
     assert.equal(api.simulateWebviewMessage({ type: 'approval', callId: card.callId, decision: 'approve' }), true);
     const learned = await learning;
+    assert.equal(api.isRunning(), false);
     assert.equal(learned.success, true, learned.message);
     // The step's card ends with the step: not left "waiting for approval".
     const ended = api.chatEntries().find((e) => e.kind === 'tool' && e.callId === card.callId);
@@ -228,6 +230,24 @@ describe('GAI chat', () => {
     assert.equal(again.success, true, again.message);
     assert.equal(again.modelCalls, 0);
     assert.equal(server.requestCount - before, 2, 'the second navigation asked no model');
+  });
+
+  it("the chat's Stop ends a Navigate To that waits for an approval: nothing is clicked", async () => {
+    server.push(support.toolReply([{ name: 'click', input: { text: 'OK', near: 'Left panel' } }]));
+    const clicksBefore = fixtureEvents().filter((e) => e.event === 'click').length;
+    const entriesBefore = api.chatEntries().length;
+    const going = vscode.commands.executeCommand('gai.navigateTo', 'left panel OK pressed');
+    const card = await waitFor('the learning step to ask', () => api.chatEntries().slice(entriesBefore).find((e) => e.kind === 'tool' && e.status === 'awaiting_approval'));
+    assert.equal(api.simulateWebviewMessage({ type: 'stop' }), true);
+    const report = await going;
+    assert.ok(report, `no report; ${chatDump()}`);
+    assert.equal(report.success, false, report.message);
+    assert.match(report.message, /Stopped/);
+    // A stop is not the person's Deny.
+    const stopped = api.chatEntries().find((e) => e.kind === 'tool' && e.callId === card.callId);
+    assert.equal(stopped.status, 'cancelled', JSON.stringify(stopped));
+    assert.equal(api.isRunning(), false);
+    assert.equal(fixtureEvents().filter((e) => e.event === 'click').length, clicksBefore);
   });
 
   it('Show Brain draws the learned graph and renames a screen through its validated messages', async () => {
