@@ -91,7 +91,9 @@ describe('chat pictures come from what each tool declares', () => {
     assert.equal(result.success, true, result.observation);
     const card = chat.entries.find((entry) => entry.kind === 'tool' && entry.callId === 'call-stamp');
     assert.ok(card?.kind === 'tool' && card.after, 'the card has the screen after');
-    assert.deepEqual(card.after.points, [{ x: 400, y: 300, label: 'stamped', kind: 'click' }]);
+    // The whole screen to open has the mark where the tool says; the card's part is centred on it.
+    assert.deepEqual(card.afterFull?.points, [{ x: 400, y: 300, label: 'stamped', kind: 'click' }]);
+    assert.deepEqual(card.after.points, [{ x: 180, y: 108, label: 'stamped', kind: 'click' }]);
   });
 
   it('a new tool that declares "show what it read" gets a screen entry with its marks', async () => {
