@@ -79,6 +79,7 @@ export function activate(context: vscode.ExtensionContext): GaiExtensionApi {
     new ConversationStore(vscode.Uri.joinPath(context.globalStorageUri, 'conversations.json').fsPath, (message) => logger.warn(message)),
     (message) => logger.warn(message),
     () => controller.newConversation(),
+    (turns) => controller.resume(turns),
   );
   controller.beforeNewConversation = () => history.startNew();
   const statusBar = new GaiStatusBar(controller);

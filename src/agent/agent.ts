@@ -112,6 +112,19 @@ export class Agent {
     return this.session;
   }
 
+  /**
+   * A new session that goes on from an earlier conversation: its turns, in words, are the
+   * model's history (a reopened chat; a person's turn first).
+   */
+  continueSession(turns: ReadonlyArray<{ role: 'user' | 'assistant'; text: string }>): string {
+    const session = this.startSession();
+    for (const turn of turns) {
+      if (turn.role === 'user') this.conversation.addUserMessage(turn.text);
+      else this.conversation.addAssistantMessage(turn.text);
+    }
+    return session;
+  }
+
   endSession(): void {
     this.cancel();
     this.conversation.clear();

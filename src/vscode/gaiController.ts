@@ -13,6 +13,8 @@ import type { ApiKeyStore } from './setup/apiKeyStore';
 import type { AppPermissionStore } from '../safety/appPermissionStore';
 import type { GaiParts } from './gaiParts';
 import { ChatSession } from './chat/chatSession';
+import type { ResumedTurn } from './chat/resumedTurns';
+import { ChatGrants } from './chat/chatGrants';
 import type { OutputChannelLogger } from './outputLogger';
 import { ChatPictures } from './chat/chatPictures';
 import { ApprovalRouter } from './chat/approvalRouter';
@@ -61,6 +63,10 @@ export class GaiController implements vscode.Disposable {
   private readonly errors: ChatErrors;
   private readonly pictures: ChatPictures;
   private readonly approvals: ApprovalRouter;
+  /** The header's conversation grants (tools and apps), shown and revoked. */
+  readonly grants: ChatGrants;
+  /** A reopened conversation's turns, given to the model at the next request (the agent is built on first use). */
+  private resumed?: ResumedTurn[];
   /** The Navigate To command running now: Stop ends it; an approval it waits for is said on its progress line. */
   private navigation?: { stop: AbortController; progress: (message: string) => void };
 
@@ -81,6 +87,7 @@ export class GaiController implements vscode.Disposable {
       alwaysAllow: () => this.settingOr((s) => s.alwaysAllowTools, []),
       autoApprove: () => this.settingOr((s) => s.autoApprove, ['read']),
     }, (name) => this.built?.commandRuntime.registry.get(name)?.risk === 'read');
+    this.grants = new ChatGrants(async () => (await this.parts)?.agentRuntime, (message) => this.webview?.post(message), (line) => logger.info(line));
     this.pictures = new ChatPictures(this.chat, () => this.getParts(), logger);
     this.approvals = new ApprovalRouter({
       chat: this.chat,
@@ -89,7 +96,7 @@ export class GaiController implements vscode.Disposable {
       logger,
       parts: () => this.getParts(),
       viewVisible: () => this.webview?.visible() ?? false,
-      grantsChanged: () => this.postGrants(),
+      grantsChanged: () => this.grants.show(),
       asking: (sentence) => this.navigation?.progress(`Waiting for your approval in the GAI chat: ${sentence}`),
     });
     this.disposables.push(
@@ -238,6 +245,10 @@ export class GaiController implements vscode.Disposable {
       else this.errors.show(new GaiError('CONFIG', parts.agentProblem ?? 'No model is configured.'));
       return;
     }
+    if (this.resumed) {
+      agent.continueSession(this.resumed);
+      this.resumed = undefined;
+    }
     this.setRunning(true);
     this.auditParts = parts;
     const navigations = new ChatNavigationProgress(() => parts.brain(), this.navigationFollower(), (message) => this.logger.warn(message));
@@ -295,38 +306,20 @@ export class GaiController implements vscode.Disposable {
       .finally(() => this.chat.denyPending());
   }
 
+  /** A reopened conversation: the next request goes on from its turns. */
+  resume(turns: ResumedTurn[]): void {
+    this.resumed = turns;
+  }
+
   async newConversation(): Promise<void> {
+    this.resumed = undefined;
     this.stop();
     await this.beforeNewConversation?.();
     const parts = await this.parts?.catch(() => undefined);
     parts?.agent?.startSession();
     parts?.resetAppGrants();
     this.chat.clear();
-    this.postGrants();
-  }
-
-  /** Tells the chat which tools and apps are allowed for this conversation (its header lists them). */
-  postGrants(): void {
-    void (this.parts ?? Promise.resolve(undefined))
-      .then((parts) => {
-        const apps = (parts?.agentRuntime.conversationApps() ?? []).map(({ key, name }) => ({ key, name }));
-        this.webview?.post({ type: 'grants', tools: parts?.agentRuntime.conversationGrants() ?? [], apps });
-      })
-      .catch(() => this.webview?.post({ type: 'grants', tools: [], apps: [] }));
-  }
-
-  /** The person took back "Allow in <app> for this conversation": actions there ask again. */
-  async revokeApp(key: string): Promise<void> {
-    const parts = await this.parts?.catch(() => undefined);
-    if (parts?.agentRuntime.revokeApp(key)) this.logger.info(`approvals: actions in ${key} ask again`);
-    this.postGrants();
-  }
-
-  /** The person took back "Allow for this conversation" for a tool: it asks again. */
-  async revokeTool(name: string): Promise<void> {
-    const parts = await this.parts?.catch(() => undefined);
-    if (parts?.agentRuntime.revokeGrant(name)) this.logger.info(`approvals: ${name} asks again`);
-    this.postGrants();
+    this.grants.show();
   }
 
   /** A navigation's replayed steps and learning agent, for the audit trail and the chat's step cards. */

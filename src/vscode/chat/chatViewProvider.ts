@@ -62,7 +62,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
           this.readyCount++;
           this.post(this.controller.chat.snapshot());
           void this.setup?.postWelcome();
-          this.controller.postGrants();
+          this.controller.grants.show();
           this.controller.warmUp();
           break;
         case 'send':
@@ -96,10 +96,10 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
           void vscode.commands.executeCommand('workbench.action.openSettings', message.id);
           break;
         case 'revokeTool':
-          void this.controller.revokeTool(message.name);
+          void this.controller.grants.revokeTool(message.name);
           break;
         case 'revokeApp':
-          void this.controller.revokeApp(message.key);
+          void this.controller.grants.revokeApp(message.key);
           break;
       }
     } catch (error) {

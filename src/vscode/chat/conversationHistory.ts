@@ -1,14 +1,16 @@
 // Which conversation the chat shows, saved after each request and on New Chat; History lists the
 // saved ones in a QuickPick (choose to reopen, trash button to delete), and activation reopens
-// the last one. A reopened conversation is for reading: the model's own history starts fresh.
+// the last one. A reopened conversation goes on: the next request gives the model its earlier
+// turns (resumedTurns.ts).
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import { errorMessage } from '../../common/errors';
 import type { ChatEntry } from '../../shared/protocol';
 import type { ChatSession } from './chatSession';
 import { conversationTitle, relativeTime, type ConversationStore, type SavedConversation } from './conversationStore';
+import { turnsFromEntries, type ResumedTurn } from './resumedTurns';
 
-export const RESTORED_NOTE = 'History restored for reading; the model starts fresh.';
+export const RESTORED_NOTE = 'Reopened: GAI goes on from here with the requests, replies and actions above (its screenshots were not kept).';
 
 interface PickItem extends vscode.QuickPickItem {
   id: string;
@@ -25,6 +27,8 @@ export class ConversationHistory {
     private readonly warn: (message: string) => void,
     /** Ends the running request and starts the model afresh (saving the current conversation first). */
     private readonly newConversation: () => Promise<void>,
+    /** The model's next request goes on from these turns. */
+    private readonly resume: (turns: ResumedTurn[]) => void,
   ) {}
 
   get current(): string {
@@ -117,5 +121,6 @@ export class ConversationHistory {
     const last = entries.at(-1);
     if (!(last?.kind === 'notice' && last.text === RESTORED_NOTE)) entries.push({ kind: 'notice', text: RESTORED_NOTE });
     this.chat.restore(entries, saved.usage);
+    this.resume(turnsFromEntries(entries));
   }
 }

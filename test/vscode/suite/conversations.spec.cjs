@@ -14,7 +14,7 @@ const support = require(process.env.GAI_HOST_SUPPORT);
 const EXTENSION_ID = 'gai.gai';
 // The chat spec's key: extension.test.ts checks that it reaches no log.
 const FAKE_KEY = 'sk-ant-gai-chat-test-9876543210-NOT-A-REAL-KEY';
-const RESTORED_NOTE = 'History restored for reading; the model starts fresh.';
+const RESTORED_NOTE = 'Reopened: GAI goes on from here with the requests, replies and actions above (its screenshots were not kept).';
 
 const waitFor = (what, predicate, timeoutMs) => support.waitFor(what, predicate, timeoutMs);
 
@@ -51,7 +51,7 @@ describe('GAI conversations and the view', () => {
     assert.ok(registered.includes('gai.newConversation') && registered.includes('gai.showHistory'));
   });
 
-  it('a request is saved when it ends; New Chat starts another; History reopens it for reading', async () => {
+  it('a request is saved when it ends; New Chat starts another; History reopens it and the model goes on from it', async () => {
     await vscode.commands.executeCommand('gai.newConversation'); // the chat spec's conversation is saved, this one starts empty
     assert.deepEqual(api.chatEntries(), []);
     server.push(support.textReply('Remembered.'));
@@ -79,12 +79,16 @@ describe('GAI conversations and the view', () => {
     assert.deepEqual(entries.at(-1), { kind: 'notice', text: RESTORED_NOTE });
     assert.equal(api.currentConversationId(), saved.id);
 
-    // The model starts fresh: the next request carries no earlier turn.
-    server.push(support.textReply('Fresh.'));
+    // The model goes on: the next request carries the earlier turns, then the new one.
+    server.push(support.textReply('The blue folder.'));
     api.simulateWebviewMessage({ type: 'send', text: 'what did I ask?' });
-    await waitFor('the next reply', () => !api.isRunning() && api.chatEntries().some((e) => e.kind === 'assistant' && e.text === 'Fresh.'));
-    const sent = JSON.stringify(server.requests.at(-1).body.messages);
-    assert.doesNotMatch(sent, /blue folder/);
+    await waitFor('the next reply', () => !api.isRunning() && api.chatEntries().some((e) => e.kind === 'assistant' && e.text === 'The blue folder.'));
+    const sent = server.requests.at(-1).body.messages.map((m) => [m.role, m.content.map((b) => b.text).join('')]);
+    assert.deepEqual(sent, [
+      ['user', 'remember the blue folder'],
+      ['assistant', 'Remembered.'],
+      ['user', 'what did I ask?'],
+    ]);
   });
 
   it('a running request survives the chat view being hidden and shown: the new webview gets the chat, Stop still works', async () => {
