@@ -35,7 +35,7 @@ const ENTRIES: ChatEntry[] = [
     input: '{\n  "x": 1570,\n  "y": 576\n}',
     risk: 'action',
     status: 'awaiting_approval',
-    approval: { text: 'Click **7** at (1570, 576) in *galculator*, then type `Hello`' },
+    approval: { text: 'Click **7** at (1570, 576) in *galculator*, then type `Hello`', app: { name: 'galculator', undecided: true } },
   },
 ];
 
@@ -92,7 +92,7 @@ describe('chat webview in VS Code themes and a narrow sidebar (real bundle, real
       };
 
       // Text: WCAG AA (4.5:1) against the colour actually under it.
-      for (const name of ['paragraph', 'inlineCode', 'codeBlock', 'quote', 'tableCell', 'tableHead', 'link', 'user', 'toolName', 'observation', 'approvalText', 'approvalCode', 'toolStatus']) {
+      for (const name of ['paragraph', 'inlineCode', 'codeBlock', 'quote', 'tableCell', 'tableHead', 'link', 'user', 'toolName', 'observation', 'approvalText', 'approvalCode', 'approvalAppNote', 'toolStatus']) {
         const ratio = textContrast(get(name));
         assert.ok(ratio >= 4.5, `${theme.label}: ${name} has contrast ${ratio.toFixed(2)} (< 4.5): ${JSON.stringify(get(name))}`);
       }
@@ -166,6 +166,7 @@ const SELECTORS: Record<string, string> = {
   observation: '[data-kind="tool"] .observation pre',
   approvalText: '.approval-text',
   approvalCode: '.approval-text code',
+  approvalAppNote: '.approval-app-note',
   muted: '.tool-status',
 };
 
