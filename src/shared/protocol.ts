@@ -26,7 +26,7 @@ export const WEBVIEW_MESSAGE_SCHEMAS = {
   retry: Type.Object({ type: Type.Literal('retry') }, { additionalProperties: false }),
   /** A button of the welcome or of an error: set the key, choose the model, run the self-check. */
   setup: Type.Object(
-    { type: Type.Literal('setup'), action: Type.Union([Type.Literal('setApiKey'), Type.Literal('chooseModel'), Type.Literal('checkSetup')]) },
+    { type: Type.Literal('setup'), action: Type.Union([Type.Literal('setApiKey'), Type.Literal('chooseModel'), Type.Literal('checkSetup'), Type.Literal('copyKeyLine')]) },
     { additionalProperties: false },
   ),
   /** Opens the Settings editor at one of GAI's settings (the link of a bad-setting error). */
@@ -128,6 +128,8 @@ export interface WelcomeView {
   keySource?: 'secretStorage' | 'environment';
   /** Said when the key is set, e.g. that SecretStorage only lives in memory on this host. */
   keyNote?: string;
+  /** The key is kept only in memory here: the welcome offers the line that sets this variable instead. */
+  keepInEnvironment?: string;
   /** Requests that work on this machine; clicking one sends it. */
   examples: string[];
 }

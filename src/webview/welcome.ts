@@ -68,7 +68,7 @@ export class WelcomePanel {
     section.append(rows);
     if (view.keyNote) section.append(el('p', 'welcome-key-note', view.keyNote));
     const buttons = el('div', 'welcome-buttons');
-    const button = (label: string, icon: string, action: 'setApiKey' | 'chooseModel' | 'checkSetup', secondary: boolean): void => {
+    const button = (label: string, icon: string, action: 'setApiKey' | 'chooseModel' | 'checkSetup' | 'copyKeyLine', secondary: boolean): void => {
       const b = el('vscode-button', `welcome-${action}`, label);
       b.setAttribute('icon', icon);
       if (secondary) b.setAttribute('secondary', '');
@@ -79,6 +79,7 @@ export class WelcomePanel {
     button('Set API Key', 'key', 'setApiKey', view.keySource !== undefined);
     button('Choose Model', 'settings', 'chooseModel', true);
     button('Check Setup', 'checklist', 'checkSetup', true);
+    if (view.keepInEnvironment) button(`Copy the ${view.keepInEnvironment} Line`, 'copy', 'copyKeyLine', true);
     section.append(buttons);
     return section;
   }

@@ -77,9 +77,14 @@ describe('chat webview: the welcome and error buttons (real bundle, real CSP)', 
       { type: 'send', text: 'Open Galculator and calculate 12 × 7' },
     ]);
 
-    await chat.post({ type: 'welcome', welcome: { ...WELCOME, keySource: 'secretStorage', keyNote: 'VS Code keeps secrets only in memory here.' } });
+    await chat.post({ type: 'welcome', welcome: { ...WELCOME, keySource: 'secretStorage', keyNote: 'VS Code keeps secrets only in memory here.', keepInEnvironment: 'ANTHROPIC_API_KEY' } });
     await chat.until(() => document.querySelector('.welcome-key-note')?.textContent === 'VS Code keeps secrets only in memory here.');
     assert.equal(await chat.page.evaluate(() => document.querySelector('.welcome-state .welcome-key')?.textContent), 'set (SecretStorage)');
+    // A key kept only in memory: one click copies the line that keeps it in the environment.
+    assert.equal(await chat.page.evaluate(() => document.querySelector('.welcome-copyKeyLine')?.textContent), 'Copy the ANTHROPIC_API_KEY Line');
+    const before = (await chat.posted()).length;
+    await chat.page.click('.welcome-copyKeyLine');
+    assert.deepEqual((await chat.posted()).slice(before), [{ type: 'setup', action: 'copyKeyLine' }]);
   });
 
   it('Check Setup\'s answer fits a 280 px sidebar: each detail under its name, no sideways scroll', async () => {

@@ -9,7 +9,7 @@ import { parseWebviewMessage } from './messageValidation';
 import type { PicturePanel } from './picturePanel';
 
 
-const SETUP_COMMANDS = { setApiKey: 'gai.setApiKey', chooseModel: 'gai.chooseModel', checkSetup: 'gai.checkSetup' } as const;
+const SETUP_COMMANDS = { setApiKey: 'gai.setApiKey', chooseModel: 'gai.chooseModel', checkSetup: 'gai.checkSetup', copyKeyLine: 'gai.copyKeyLine' } as const;
 
 export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disposable {
   private view?: vscode.WebviewView;

@@ -37,7 +37,23 @@ export class SetupCommands implements vscode.Disposable {
       deps.keys.onDidChange(() => void this.postWelcome()),
       vscode.commands.registerCommand('gai.chooseModel', () => chooseModel(deps.controller.logger)),
       vscode.commands.registerCommand('gai.checkSetup', () => this.check()),
+      vscode.commands.registerCommand('gai.copyKeyLine', () => this.copyKeyLine()),
     );
+  }
+
+  /**
+   * Where SecretStorage lives only in memory (VS Code for the Web), the way to keep the key: the
+   * shell line that sets its variable, copied with the stored key in it (a placeholder without).
+   */
+  async copyKeyLine(): Promise<string> {
+    const variable = apiKeyEnvVar(this.providerAndModel().provider);
+    const key = await this.deps.keys.get();
+    const line = `export ${variable}=${shellQuoted(key ?? 'your-api-key')}`;
+    await vscode.env.clipboard.writeText(line);
+    void vscode.window.showInformationMessage(
+      `GAI: copied the line that sets ${variable}${key ? ' (with your key)' : ''}. Add it to the shell profile (~/.profile) of the machine VS Code's server runs on and restart the server: GAI then finds the key after every reload.`,
+    );
+    return variable;
   }
 
   /** The setup state; a bad setting shows the defaults' provider, the error says the rest when sending. */
@@ -45,7 +61,10 @@ export class SetupCommands implements vscode.Disposable {
     const { provider, model } = this.providerAndModel();
     const stored = (await this.deps.keys.get()) !== undefined;
     const key = keyState(provider, stored, this.deps.env, this.deps.keys.storageNote(apiKeyEnvVar(provider)));
-    return welcomeView({ provider, ...(model ? { model } : {}), key, examples: await this.deps.examples.get() });
+    const view = welcomeView({ provider, ...(model ? { model } : {}), key, examples: await this.deps.examples.get() });
+    // A key kept only in memory is lost at the next reload: one click copies the way to keep it.
+    const needsKey = provider !== 'vscode-lm' && provider !== 'ollama';
+    return this.deps.keys.memoryOnly && needsKey && !this.deps.env[apiKeyEnvVar(provider)] ? { ...view, keepInEnvironment: apiKeyEnvVar(provider) } : view;
   }
 
   async postWelcome(): Promise<void> {
@@ -142,4 +161,9 @@ export class SetupCommands implements vscode.Disposable {
       return fallback;
     }
   }
+}
+
+/** Single-quoted for a POSIX shell: a quote inside is closed, escaped and reopened. */
+function shellQuoted(text: string): string {
+  return `'${text.replace(/'/g, `'\\''`)}'`;
 }

@@ -60,8 +60,16 @@ describe('GAI first run, setup and errors with a way out', () => {
     const after = await api.welcome();
     assert.equal(after.keySource, 'secretStorage');
     // In VS Code for the Web (the code-server host of these tests) SecretStorage only lives in memory: said, not hidden.
-    if (vscode.env.uiKind === vscode.UIKind.Web) assert.match(after.keyNote ?? '', /not in the OS keychain.*only in memory.*ANTHROPIC_API_KEY/);
-    else assert.equal(after.keyNote, undefined, 'a desktop VS Code keeps the key in the OS keychain: no note');
+    if (vscode.env.uiKind === vscode.UIKind.Web) {
+      assert.match(after.keyNote ?? '', /not in the OS keychain.*only in memory.*ANTHROPIC_API_KEY/);
+      // The way to keep it, in one click: the shell line with the key, on the clipboard.
+      assert.equal(after.keepInEnvironment, 'ANTHROPIC_API_KEY');
+      assert.equal(await vscode.commands.executeCommand('gai.copyKeyLine'), 'ANTHROPIC_API_KEY');
+      assert.equal(await vscode.env.clipboard.readText(), `export ANTHROPIC_API_KEY='${FAKE_KEY}'`);
+    } else {
+      assert.equal(after.keyNote, undefined, 'a desktop VS Code keeps the key in the OS keychain: no note');
+      assert.equal(after.keepInEnvironment, undefined);
+    }
     await vscode.commands.executeCommand('gai.setApiKey', '');
   });
 
