@@ -1,0 +1,110 @@
+// `gai mcp` driven by Codex (the real CLI, installed from npm) as the README tells a person to set
+// it up: the README's own TOML for the server, `gai apps allow galculator`, and Codex's model
+// pointed at a scripted Responses API server on 127.0.0.1. The scripted model presses 7 + 8 = on
+// galculator through GAI's click and reads the display with GAI's ocr; Codex carries each call.
+import { strict as assert } from 'node:assert';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { ScriptedResponsesServer, type ResponsesStep } from '../support/scriptedResponsesServer';
+import { ensureCodex } from '../support/thirdPartyClients';
+import { suiteDisplay } from './support/fixture';
+import { runBuiltCli } from './support/builtCli';
+
+const REPO = resolve(__dirname, '../..');
+
+/** The README's Codex snippet, as a person copies it, with this repository's path. */
+function readmeCodexSnippet(): string {
+  const readme = readFileSync(join(REPO, 'README.md'), 'utf8');
+  const snippet = /```toml\n(\[mcp_servers\.gai\][\s\S]*?)```/.exec(readme)?.[1];
+  assert.ok(snippet, 'the README has no Codex snippet');
+  return snippet.replaceAll('/path/to/gai', REPO);
+}
+
+function call(n: number, name: string, input: Record<string, unknown>): ResponsesStep {
+  return { output: [{ type: 'function_call', id: `fc_${n}`, call_id: `call_${n}`, namespace: 'mcp__gai', name, arguments: JSON.stringify(input), status: 'completed' }] };
+}
+
+/** Runs Codex to its end (stdin closed: `codex exec` reads it), killed after two minutes. */
+function runCodex(launcher: string, args: string[], env: NodeJS.ProcessEnv, cwd: string): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((done) => {
+    const child = spawn(process.execPath, [launcher, ...args], { env, cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);
+    child.on('close', (status) => {
+      clearTimeout(timer);
+      done({ status, stdout, stderr });
+    });
+  });
+}
+
+describe('Codex drives gai mcp with the README setup (real Codex CLI, galculator)', function () {
+  this.timeout(600_000);
+  const display = suiteDisplay();
+  let codex: { launcher: string } | { skip: string };
+  let calculator: ChildProcess | undefined;
+  let model: ScriptedResponsesServer | undefined;
+  let home = '';
+
+  before(async function () {
+    codex = ensureCodex();
+    if ('skip' in codex) {
+      console.log(`      skipped: ${codex.skip}`);
+      this.skip();
+    }
+    if (spawnSync('sh', ['-c', 'command -v galculator'], { env: display.env }).status !== 0) this.skip();
+    home = mkdtempSync(join(tmpdir(), 'gai-codex-'));
+    const env: NodeJS.ProcessEnv = { ...display.env, HOME: home, XDG_CONFIG_HOME: join(home, '.config'), GSETTINGS_BACKEND: 'memory' };
+    delete env.AT_SPI_BUS_ADDRESS;
+    delete env.NO_AT_BRIDGE;
+    calculator = spawn('galculator', [], { env, stdio: 'ignore' });
+  });
+
+  after(async () => {
+    if (calculator?.exitCode === null) calculator.kill('SIGTERM');
+    await model?.close();
+    if (home) rmSync(home, { recursive: true, force: true });
+  });
+
+  it('computes 7 + 8 = 15: each call goes through Codex to GAI and back, and the display reads 15', async () => {
+    // The README's first step: allow the app (kept under the HOME Codex passes on to the server).
+    const personEnv: NodeJS.ProcessEnv = { ...display.env, HOME: home };
+    delete personEnv.XDG_CONFIG_HOME;
+    const allowed = await runBuiltCli(['apps', 'allow', 'galculator'], personEnv);
+    assert.equal(allowed.code, 0, allowed.stderr);
+    const keys = ['AC', '7', '+', '8', '='];
+    model = await ScriptedResponsesServer.start([
+      ...keys.map((text, i) => call(i, 'click', { text })),
+      call(keys.length, 'ocr', { captureScreen: true }),
+      { output: [{ type: 'message', id: 'msg_end', status: 'completed', role: 'assistant', content: [{ type: 'output_text', text: 'The display shows 15.', annotations: [] }] }] },
+    ]);
+    const codexHome = join(home, '.codex');
+    mkdirSync(codexHome, { recursive: true });
+    // The README's snippet, answered as it says for `codex exec` (no person to answer Codex's question).
+    const server = readmeCodexSnippet().replace('default_tools_approval_mode = "prompt"', 'default_tools_approval_mode = "approve"');
+    writeFileSync(
+      join(codexHome, 'config.toml'),
+      `model = "scripted-model"\nmodel_provider = "scripted"\n\n[model_providers.scripted]\nname = "scripted"\nbase_url = "${model.baseUrl}"\nwire_api = "responses"\nenv_key = "SCRIPTED_KEY"\n\n${server}`,
+    );
+    const started = Date.now();
+    // Not spawnSync: the scripted model answers from this process.
+    const run = await runCodex((codex as { launcher: string }).launcher, ['exec', '--skip-git-repo-check', 'compute 7+8 in the calculator'], { ...personEnv, CODEX_HOME: codexHome, SCRIPTED_KEY: 'scripted' }, home);
+    const log = `${run.stdout}\n${run.stderr}`.slice(-4000) + `\n${model.requests.length} model request(s); the last input: ${JSON.stringify(model.requests.at(-1)?.body.input ?? null).slice(-1500)}`;
+    assert.equal(run.status, 0, log);
+    assert.equal(model.requests.length, keys.length + 2, log);
+    // Every click answered by GAI through Codex, success, in order.
+    const outputs = (model.requests.at(-1)!.body.input as Array<{ type: string; call_id?: string; output?: unknown }>).filter((item) => item.type === 'function_call_output');
+    assert.equal(outputs.length, keys.length + 1, JSON.stringify(outputs).slice(0, 2000));
+    for (const [i, output] of outputs.slice(0, keys.length).entries()) {
+      assert.match(JSON.stringify(output.output), /\\"success\\":true/, `${keys[i]}: ${JSON.stringify(output.output).slice(0, 600)}`);
+    }
+    // GAI's reading, carried back by Codex: the display says 15.
+    assert.match(JSON.stringify(outputs.at(-1)!.output), /\b15\b/, JSON.stringify(outputs.at(-1)!.output).slice(0, 1500));
+    assert.match(run.stdout, /The display shows 15\./);
+    console.log(`      Codex ${keys.length + 1} calls through gai mcp in ${Date.now() - started} ms`);
+  });
+});
