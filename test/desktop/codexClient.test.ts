@@ -8,7 +8,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { ScriptedResponsesServer, type ResponsesStep } from '../support/scriptedResponsesServer';
-import { ensureCodex } from '../support/thirdPartyClients';
+import { ensureCodex, runToEnd } from '../support/thirdPartyClients';
 import { suiteDisplay } from './support/fixture';
 import { runBuiltCli } from './support/builtCli';
 
@@ -24,22 +24,6 @@ function readmeCodexSnippet(): string {
 
 function call(n: number, name: string, input: Record<string, unknown>): ResponsesStep {
   return { output: [{ type: 'function_call', id: `fc_${n}`, call_id: `call_${n}`, namespace: 'mcp__gai', name, arguments: JSON.stringify(input), status: 'completed' }] };
-}
-
-/** Runs Codex to its end (stdin closed: `codex exec` reads it), killed after two minutes. */
-function runCodex(launcher: string, args: string[], env: NodeJS.ProcessEnv, cwd: string): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  return new Promise((done) => {
-    const child = spawn(process.execPath, [launcher, ...args], { env, cwd, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);
-    child.on('close', (status) => {
-      clearTimeout(timer);
-      done({ status, stdout, stderr });
-    });
-  });
 }
 
 describe('Codex drives gai mcp with the README setup (real Codex CLI, galculator)', function () {
@@ -91,8 +75,7 @@ describe('Codex drives gai mcp with the README setup (real Codex CLI, galculator
       `model = "scripted-model"\nmodel_provider = "scripted"\n\n[model_providers.scripted]\nname = "scripted"\nbase_url = "${model.baseUrl}"\nwire_api = "responses"\nenv_key = "SCRIPTED_KEY"\n\n${server}`,
     );
     const started = Date.now();
-    // Not spawnSync: the scripted model answers from this process.
-    const run = await runCodex((codex as { launcher: string }).launcher, ['exec', '--skip-git-repo-check', 'compute 7+8 in the calculator'], { ...personEnv, CODEX_HOME: codexHome, SCRIPTED_KEY: 'scripted' }, home);
+    const run = await runToEnd((codex as { launcher: string }).launcher, ['exec', '--skip-git-repo-check', 'compute 7+8 in the calculator'], { ...personEnv, CODEX_HOME: codexHome, SCRIPTED_KEY: 'scripted' }, home);
     const log = `${run.stdout}\n${run.stderr}`.slice(-4000) + `\n${model.requests.length} model request(s); the last input: ${JSON.stringify(model.requests.at(-1)?.body.input ?? null).slice(-1500)}`;
     assert.equal(run.status, 0, log);
     assert.equal(model.requests.length, keys.length + 2, log);
