@@ -6,7 +6,7 @@ import { ChatErrors } from './chat/chatErrors';
 import { compileRedactPatterns, type SecretRedactor } from '../common/redact';
 import type { ToolResult } from '../tools/toolTypes';
 import type { NavigationObserver, NavigationReport } from '../navigation/navigationBrain';
-import { BrainStore } from '../navigation/store/brainStore';
+import { StoredBrainSource } from './brain/storedBrainSource';
 import type { BrainSource } from './brain/brainController';
 import type { HostMessage } from '../shared/protocol';
 import type { ApiKeyStore } from './setup/apiKeyStore';
@@ -52,8 +52,8 @@ export class GaiController implements vscode.Disposable {
   lastTimings?: RequestTimings;
   /** The screen the last navigation ended on (highlighted in Show Brain). */
   lastNodeKey?: string;
-  private brainStore?: Promise<BrainStore>;
   private readonly brainChanged = new vscode.EventEmitter<void>();
+  private readonly storedBrain: StoredBrainSource;
   readonly onDidChangeBrain = this.brainChanged.event;
   /** The audit trail and the last action (issue 12). */
   readonly activity: AgentActivity;
@@ -80,6 +80,7 @@ export class GaiController implements vscode.Disposable {
     /** "Always"/"never" answers to "Allow GAI to act in <app>?" (the extension's global state). */
     private readonly appPermissionStore: AppPermissionStore,
   ) {
+    this.storedBrain = new StoredBrainSource(brainDir, logger, this.brainChanged);
     this.chat = new ChatSession((message) => this.webview?.post(message), (text) => redactor.redact(text));
     this.errors = new ChatErrors(this.chat, logger, () => this.settingOr((s) => s.provider, 'anthropic'));
     this.activity = new AgentActivity((line) => logger.info(line), (text) => redactor.redact(text), {
@@ -201,24 +202,9 @@ export class GaiController implements vscode.Disposable {
     return report;
   }
 
-  /**
-   * What Show Brain draws and edits: the stored brain, opened without the desktop or a model
-   * (another store on the same folder as the navigator's is fine: every change is locked and merged).
-   */
+  /** What Show Brain draws and edits: the stored brain (see StoredBrainSource). */
   brainSource(): BrainSource {
-    const store = (): Promise<BrainStore> => {
-      this.brainStore ??= BrainStore.open(this.brainDir, { logger: this.logger }).then(({ store: opened }) => opened);
-      return this.brainStore;
-    };
-    const changed = <T>(work: Promise<T>): Promise<T> => work.finally(() => this.brainChanged.fire());
-    return {
-      document: async () => (await (await store()).reload()).document,
-      currentNodeKey: () => this.lastNodeKey,
-      forgetNode: async (key) => changed((await store()).forgetNode(key)),
-      forgetPath: async (id) => changed((await store()).forgetPath(id)),
-      renameNode: async (key, label) => changed((await store()).renameNode(key, label)),
-      onDidChange: (listener) => this.onDidChangeBrain(listener),
-    };
+    return this.storedBrain.source(() => this.lastNodeKey);
   }
 
   /** Sends a chat message to the agent; the chat session shows everything that follows. */
