@@ -3,14 +3,12 @@
 // pointed at a scripted Responses API server on 127.0.0.1. The scripted model presses 7 + 8 = on
 // galculator through GAI's click and reads the display with GAI's ocr; Codex carries each call.
 import { strict as assert } from 'node:assert';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { ScriptedResponsesServer, type ResponsesStep } from '../support/scriptedResponsesServer';
 import { ensureCodex, runToEnd } from '../support/thirdPartyClients';
 import { suiteDisplay } from './support/fixture';
-import { runBuiltCli } from './support/builtCli';
+import { clientDesk, type ClientDesk } from './support/clientDesk';
 
 const REPO = resolve(__dirname, '../..');
 
@@ -30,9 +28,8 @@ describe('Codex drives gai mcp with the README setup (real Codex CLI, galculator
   this.timeout(600_000);
   const display = suiteDisplay();
   let codex: { launcher: string } | { skip: string };
-  let calculator: ChildProcess | undefined;
   let model: ScriptedResponsesServer | undefined;
-  let home = '';
+  let desk: ClientDesk | undefined;
 
   before(async function () {
     codex = ensureCodex();
@@ -40,26 +37,18 @@ describe('Codex drives gai mcp with the README setup (real Codex CLI, galculator
       console.log(`      skipped: ${codex.skip}`);
       this.skip();
     }
-    if (spawnSync('sh', ['-c', 'command -v galculator'], { env: display.env }).status !== 0) this.skip();
-    home = mkdtempSync(join(tmpdir(), 'gai-codex-'));
-    const env: NodeJS.ProcessEnv = { ...display.env, HOME: home, XDG_CONFIG_HOME: join(home, '.config'), GSETTINGS_BACKEND: 'memory' };
-    delete env.AT_SPI_BUS_ADDRESS;
-    delete env.NO_AT_BRIDGE;
-    calculator = spawn('galculator', [], { env, stdio: 'ignore' });
+    desk = await clientDesk(display, 'gai-codex-');
+    if (!desk) this.skip();
   });
 
   after(async () => {
-    if (calculator?.exitCode === null) calculator.kill('SIGTERM');
     await model?.close();
-    if (home) rmSync(home, { recursive: true, force: true });
+    await desk?.stop();
   });
 
   it('computes 7 + 8 = 15: each call goes through Codex to GAI and back, and the display reads 15', async () => {
-    // The README's first step: allow the app (kept under the HOME Codex passes on to the server).
-    const personEnv: NodeJS.ProcessEnv = { ...display.env, HOME: home };
-    delete personEnv.XDG_CONFIG_HOME;
-    const allowed = await runBuiltCli(['apps', 'allow', 'galculator'], personEnv);
-    assert.equal(allowed.code, 0, allowed.stderr);
+    // galculator allowed as the README's first step says (clientDesk), under the HOME Codex passes on.
+    const { home, env: personEnv } = desk!;
     const keys = ['AC', '7', '+', '8', '='];
     model = await ScriptedResponsesServer.start([
       ...keys.map((text, i) => call(i, 'click', { text })),

@@ -4,14 +4,12 @@
 // (GOOGLE_GEMINI_BASE_URL). The script presses 7 + 8 = on galculator through GAI's click and
 // reads the display with GAI's ocr; Gemini CLI carries each call.
 import { strict as assert } from 'node:assert';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { ScriptedGeminiServer } from '../support/scriptedGeminiServer';
 import { ensureGeminiCli, runToEnd } from '../support/thirdPartyClients';
 import { suiteDisplay } from './support/fixture';
-import { runBuiltCli } from './support/builtCli';
+import { clientDesk, type ClientDesk } from './support/clientDesk';
 
 const REPO = resolve(__dirname, '../..');
 
@@ -28,9 +26,8 @@ describe('Gemini CLI drives gai mcp with the README setup (real Gemini CLI, galc
   this.timeout(600_000);
   const display = suiteDisplay();
   let gemini: { launcher: string } | { skip: string };
-  let calculator: ChildProcess | undefined;
   let model: ScriptedGeminiServer | undefined;
-  let home = '';
+  let desk: ClientDesk | undefined;
 
   before(async function () {
     gemini = ensureGeminiCli();
@@ -38,25 +35,17 @@ describe('Gemini CLI drives gai mcp with the README setup (real Gemini CLI, galc
       console.log(`      skipped: ${gemini.skip}`);
       this.skip();
     }
-    if (spawnSync('sh', ['-c', 'command -v galculator'], { env: display.env }).status !== 0) this.skip();
-    home = mkdtempSync(join(tmpdir(), 'gai-gemini-'));
-    const env: NodeJS.ProcessEnv = { ...display.env, HOME: home, XDG_CONFIG_HOME: join(home, '.config'), GSETTINGS_BACKEND: 'memory' };
-    delete env.AT_SPI_BUS_ADDRESS;
-    delete env.NO_AT_BRIDGE;
-    calculator = spawn('galculator', [], { env, stdio: 'ignore' });
+    desk = await clientDesk(display, 'gai-gemini-');
+    if (!desk) this.skip();
   });
 
   after(async () => {
-    if (calculator?.exitCode === null) calculator.kill('SIGTERM');
     await model?.close();
-    if (home) rmSync(home, { recursive: true, force: true });
+    await desk?.stop();
   });
 
   it('computes 7 + 8 = 15: each call goes through Gemini CLI to GAI and back, and the display reads 15', async () => {
-    const personEnv: NodeJS.ProcessEnv = { ...display.env, HOME: home };
-    delete personEnv.XDG_CONFIG_HOME;
-    const allowed = await runBuiltCli(['apps', 'allow', 'galculator'], personEnv);
-    assert.equal(allowed.code, 0, allowed.stderr);
+    const { home, env: personEnv } = desk!;
     const keys = ['AC', '7', '+', '8', '='];
     model = await ScriptedGeminiServer.start([
       ...keys.map((text) => ({ functionCall: { name: 'mcp_gai_click', args: { text } } })),

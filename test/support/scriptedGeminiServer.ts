@@ -5,8 +5,8 @@
  * checks) get a minimal object of that schema; the conversation's calls take the script's steps
  * in order and are recorded.
  */
-import * as http from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type * as http from 'node:http';
+import { startLocalHttpServer, type LocalHttpServer } from './localHttpServer';
 
 export type GeminiStep = { functionCall: { name: string; args: Record<string, unknown> } } | { text: string };
 
@@ -22,27 +22,19 @@ export class ScriptedGeminiServer {
   readonly requests: Array<Record<string, unknown>> = [];
   sideCalls = 0;
   baseUrl = '';
-  private readonly server: http.Server;
-  private readonly sockets = new Set<Socket>();
+  private server?: LocalHttpServer;
 
-  private constructor(private readonly steps: GeminiStep[]) {
-    this.server = http.createServer((req, res) => this.handle(req, res));
-    this.server.on('connection', (socket) => {
-      this.sockets.add(socket);
-      socket.on('close', () => this.sockets.delete(socket));
-    });
-  }
+  private constructor(private readonly steps: GeminiStep[]) {}
 
   static async start(steps: GeminiStep[]): Promise<ScriptedGeminiServer> {
-    const server = new ScriptedGeminiServer([...steps]);
-    await new Promise<void>((resolve) => server.server.listen(0, '127.0.0.1', () => resolve()));
-    server.baseUrl = `http://127.0.0.1:${(server.server.address() as AddressInfo).port}`;
-    return server;
+    const scripted = new ScriptedGeminiServer([...steps]);
+    scripted.server = await startLocalHttpServer((req, res) => scripted.handle(req, res));
+    scripted.baseUrl = `http://127.0.0.1:${scripted.server.port}`;
+    return scripted;
   }
 
   async close(): Promise<void> {
-    for (const socket of this.sockets) socket.destroy();
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+    await this.server?.close();
   }
 
   private handle(req: http.IncomingMessage, res: http.ServerResponse): void {

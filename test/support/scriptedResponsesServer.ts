@@ -3,8 +3,8 @@
  * `Response` and, for `stream: true`, in the SSE events the `openai` SDK parses (`event:` line with
  * the type, `data:` with the event's JSON). Records every request body for the tests to check.
  */
-import * as http from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type * as http from 'node:http';
+import { startLocalHttpServer, type LocalHttpServer } from './localHttpServer';
 
 export interface ResponsesReply {
   kind?: 'reply';
@@ -29,22 +29,15 @@ export interface RecordedResponsesRequest {
 export class ScriptedResponsesServer {
   readonly requests: RecordedResponsesRequest[] = [];
   baseUrl = '';
-  private readonly server: http.Server;
-  private readonly sockets = new Set<Socket>();
+  private server?: LocalHttpServer;
 
-  private constructor(private readonly steps: ResponsesStep[]) {
-    this.server = http.createServer((req, res) => this.handle(req, res));
-    this.server.on('connection', (socket) => {
-      this.sockets.add(socket);
-      socket.on('close', () => this.sockets.delete(socket));
-    });
-  }
+  private constructor(private readonly steps: ResponsesStep[]) {}
 
   static async start(steps: ResponsesStep[] = []): Promise<ScriptedResponsesServer> {
-    const server = new ScriptedResponsesServer([...steps]);
-    await new Promise<void>((resolve) => server.server.listen(0, '127.0.0.1', () => resolve()));
-    server.baseUrl = `http://127.0.0.1:${(server.server.address() as AddressInfo).port}/v1`;
-    return server;
+    const scripted = new ScriptedResponsesServer([...steps]);
+    scripted.server = await startLocalHttpServer((req, res) => scripted.handle(req, res));
+    scripted.baseUrl = `http://127.0.0.1:${scripted.server.port}/v1`;
+    return scripted;
   }
 
   push(...steps: ResponsesStep[]): void {
@@ -52,8 +45,7 @@ export class ScriptedResponsesServer {
   }
 
   async close(): Promise<void> {
-    for (const socket of this.sockets) socket.destroy();
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+    await this.server?.close();
   }
 
   private handle(req: http.IncomingMessage, res: http.ServerResponse): void {
