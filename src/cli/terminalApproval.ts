@@ -2,16 +2,24 @@ import { createInterface } from 'node:readline/promises';
 import { escapeInvisible } from '../common/invisibleText';
 import type { ApprovalDecision, ApprovalHandler } from '../runtime/toolRuntime';
 
-/** Asks on the terminal; anything but y/yes/a/always is a denial. */
+/**
+ * Asks on the terminal; anything but an offered answer is a denial. A call landing in an app is
+ * asked about with that app in the same question (as the chat's card does): once, the app for
+ * this session, or always there while nobody decided it.
+ */
 export function terminalApproval(input: NodeJS.ReadableStream, output: NodeJS.WritableStream): ApprovalHandler {
   return async (request, signal): Promise<ApprovalDecision> => {
     const rl = createInterface({ input, output });
     try {
       // The summary has its invisible characters escaped already; the note gets the same.
       if (request.note) output.write(`${escapeInvisible(request.note)}\n`);
-      const answer = await rl.question(`Allow ${request.risk} tool ${request.summary}? [y]es / [N]o / [a]lways: `, { signal });
+      const app = request.app;
+      const appChoices = app ? ` / [s] ${app.name} for this session${app.undecided ? ` / [p]ermanently in ${app.name}` : ''}` : '';
+      const answer = await rl.question(`Allow ${request.risk} tool ${request.summary}? [y]es / [N]o / [a]lways${appChoices}: `, { signal });
       const normalized = answer.trim().toLowerCase();
       if (normalized === 'a' || normalized === 'always') return 'always';
+      if (app && (normalized === 's' || normalized === 'session')) return 'app-conversation';
+      if (app?.undecided && (normalized === 'p' || normalized === 'permanently')) return 'app-always';
       return normalized === 'y' || normalized === 'yes' ? 'approve' : 'deny';
     } finally {
       rl.close();

@@ -2,6 +2,8 @@
 // the target and carries the person's answer about it to the app guard, which then asks nothing
 // more; "this app for the conversation" also approves that conversation's later actions there.
 import { strict as assert } from 'node:assert';
+import { PassThrough } from 'node:stream';
+import { terminalApproval } from '../../src/cli/terminalApproval';
 import { Type, type Static } from '@sinclair/typebox';
 import type { WindowInfo, WindowPort } from '../../src/desktop/ports/windowPort';
 import { AppPermissionGuard, type AppPermissionRequest } from '../../src/safety/appPermissions';
@@ -148,4 +150,26 @@ describe('the approval asks about the app it lands in (one question)', () => {
     assert.equal((await bare.execute({ id: 'x1', name: 'click', input: { x: 50, y: 50 } }, new AbortController().signal)).success, true);
     assert.equal(await store.get('galculator'), undefined);
   });
+
+  it("the CLI's terminal asks the same one question: y once, s the app for this session, p permanently (only while undecided)", async () => {
+    const ask = async (undecided: boolean, typed: string): Promise<{ decision: ApprovalDecision; printed: string }> => {
+      const input = new PassThrough();
+      const output = new PassThrough();
+      let printed = '';
+      output.on('data', (chunk: Buffer) => (printed += chunk.toString('utf8')));
+      const request: ApprovalRequest = { call: { id: 't1', name: 'click', input: { text: '7' } }, risk: 'action', summary: 'click {"text":"7"} in galculator (window "Calculator")', app: { name: 'galculator', key: 'galculator', undecided } };
+      const answer = terminalApproval(input, output)(request, new AbortController().signal);
+      setImmediate(() => input.write(`${typed}\n`));
+      return { decision: await answer, printed };
+    };
+    const first = await ask(true, 's');
+    assert.equal(first.decision, 'app-conversation');
+    assert.match(first.printed, /\[y\]es \/ \[N\]o \/ \[a\]lways \/ \[s\] galculator for this session \/ \[p\]ermanently in galculator: $/);
+    assert.equal((await ask(true, 'p')).decision, 'app-always');
+    assert.equal((await ask(true, 'y')).decision, 'approve');
+    const decided = await ask(false, 'p');
+    assert.equal(decided.decision, 'deny', 'not offered once the app is decided');
+    assert.doesNotMatch(decided.printed, /permanently/);
+  });
 });
+
