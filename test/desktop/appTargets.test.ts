@@ -76,7 +76,7 @@ describe('app permission where the action lands (runtime as gai mcp builds it, g
   let dir: string;
 
   /** The app guard as the CLI builds it for `gai mcp` (no prompt) or with a person to ask. */
-  function runtime(options: { allow?: string[]; ask?: AppPermissionRequest[]; approvals?: ApprovalRequest[] } = {}): ToolRuntime {
+  function runtime(options: { allow?: string[]; ask?: AppPermissionRequest[]; approvals?: ApprovalRequest[]; answer?: 'approve' | 'deny' } = {}): ToolRuntime {
     const guard = new AppPermissionGuard({
       windows: services.desktop.windows,
       store: new JsonFileAppPermissionStore(join(dir, 'app-permissions.json')),
@@ -88,7 +88,7 @@ describe('app permission where the action lands (runtime as gai mcp builds it, g
     const approvals = options.approvals;
     return new ToolRuntime(registry, {
       autoApprove: approvals ? ['read'] : ['read', 'action', 'system'],
-      ...(approvals ? { requestApproval: (request: ApprovalRequest) => (approvals.push(request), Promise.resolve('approve' as const)) } : {}),
+      ...(approvals ? { requestApproval: (request: ApprovalRequest) => (approvals.push(request), Promise.resolve(options.answer ?? 'approve')) } : {}),
       guards: [guard],
     });
   }
@@ -191,21 +191,21 @@ describe('app permission where the action lands (runtime as gai mcp builds it, g
     assert.equal(apps.clicks(), 0);
   });
 
-  it('the approval and the permission question name the app under the point, not the active one', async () => {
+  it('the approval names the app under the point, not the active one, and asks about it in the same question', async () => {
     const approvals: ApprovalRequest[] = [];
     const asked: AppPermissionRequest[] = [];
-    const result = await run(runtime({ allow: [], ask: asked, approvals }), 'click', apps.centre('apply_button'));
+    const result = await run(runtime({ allow: [], ask: asked, approvals, answer: 'deny' }), 'click', apps.centre('apply_button'));
     assert.equal(result.code, 'DENIED', JSON.stringify(result));
     assert.equal(approvals.length, 1);
     assert.match(approvals[0]!.summary, /^click \{.*\} in GaiFixture \(window "GAI Fixture"\)$/);
     assert.equal(approvals[0]!.target?.windows[0]?.appName, 'GaiFixture');
+    assert.deepEqual(approvals[0]!.app, { name: 'GaiFixture', key: 'gaifixture', undecided: true });
     const view = await buildApprovalView(approvals[0]!, { desktop: services.desktop, tools: registry, latestReading: () => undefined });
     assert.match(view.text, /^Click at \(\d+, \d+\) in \*GaiFixture\* window \*GAI Fixture\*$/);
-    assert.equal(asked.length, 1, 'the person was asked about the fixture');
-    assert.equal(asked[0]?.app, 'GaiFixture');
-    assert.equal(asked[0]?.title, 'GAI Fixture');
+    assert.deepEqual(view.app, { name: 'GaiFixture', undecided: true });
+    assert.equal(asked.length, 0, 'no second question about the fixture');
     await settle();
-    assert.equal(apps.clicks(), 0, 'dismissed: nothing clicked');
+    assert.equal(apps.clicks(), 0, 'denied: nothing clicked');
   });
 
   it("a point on galculator's open menu is galculator's, though the fixture's window lies above galculator's there", async () => {
