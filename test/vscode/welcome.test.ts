@@ -103,6 +103,10 @@ describe('chat webview: the welcome and error buttons (real bundle, real CSP)', 
         },
       });
       await chat.until(() => document.querySelectorAll('.welcome-check li').length === 2);
+      // Web components lay out after their upgrade: a sideways scroll that lasts is the failure, not a first frame.
+      await chat
+        .until(() => document.scrollingElement!.scrollWidth <= document.scrollingElement!.clientWidth, undefined, 3_000)
+        .catch(() => undefined);
       const layout = await chat.page.evaluate(() => {
         const details = Array.from(document.querySelectorAll<HTMLElement>('.welcome-check-detail'));
         const names = Array.from(document.querySelectorAll<HTMLElement>('.welcome-check li strong'));
@@ -112,9 +116,15 @@ describe('chat webview: the welcome and error buttons (real bundle, real CSP)', 
           detailWidths: details.map((d) => Math.round(d.getBoundingClientRect().width)),
           detailHeights: details.map((d) => Math.round(d.getBoundingClientRect().height)),
           belowName: details.map((d, i) => d.getBoundingClientRect().top >= names[i]!.getBoundingClientRect().bottom - 1),
+          // What sticks out, for the failure message.
+          widest: Array.from(document.querySelectorAll<HTMLElement>('body *'))
+            .filter((e) => e.getBoundingClientRect().right > root.clientWidth + 0.5)
+            .slice(0, 5)
+            .map((e) => `${e.tagName.toLowerCase()}.${e.className} right ${Math.round(e.getBoundingClientRect().right)}`)
+            .join(', '),
         };
       });
-      assert.ok(layout.sideways <= 0, `the view scrolls sideways by ${layout.sideways} px`);
+      assert.ok(layout.sideways <= 0, `the view scrolls sideways by ${layout.sideways} px: ${layout.widest}`);
       for (const width of layout.detailWidths) assert.ok(width >= 180, `a detail squeezed to ${width} px`);
       for (const height of layout.detailHeights) assert.ok(height <= 120, `a detail ${height} px tall`);
       assert.deepEqual(layout.belowName, [true, true]);
