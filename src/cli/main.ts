@@ -17,6 +17,7 @@ import { registerDesktopCommands } from './commands/desktopCommands';
 import { registerToolCommand } from './commands/toolCommand';
 import { registerToolsCommand } from './commands/toolsCommand';
 import { registerAppsCommand } from './commands/appsCommand';
+import { parseDesktopChoice, registerOwnDesktopCommand, useOwnDesktop } from './commands/ownDesktopCommand';
 import { registerDaemonCommand } from './warm/daemonCommand';
 import { registerMcpCommand } from '../mcp/server/serverCommand';
 import { fragileTreeApps } from '../platform/linux/fragileTrees';
@@ -25,6 +26,7 @@ import { fragileTreeApps } from '../platform/linux/fragileTrees';
 
 interface GlobalOptions {
   config?: string;
+  desktop?: string;
   verbose?: boolean;
   warm?: boolean;
   cold?: boolean;
@@ -45,6 +47,7 @@ export async function runCli(argv: string[], terminal: CliIo): Promise<number> {
     .option('-v, --verbose', 'log every step to stderr')
     .option('--warm', 'read the screen through the warm daemon (gai daemon), starting it when none runs')
     .option('--cold', 'read the screen in this process even when a warm daemon runs')
+    .option('--desktop <where>', "where GAI works: screen (yours, the default) or own (GAI's own private desktop, started on demand; see gai desktop)")
     .exitOverride()
     .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) });
 
@@ -98,6 +101,12 @@ export async function runCli(argv: string[], terminal: CliIo): Promise<number> {
   });
   registerBrainCommands(program, { io, setExit, logger, configuredDir: () => config().brain?.dir });
   registerAppsCommand(program, io, setExit);
+  registerOwnDesktopCommand(program, io, setExit);
+  // Before any command builds anything: its display is GAI's own when asked (GAI_DESKTOP too).
+  program.hook('preAction', async (_program, command) => {
+    const where = parseDesktopChoice(globals().desktop ?? io.env.GAI_DESKTOP);
+    if (where === 'own' && !isOwnDesktopCommand(command)) await useOwnDesktop(io);
+  });
   registerMcpCommand(program, {
     io,
     setExit,
@@ -150,3 +159,9 @@ export function runAsProgram(command: string[] = []): void {
 
 // dist/mcpServer.js bundles this file too (as its `module`) and runs `gai mcp` itself.
 if (require.main === module && !/mcpServer\.js$/.test(require.main.filename)) runAsProgram();
+
+/** `gai desktop …` manages the own desktop itself: it is not run on it. */
+function isOwnDesktopCommand(command: Command): boolean {
+  return command.parent?.name() === 'desktop' && command.parent.parent?.parent === null;
+}
+

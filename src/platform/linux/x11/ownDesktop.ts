@@ -1,0 +1,144 @@
+// GAI's own desktop (issue 22): a private X display (Xvfb + openbox) that GAI starts on demand and
+// keeps between commands, so the person's screen, pointer and focus are never touched. One
+// keeper process per user holds it (`gai desktop serve`, started detached) and says where it is
+// in a small state file; commands given `--desktop own` put their display variables there, and
+// apps launched from them open on it with their own D-Bus session and accessibility bus (GLib
+// autolaunches one per X display). `gai desktop stop` ends the keeper, which ends the display.
+import { spawn } from 'node:child_process';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir, userInfo } from 'node:os';
+import { join } from 'node:path';
+import { writeAtomic } from '../../../common/atomicFile';
+import { GaiError, errorMessage } from '../../../common/errors';
+import { sleep } from '../../../common/timing';
+import { VirtualDisplay } from './virtualDisplay';
+
+/** Where the keeper's state and log live: this user's runtime folder (0700). */
+export interface OwnDesktopPlace {
+  dir: string;
+  statePath: string;
+  logPath: string;
+}
+
+/** What the keeper writes once the display is up. */
+export interface OwnDesktopState {
+  pid: number;
+  display: string;
+  width: number;
+  height: number;
+  /** The display's own runtime folder (its accessibility bus socket lives there). */
+  runtimeDir: string;
+  startedAt: string;
+}
+
+const START_WAIT_MS = 30_000;
+const STOP_WAIT_MS = 10_000;
+
+export function ownDesktopPlace(env: NodeJS.ProcessEnv): OwnDesktopPlace {
+  const runtime = env.XDG_RUNTIME_DIR;
+  const dir = runtime && existsSync(runtime) ? join(runtime, 'gai') : join(tmpdir(), `gai-${userInfo().uid}`);
+  return { dir, statePath: join(dir, 'own-desktop.json'), logPath: join(dir, 'own-desktop.log') };
+}
+
+/** The running own desktop, or undefined (a state left by a keeper that died is removed). */
+export function readOwnDesktop(place: OwnDesktopPlace): OwnDesktopState | undefined {
+  let state: OwnDesktopState;
+  try {
+    state = JSON.parse(readFileSync(place.statePath, 'utf8')) as OwnDesktopState;
+  } catch {
+    return undefined;
+  }
+  if (typeof state.pid === 'number' && typeof state.display === 'string' && alive(state.pid)) return state;
+  rmSync(place.statePath, { force: true });
+  return undefined;
+}
+
+/**
+ * The environment of a command that works on the own desktop: its display, its runtime folder,
+ * X11 for every toolkit, and none of the person's session (Wayland, D-Bus, accessibility bus).
+ */
+export function ownDesktopEnv(base: NodeJS.ProcessEnv, state: OwnDesktopState): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...base, DISPLAY: state.display, XDG_RUNTIME_DIR: state.runtimeDir, XDG_SESSION_TYPE: 'x11', GDK_BACKEND: 'x11', QT_QPA_PLATFORM: 'xcb' };
+  for (const name of ['WAYLAND_DISPLAY', 'WAYLAND_SOCKET', 'DBUS_SESSION_BUS_ADDRESS', 'AT_SPI_BUS_ADDRESS', 'SWAYSOCK', 'XDG_CURRENT_DESKTOP', 'XAUTHORITY']) delete env[name];
+  return env;
+}
+
+/** The keeper (`gai desktop serve`): starts the display, says where it is, and holds it until a signal. */
+export async function serveOwnDesktop(place: OwnDesktopPlace, size: { width: number; height: number }, log: (line: string) => void): Promise<void> {
+  mkdirSync(place.dir, { recursive: true, mode: 0o700 });
+  const display = await VirtualDisplay.start(size);
+  // The display's processes do not hold this one open: a timer does, until a signal ends it.
+  const holding = setInterval(() => undefined, 1 << 30);
+  const stopped = new Promise<void>((resolve) => {
+    const end = (signal: string): void => {
+      log(`own desktop ${display.display}: ${signal}, stopping`);
+      void display.stop().finally(() => {
+        rmSync(place.statePath, { force: true });
+        clearInterval(holding);
+        resolve();
+      });
+    };
+    for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.once(signal, () => end(signal));
+  });
+  const state: OwnDesktopState = { pid: process.pid, display: display.display, width: display.width, height: display.height, runtimeDir: display.env.XDG_RUNTIME_DIR ?? '', startedAt: new Date().toISOString() };
+  await writeAtomic(place.statePath, JSON.stringify(state, null, 2));
+  log(`own desktop ${display.display} (${display.width}x${display.height}) ready, pid ${process.pid}`);
+  await stopped;
+}
+
+/** The own desktop, started in the background when none runs; `started` says whether this call started it. */
+export async function ensureOwnDesktop(place: OwnDesktopPlace, entry: string, env: NodeJS.ProcessEnv, size = { width: 1920, height: 1080 }): Promise<{ state: OwnDesktopState; started: boolean }> {
+  const running = readOwnDesktop(place);
+  if (running) return { state: running, started: false };
+  mkdirSync(place.dir, { recursive: true, mode: 0o700 });
+  const log = openSync(place.logPath, 'a', 0o600);
+  // Detached, in its own session: it outlives the command that started it. No model keys in it.
+  const keeperEnv = { ...env };
+  for (const name of Object.keys(keeperEnv)) if (/_API_KEY$|^GAI_MCP_TOKEN$/.test(name)) delete keeperEnv[name];
+  const child = spawn(process.execPath, [entry, 'desktop', 'serve', '--size', `${size.width}x${size.height}`], { detached: true, stdio: ['ignore', log, log], env: keeperEnv });
+  closeSync(log);
+  let exited: number | null | undefined;
+  child.once('exit', (code) => (exited = code));
+  child.unref();
+  const deadline = Date.now() + START_WAIT_MS;
+  while (Date.now() < deadline) {
+    const state = readOwnDesktop(place);
+    if (state) return { state, started: true };
+    if (exited !== undefined) throw new GaiError('CONFIG', `GAI's own desktop did not start (the keeper exited with code ${exited}): ${logTail(place.logPath)}`);
+    await sleep(50);
+  }
+  throw new GaiError('CONFIG', `GAI's own desktop did not start within ${START_WAIT_MS / 1000} s: ${logTail(place.logPath)}`);
+}
+
+/** Ends the keeper and waits until it is gone; false when none ran. */
+export async function stopOwnDesktop(place: OwnDesktopPlace): Promise<boolean> {
+  const state = readOwnDesktop(place);
+  if (!state) return false;
+  try {
+    process.kill(state.pid, 'SIGTERM');
+  } catch (error) {
+    throw new GaiError('CONFIG', `could not stop GAI's own desktop (pid ${state.pid}): ${errorMessage(error)}`);
+  }
+  const deadline = Date.now() + STOP_WAIT_MS;
+  while (alive(state.pid) && Date.now() < deadline) await sleep(50);
+  if (alive(state.pid)) throw new GaiError('CONFIG', `GAI's own desktop (pid ${state.pid}) did not stop within ${STOP_WAIT_MS / 1000} s`);
+  rmSync(place.statePath, { force: true });
+  return true;
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function logTail(path: string): string {
+  try {
+    return readFileSync(path, 'utf8').trim().split('\n').slice(-5).join(' | ') || '(empty log)';
+  } catch {
+    return '(no log)';
+  }
+}
