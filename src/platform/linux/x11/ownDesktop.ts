@@ -63,27 +63,40 @@ export function ownDesktopEnv(base: NodeJS.ProcessEnv, state: OwnDesktopState): 
   return env;
 }
 
-/** The keeper (`gai desktop serve`): starts the display, says where it is, and holds it until a signal. */
-export async function serveOwnDesktop(place: OwnDesktopPlace, size: { width: number; height: number }, log: (line: string) => void): Promise<void> {
+/**
+ * Starts the own desktop in this process and says where it is; `release` ends it (a host that
+ * holds it for its own lifetime: the keeper, or the VS Code extension host).
+ */
+export async function holdOwnDesktop(place: OwnDesktopPlace, size: { width: number; height: number }): Promise<{ state: OwnDesktopState; release(): Promise<void> }> {
   mkdirSync(place.dir, { recursive: true, mode: 0o700 });
   const display = await VirtualDisplay.start(size);
+  const state: OwnDesktopState = { pid: process.pid, display: display.display, width: display.width, height: display.height, runtimeDir: display.env.XDG_RUNTIME_DIR ?? '', startedAt: new Date().toISOString() };
+  await writeAtomic(place.statePath, JSON.stringify(state, null, 2));
+  return {
+    state,
+    release: async () => {
+      await display.stop();
+      rmSync(place.statePath, { force: true });
+    },
+  };
+}
+
+/** The keeper (`gai desktop serve`): holds the own desktop until a signal. */
+export async function serveOwnDesktop(place: OwnDesktopPlace, size: { width: number; height: number }, log: (line: string) => void): Promise<void> {
+  const held = await holdOwnDesktop(place, size);
   // The display's processes do not hold this one open: a timer does, until a signal ends it.
   const holding = setInterval(() => undefined, 1 << 30);
-  const stopped = new Promise<void>((resolve) => {
+  log(`own desktop ${held.state.display} (${held.state.width}x${held.state.height}) ready, pid ${process.pid}`);
+  await new Promise<void>((resolve) => {
     const end = (signal: string): void => {
-      log(`own desktop ${display.display}: ${signal}, stopping`);
-      void display.stop().finally(() => {
-        rmSync(place.statePath, { force: true });
+      log(`own desktop ${held.state.display}: ${signal}, stopping`);
+      void held.release().finally(() => {
         clearInterval(holding);
         resolve();
       });
     };
     for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.once(signal, () => end(signal));
   });
-  const state: OwnDesktopState = { pid: process.pid, display: display.display, width: display.width, height: display.height, runtimeDir: display.env.XDG_RUNTIME_DIR ?? '', startedAt: new Date().toISOString() };
-  await writeAtomic(place.statePath, JSON.stringify(state, null, 2));
-  log(`own desktop ${display.display} (${display.width}x${display.height}) ready, pid ${process.pid}`);
-  await stopped;
 }
 
 /** The own desktop, started in the background when none runs; `started` says whether this call started it. */
