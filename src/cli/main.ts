@@ -18,6 +18,7 @@ import { registerToolCommand } from './commands/toolCommand';
 import { registerToolsCommand } from './commands/toolsCommand';
 import { registerAppsCommand } from './commands/appsCommand';
 import { parseDesktopChoice, registerOwnDesktopCommand, useOwnDesktop } from './commands/ownDesktopCommand';
+import { OWN_DESKTOP_KEEPER_VAR } from '../platform/linux/x11/ownDesktop';
 import { registerDaemonCommand } from './warm/daemonCommand';
 import { registerMcpCommand } from '../mcp/server/serverCommand';
 import { fragileTreeApps } from '../platform/linux/fragileTrees';
@@ -152,7 +153,11 @@ export function runAsProgram(command: string[] = []): void {
     interactive: Boolean(process.stdin.isTTY && process.stderr.isTTY),
     env: process.env,
   };
-  void runCli([...command, ...process.argv.slice(2)], io).then((code) => {
+  // GAI's own desktop's keeper, started by `--desktop own` from this file, whichever file it is
+  // (dist/mcpServer.js too: the .vsix ships no dist/cli.js).
+  const keeper = process.env[OWN_DESKTOP_KEEPER_VAR] === '1';
+  delete process.env[OWN_DESKTOP_KEEPER_VAR];
+  void runCli([...(keeper ? ['desktop', 'serve'] : command), ...process.argv.slice(2)], io).then((code) => {
     process.exitCode = code;
   });
 }

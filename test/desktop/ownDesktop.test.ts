@@ -7,6 +7,9 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { BUILT_MCP_SERVER, connectStdio } from '../support/mcpServerProcess';
 import { runBuiltCli, type CliOutcome } from './support/builtCli';
 import { suiteDisplay } from './support/fixture';
 
@@ -79,5 +82,40 @@ describe("GAI's own desktop (--desktop own, gai desktop), beside the person's di
     const bad = await gai(['--desktop', 'elsewhere', 'ocr']);
     assert.notEqual(bad.code, 0);
     assert.match(bad.stderr, /--desktop: expected "screen" \(the person's\) or "own"/);
+  });
+
+  it('gai mcp --desktop own (dist/mcpServer.js, as the editor runs it) with no DISPLAY: an MCP client launches galculator there and computes 15', async () => {
+    const before = person();
+    mkdirSync(join(runtime, 'config', 'gai'), { recursive: true });
+    writeFileSync(join(runtime, 'config', 'gai', 'config.json'), JSON.stringify({ apps: { allow: ['galculator'] } }));
+    const headless: NodeJS.ProcessEnv = { ...env };
+    delete headless.DISPLAY;
+    delete headless.WAYLAND_DISPLAY;
+    // launch_app is a system tool: the full profile, as a developer gives it to start their app there.
+    const session = await connectStdio(BUILT_MCP_SERVER, ['--desktop', 'own', '--profile', 'full'], headless);
+    try {
+      const call = async (name: string, input: Record<string, unknown>): Promise<string> => {
+        const result = (await session.client.callTool({ name, arguments: input })) as CallToolResult;
+        const text = (result.content[0] as { text?: string } | undefined)?.text ?? '';
+        assert.notEqual(result.isError, true, `${name}: ${text.slice(0, 600)}\n${session.stderr().slice(-600)}`);
+        return text;
+      };
+      await call('launch_app', { appName: 'galculator' });
+      for (const key of ['AC', '7', '+', '8', '=']) {
+        let done = false;
+        for (let tries = 0; !done && tries < 20; tries++) {
+          const result = (await session.client.callTool({ name: 'click', arguments: { text: key } })) as CallToolResult;
+          done = result.isError !== true;
+          if (!done) await new Promise((r) => setTimeout(r, 250));
+        }
+        assert.ok(done, `${key} was not clicked`);
+      }
+      assert.match(await call('ocr', { captureScreen: true }), /\b15\b/);
+      assert.match(session.stderr(), /started GAI's own desktop :\d+/);
+    } finally {
+      await session.close();
+    }
+    assert.deepEqual(person(), before, "the person's pointer or windows changed");
+    assert.equal((await gai(['desktop', 'stop'])).code, 0);
   });
 });

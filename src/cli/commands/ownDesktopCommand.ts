@@ -5,7 +5,7 @@ import type { Command } from 'commander';
 import { GaiError } from '../../common/errors';
 import { EXIT, err, out, type CliIo } from '../../common/cliIo';
 import { ensureOwnDesktop, ownDesktopEnv, ownDesktopPlace, readOwnDesktop, serveOwnDesktop, stopOwnDesktop } from '../../platform/linux/x11/ownDesktop';
-import { cliEntry } from '../warm/daemonPaths';
+import { runningEntry } from '../warm/daemonPaths';
 
 export type DesktopChoice = 'screen' | 'own';
 
@@ -20,7 +20,7 @@ export function parseDesktopChoice(value: string | undefined): DesktopChoice {
  */
 export async function useOwnDesktop(io: CliIo): Promise<void> {
   if (process.platform !== 'linux') throw new GaiError('CONFIG', `--desktop own: GAI's own desktop runs on Linux (Xvfb and openbox); this is ${process.platform}`);
-  const { state, started } = await ensureOwnDesktop(ownDesktopPlace(io.env), cliEntry(), io.env);
+  const { state, started } = await ensureOwnDesktop(ownDesktopPlace(io.env), keeperEntry(), io.env);
   if (started) err(io, `gai: started GAI's own desktop ${state.display} (${state.width}x${state.height}); it stays for the next commands, \`gai desktop stop\` ends it\n`);
   const env = ownDesktopEnv(io.env, state);
   for (const name of Object.keys(io.env)) if (!(name in env)) delete io.env[name];
@@ -36,7 +36,7 @@ export function registerOwnDesktopCommand(program: Command, io: CliIo, setExit: 
     .option('--size <WxH>', 'its screen size', '1920x1080')
     .action(async (o: { size: string }) => {
       const size = parseSize(o.size);
-      const { state, started } = await ensureOwnDesktop(ownDesktopPlace(io.env), cliEntry(), io.env, size);
+      const { state, started } = await ensureOwnDesktop(ownDesktopPlace(io.env), keeperEntry(), io.env, size);
       out(io, `gai desktop: ${started ? 'started' : 'already running'} on ${state.display} (${state.width}x${state.height}, pid ${state.pid})\n`);
       setExit(EXIT.ok);
     });
@@ -78,3 +78,11 @@ function parseSize(text: string): { width: number; height: number } {
   if (!match || width < 320 || height < 240 || width > 7680 || height > 4320) throw new GaiError('INVALID_INPUT', `--size: expected WIDTHxHEIGHT from 320x240 to 7680x4320, e.g. 1920x1080, got ${JSON.stringify(text)}`);
   return { width, height };
 }
+
+/** The built file this process runs (dist/cli.js or dist/mcpServer.js): it runs the keeper too. */
+function keeperEntry(): string {
+  const entry = runningEntry();
+  if (!entry) throw new GaiError('CONFIG', "GAI's own desktop is started from GAI's built files (dist/cli.js, dist/mcpServer.js); run `npm run build` and use them");
+  return entry;
+}
+

@@ -32,6 +32,8 @@ export interface OwnDesktopState {
 }
 
 const START_WAIT_MS = 30_000;
+/** Set for the keeper process: the entry runs `desktop serve` whatever it would run otherwise. */
+export const OWN_DESKTOP_KEEPER_VAR = 'GAI_DESKTOP_KEEPER';
 const STOP_WAIT_MS = 10_000;
 
 export function ownDesktopPlace(env: NodeJS.ProcessEnv): OwnDesktopPlace {
@@ -108,7 +110,7 @@ export async function ensureOwnDesktop(place: OwnDesktopPlace, entry: string, en
   // Detached, in its own session: it outlives the command that started it. No model keys in it.
   const keeperEnv = { ...env };
   for (const name of Object.keys(keeperEnv)) if (/_API_KEY$|^GAI_MCP_TOKEN$/.test(name)) delete keeperEnv[name];
-  const child = spawn(process.execPath, [entry, 'desktop', 'serve', '--size', `${size.width}x${size.height}`], { detached: true, stdio: ['ignore', log, log], env: keeperEnv });
+  const child = spawn(process.execPath, [entry, '--size', `${size.width}x${size.height}`], { detached: true, stdio: ['ignore', log, log], env: { ...keeperEnv, [OWN_DESKTOP_KEEPER_VAR]: '1' } });
   closeSync(log);
   let exited: number | null | undefined;
   child.once('exit', (code) => (exited = code));
