@@ -1,4 +1,5 @@
-import type { ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { closeSync, openSync } from 'node:fs';
 
 export function hasExited(child: ChildProcess): boolean {
   return child.exitCode !== null || child.signalCode !== null || child.pid === undefined;
@@ -31,4 +32,18 @@ export function exitText(child: ChildProcess): string {
 export function unrefChild(child: ChildProcess): void {
   child.unref();
   for (const stream of [child.stdin, child.stdout, child.stderr]) (stream as { unref?: () => void } | null)?.unref?.();
+}
+
+/**
+ * Starts node on `args` detached in its own session, its output appended to `logPath` (0600):
+ * a background process that outlives this one. `exitCode()` is undefined while it runs.
+ */
+export function spawnDetachedNode(args: string[], logPath: string, env: NodeJS.ProcessEnv): { exitCode(): number | null | undefined } {
+  const log = openSync(logPath, 'a', 0o600);
+  const child = spawn(process.execPath, args, { detached: true, stdio: ['ignore', log, log], env });
+  closeSync(log);
+  let exited: number | null | undefined;
+  child.once('exit', (code) => (exited = code));
+  child.unref();
+  return { exitCode: () => exited };
 }

@@ -1,5 +1,5 @@
-import { spawn } from 'node:child_process';
-import { closeSync, existsSync, openSync, readFileSync, unlinkSync } from 'node:fs';
+import { spawnDetachedNode } from '../../common/childProcesses';
+import { existsSync, readFileSync, unlinkSync } from 'node:fs';
 import { sleep } from '../../common/timing';
 import { errorMessage } from '../../common/errors';
 import { withoutSecretEnv } from '../../common/secretEnv';
@@ -104,18 +104,14 @@ async function open(socketPath: string): Promise<PerceptionClient | undefined> {
 /** Starts the daemon in the background (detached, logging to a file) and waits until it listens. */
 export async function startDaemon(place: DaemonPlace, request: Pick<WarmRequest, 'env' | 'ocrLanguage' | 'idleMinutes'>): Promise<void> {
   ensureDaemonDir(place.dir);
-  const log = openSync(place.logPath, 'a', 0o600);
   const args = [cliEntry(), 'daemon', 'run', '--ocr-language', request.ocrLanguage, ...(request.idleMinutes !== undefined ? ['--idle', String(request.idleMinutes)] : [])];
   // It reads the screen only: model keys from this command's environment stay out of it.
-  const child = spawn(process.execPath, args, { detached: true, stdio: ['ignore', log, log], env: withoutSecretEnv(request.env) });
-  closeSync(log);
-  let exited: number | null | undefined;
-  child.once('exit', (code) => (exited = code));
-  child.unref();
+  const daemon = spawnDetachedNode(args, place.logPath, withoutSecretEnv(request.env));
   const deadline = Date.now() + START_WAIT_MS;
   while (Date.now() < deadline) {
     if (await answers(place.socketPath)) return;
     // Lost a race with another command starting one at the same time: theirs serves us.
+    const exited = daemon.exitCode();
     if (exited !== undefined) {
       if (await answers(place.socketPath)) return;
       throw new Error(`the warm daemon exited at start (code ${exited}): ${logTail(place.logPath)}`);

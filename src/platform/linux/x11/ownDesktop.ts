@@ -4,13 +4,14 @@
 // in a small state file; commands given `--desktop own` put their display variables there, and
 // apps launched from them open on it with their own D-Bus session and accessibility bus (GLib
 // autolaunches one per X display). `gai desktop stop` ends the keeper, which ends the display.
-import { spawn } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { writeAtomic } from '../../../common/atomicFile';
 import { GaiError, errorMessage } from '../../../common/errors';
 import { sleep } from '../../../common/timing';
+import { spawnDetachedNode } from '../../../common/childProcesses';
+import { withoutSecretEnv } from '../../../common/secretEnv';
 import { VirtualDisplay } from './virtualDisplay';
 
 /** Where the keeper's state and log live: this user's runtime folder (0700). */
@@ -106,19 +107,13 @@ export async function ensureOwnDesktop(place: OwnDesktopPlace, entry: string, en
   const running = readOwnDesktop(place);
   if (running) return { state: running, started: false };
   mkdirSync(place.dir, { recursive: true, mode: 0o700 });
-  const log = openSync(place.logPath, 'a', 0o600);
-  // Detached, in its own session: it outlives the command that started it. No model keys in it.
-  const keeperEnv = { ...env };
-  for (const name of Object.keys(keeperEnv)) if (/_API_KEY$|^GAI_MCP_TOKEN$/.test(name)) delete keeperEnv[name];
-  const child = spawn(process.execPath, [entry, '--size', `${size.width}x${size.height}`], { detached: true, stdio: ['ignore', log, log], env: { ...keeperEnv, [OWN_DESKTOP_KEEPER_VAR]: '1' } });
-  closeSync(log);
-  let exited: number | null | undefined;
-  child.once('exit', (code) => (exited = code));
-  child.unref();
+  // It outlives the command that started it, and holds a display only: no model keys in it.
+  const keeper = spawnDetachedNode([entry, '--size', `${size.width}x${size.height}`], place.logPath, { ...withoutSecretEnv(env), [OWN_DESKTOP_KEEPER_VAR]: '1' });
   const deadline = Date.now() + START_WAIT_MS;
   while (Date.now() < deadline) {
     const state = readOwnDesktop(place);
     if (state) return { state, started: true };
+    const exited = keeper.exitCode();
     if (exited !== undefined) throw new GaiError('CONFIG', `GAI's own desktop did not start (the keeper exited with code ${exited}): ${logTail(place.logPath)}`);
     await sleep(50);
   }
