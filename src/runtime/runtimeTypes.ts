@@ -37,6 +37,11 @@ export interface ApprovalApp {
  * for this conversation / always, and approve this conversation's later actions landing there.
  */
 export type ApprovalDecision = 'approve' | 'deny' | 'always' | 'app-conversation' | 'app-always';
+
+/** An answer that grants the request's app too (valid only when the request named one). */
+export function grantsApp(decision: ApprovalDecision): decision is 'app-conversation' | 'app-always' {
+  return decision === 'app-conversation' || decision === 'app-always';
+}
 export type ApprovalHandler = (request: ApprovalRequest, signal: AbortSignal) => Promise<ApprovalDecision>;
 
 /**

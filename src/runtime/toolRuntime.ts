@@ -14,10 +14,11 @@ import { runTurn } from './turnRunner';
 import { withConfirmation } from './safetyCheckApproval';
 import { whereItLands, type ActionTarget } from '../tools/actionTarget';
 import { locateTarget, runInsideGuards } from './targetedRun';
-import type { ActionGuard, ApprovalApp, ApprovalDecision, ApprovalHandler, ApprovalRequest, ExecuteOptions, ExecutionHooks, TurnOutcome } from './runtimeTypes';
+import { grantsApp, type ActionGuard, type ApprovalApp, type ApprovalDecision, type ApprovalHandler, type ApprovalRequest, type ExecuteOptions, type ExecutionHooks, type TurnOutcome } from './runtimeTypes';
 
 // Callers import these from here, beside the class they configure.
 export type { ActionGuard, ApprovalApp, ApprovalDecision, ApprovalHandler, ApprovalKind, ApprovalRequest, ExecuteOptions, ExecutionHooks, TurnOutcome } from './runtimeTypes';
+export { grantsApp } from './runtimeTypes';
 
 export interface ToolRuntimeOptions {
   policy?: ToolPolicy;
@@ -313,7 +314,7 @@ export class ToolRuntime {
     // A stop while the question was open answers it too (the host denies what is pending): that is a cancel, not the person's "no".
     if (signal.aborted) return { denied: ToolResults.cancelled(tool.name, 'stopped while waiting for approval'), asked: true };
     // An answer about an app the request did not name would grant what nobody was shown.
-    if (!app && (decision === 'app-conversation' || decision === 'app-always')) decision = 'approve';
+    if (!app && grantsApp(decision)) decision = 'approve';
     hooks.onApprovalResolved?.(call, decision);
     for (const guard of guards) guard.approvalAnswered?.(call, decision, app);
     if (decision === 'deny') return { denied: ToolResults.denied(tool.name, request.summary), asked: true };

@@ -8,7 +8,7 @@ import { AppPatterns, appKey, defaultDenialCategory, displayName } from './appNa
 import type { AppPermissionStore } from './appPermissionStore';
 import type { AnyTool } from '../tools/toolBase';
 import { ToolResults } from '../tools/toolResult';
-import type { ActionGuard, ApprovalApp, ApprovalDecision } from '../runtime/toolRuntime';
+import { grantsApp, type ActionGuard, type ApprovalApp, type ApprovalDecision } from '../runtime/toolRuntime';
 import { targetWindow, type ActionTarget } from '../tools/actionTarget';
 import type { RiskLevel } from '../tools/toolTypes';
 import type { InputPermission, InputPermissionScope, InputWay } from '../desktop/input/guardedInput';
@@ -113,7 +113,7 @@ export class AppPermissionGuard implements ActionGuard {
   /** The approval's answer about the app: kept for this call's check (no second question), and a conversation's approval. */
   approvalAnswered(call: ToolCall, decision: ApprovalDecision, app: ApprovalApp | undefined): void {
     if (!app || decision === 'deny') return;
-    if (decision === 'app-conversation' || decision === 'app-always') {
+    if (grantsApp(decision)) {
       this.answered.set(call, { key: app.key, choice: decision === 'app-always' ? 'always' : 'conversation' });
       this.approved.set(app.key, app.name);
     } else if (app.undecided) this.answered.set(call, { key: app.key, choice: 'once' });

@@ -4,7 +4,7 @@
 import type { AgentEvent } from '../agent/agentEvents';
 import type { RiskLevel, ToolResult } from '../tools/toolTypes';
 import type { ToolCall } from '../model/messages';
-import type { ApprovalDecision } from '../runtime/toolRuntime';
+import { grantsApp, type ApprovalDecision } from '../runtime/toolRuntime';
 
 /** Longest input and observation kept on a line; the chat has the rest. */
 export const AUDIT_INPUT_MAX = 300;
@@ -113,7 +113,7 @@ export class AuditTrail {
     let approval: AuditEntry['approval'];
     if (open?.asked) {
       if (open.decision === undefined) approval = { decision: 'cancelled' };
-      else approval = { decision: open.decision === 'deny' ? 'denied' : 'approved', by: modal ? 'modal' : 'chat', ...(open.decision === 'always' || open.decision === 'app-conversation' || open.decision === 'app-always' ? { forConversation: true } : {}) };
+      else approval = { decision: open.decision === 'deny' ? 'denied' : 'approved', by: modal ? 'modal' : 'chat', ...(open.decision === 'always' || grantsApp(open.decision) ? { forConversation: true } : {}) };
     } else if (result.code === 'DENIED' || result.code === 'INVALID_INPUT' || !open?.standing) {
       // Refused by policy, bad input or no one to ask: it never got as far as an approval.
       approval = { decision: 'none' };

@@ -8,7 +8,7 @@ import { errorMessage } from '../../common/errors';
 import { escapeInvisible } from '../../common/invisibleText';
 import type { SecretRedactor } from '../../common/redact';
 import type { ScreenPicture } from '../../shared/protocol';
-import type { ApprovalDecision, ApprovalRequest } from '../../runtime/toolRuntime';
+import { grantsApp, type ApprovalDecision, type ApprovalRequest } from '../../runtime/toolRuntime';
 import type { AgentActivity } from './agentActivity';
 import type { GaiParts } from '../gaiParts';
 import { buildApprovalView } from './approvalView';
@@ -62,7 +62,7 @@ export class ApprovalRouter {
     }
     const decision = await answer;
     activity.answered(request, decision, byModal);
-    if (decision === 'always' || decision === 'app-conversation' || decision === 'app-always') queueMicrotask(() => this.deps.grantsChanged());
+    if (decision === 'always' || grantsApp(decision)) queueMicrotask(() => this.deps.grantsChanged());
     return decision;
   };
 

@@ -2,7 +2,7 @@
 // or reloaded. Turns agent events into chat entries and host messages; holds the approvals the
 // webview has not answered yet. No vscode import: unit-tested directly.
 import type { AgentEvent } from '../../agent/agentEvents';
-import type { ApprovalDecision, ApprovalRequest } from '../../runtime/toolRuntime';
+import { grantsApp, type ApprovalDecision, type ApprovalRequest } from '../../runtime/toolRuntime';
 import type { TokenUsage } from '../../model/messages';
 import type { PictureMessage } from '../../shared/pictureProtocol';
 import { EMPTY_USAGE, type ApprovalView, type ChatEntry, type ErrorAction, type HostMessage, type ScreenPicture, type UsageView } from '../../shared/protocol';
@@ -234,7 +234,7 @@ export class ChatSession {
     const settle = this.approvals.get(callId);
     if (!settle) return false;
     // An app grant on a card that named no app: nobody was shown what it grants.
-    if ((decision === 'app-conversation' || decision === 'app-always') && !this.askingApp.has(callId)) return false;
+    if (grantsApp(decision) && !this.askingApp.has(callId)) return false;
     settle(decision);
     return true;
   }
