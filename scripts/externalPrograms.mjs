@@ -22,7 +22,7 @@ export const EXTERNAL_PROGRAMS = {
   xprop: { apt: 'x11-utils', for: 'window manager readiness; window class, title and pid (X11Windows)' },
   xwininfo: { apt: 'x11-utils', for: 'the active window and its geometry (X11Windows); the OCR bench' },
   xdpyinfo: { apt: 'x11-utils', for: 'the fixture tests check the display size' },
-  xdotool: { apt: 'xdotool', for: 'tests and benches move the pointer and type as a person would' },
+  xdotool: { apt: 'xdotool', for: 'input on GAI\'s own desktop from the editor (XdotoolInput) and the live view\'s Take over; tests and benches move the pointer and type as a person would' },
   python3: { apt: 'python3-tk', for: 'the Tk fixture apps, the AT-SPI reader and the X11 stop/takeover watcher (python3 is a dependency of python3-tk)' },
   galculator: { apt: 'galculator', for: 'the real GTK app the accessibility tests and the OCR bench read' },
   tesseract: { apt: 'tesseract-ocr', for: 'the tesseract CLI the OCR test and bench compare with tesseract.js (NativeTesseractOcr)' },

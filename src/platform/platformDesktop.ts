@@ -10,6 +10,8 @@ import { NutScreen } from './nut/nutScreen';
 import { NutWindows } from './nut/nutWindows';
 import { SharpImages } from './images/sharpImages';
 import { X11Windows } from './linux/x11/x11Windows';
+import { FRAMEBUFFER_VAR, FramebufferScreen } from './linux/x11/framebufferScreen';
+import { XdotoolInput } from './linux/x11/xdotoolInput';
 import { TesseractJsOcr } from './ocr/tesseractJsOcr';
 import { LayeredOcr } from '../desktop/ocr/layeredOcr';
 import { detectDisplaySession, type DisplaySession } from './linux/displaySession';
@@ -44,7 +46,10 @@ export function createPlatformDesktop(options: PlatformDesktopOptions = {}): Des
   const env = options.env ?? process.env;
   const session = platform === 'linux' ? detectDisplaySession(env) : undefined;
   if (session?.kind === 'wayland') return waylandDesktop(session, env, options);
-  const screen = new NutScreen();
+  // libnut holds this process's display: another display (GAI's own desktop seen from the editor)
+  // is read from Xvfb's framebuffer file and driven through xdotool.
+  const framebuffer = platform === 'linux' && env.DISPLAY !== process.env.DISPLAY ? env[FRAMEBUFFER_VAR] : undefined;
+  const screen = framebuffer ? new FramebufferScreen(framebuffer) : new NutScreen();
   const scale = (): Promise<number> => screen.scaleFactor();
   // One python3 helper keeps the X connection and the accessibility tree warm for both ports.
   const bridge = platform === 'linux' ? new DesktopBridge(env, { idleMs: options.bridgeIdleMs }) : undefined;
@@ -52,7 +57,7 @@ export function createPlatformDesktop(options: PlatformDesktopOptions = {}): Des
   return {
     platform: platform satisfies PlatformName,
     screen,
-    input: new NutInput(scale, platform),
+    input: framebuffer ? new XdotoolInput(env) : new NutInput(scale, platform),
     ocr,
     windows: bridge ? new X11Windows(env, { bridge, onWarning: options.onWarning }) : new NutWindows(scale),
     launcher: launcherFor(platform, env, options.holdsSecret, options.launchAllow),

@@ -1,19 +1,13 @@
 import { sleep } from '../../../common/timing';
 import { canonicalKey } from '../../../desktop/input/keys';
 import type { ClickCount, InputPort, KeyCombo, Modifier, MouseButton, Point, ScrollDirection } from '../../../desktop/ports/inputPort';
+import { xKeysym } from '../xKeysyms';
 import type { LayoutSource } from './grimScreen';
 import type { WaylandHelper } from './waylandHelper';
 
 // Mouse and keyboard on a wlroots compositor through its virtual-pointer and virtual-keyboard
 // protocols (wlrInputScript.ts), held on the seat by the long-lived helper (wlrHelper.ts).
 
-const KEYSYMS: Record<string, string> = {
-  enter: 'Return', tab: 'Tab', escape: 'Escape', space: 'space', backspace: 'BackSpace', delete: 'Delete', insert: 'Insert',
-  home: 'Home', end: 'End', pageup: 'Prior', pagedown: 'Next', up: 'Up', down: 'Down', left: 'Left', right: 'Right',
-  capslock: 'Caps_Lock', printscreen: 'Print', menu: 'Menu', shift: 'Shift_L', ctrl: 'Control_L', alt: 'Alt_L', super: 'Super_L',
-  minus: 'minus', equal: 'equal', comma: 'comma', period: 'period', slash: 'slash', backslash: 'backslash', semicolon: 'semicolon',
-  quote: 'apostrophe', grave: 'grave', leftbracket: 'bracketleft', rightbracket: 'bracketright',
-};
 
 type HelperMods = Array<'shift' | 'ctrl' | 'alt' | 'super'>;
 
@@ -121,9 +115,7 @@ export class WaylandInput implements InputPort {
   }
 
   private keysym(key: string): string {
-    const canonical = canonicalKey(key) ?? key;
-    if (/^f\d{1,2}$/.test(canonical)) return canonical.toUpperCase();
-    return KEYSYMS[canonical] ?? canonical;
+    return xKeysym(key);
   }
 
   private async withModifiers(modifiers: readonly Modifier[], action: () => Promise<void>): Promise<void> {

@@ -12,6 +12,7 @@ import { GaiError, errorMessage } from '../../../common/errors';
 import { sleep } from '../../../common/timing';
 import { spawnDetachedNode } from '../../../common/childProcesses';
 import { withoutSecretEnv } from '../../../common/secretEnv';
+import { FRAMEBUFFER_VAR } from './framebufferScreen';
 import { VirtualDisplay } from './virtualDisplay';
 
 /** Where the keeper's state and log live: this user's runtime folder (0700). */
@@ -29,6 +30,8 @@ export interface OwnDesktopState {
   height: number;
   /** The display's own runtime folder (its accessibility bus socket lives there). */
   runtimeDir: string;
+  /** Xvfb's screen as a memory-mapped XWD file (FramebufferScreen); absent from a keeper before it existed. */
+  framebuffer?: string;
   startedAt: string;
 }
 
@@ -62,6 +65,7 @@ export function readOwnDesktop(place: OwnDesktopPlace): OwnDesktopState | undefi
  */
 export function ownDesktopEnv(base: NodeJS.ProcessEnv, state: OwnDesktopState): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...base, DISPLAY: state.display, XDG_RUNTIME_DIR: state.runtimeDir, XDG_SESSION_TYPE: 'x11', GDK_BACKEND: 'x11', QT_QPA_PLATFORM: 'xcb' };
+  if (state.framebuffer) env[FRAMEBUFFER_VAR] = state.framebuffer;
   for (const name of ['WAYLAND_DISPLAY', 'WAYLAND_SOCKET', 'DBUS_SESSION_BUS_ADDRESS', 'AT_SPI_BUS_ADDRESS', 'SWAYSOCK', 'XDG_CURRENT_DESKTOP', 'XAUTHORITY']) delete env[name];
   return env;
 }
@@ -72,8 +76,16 @@ export function ownDesktopEnv(base: NodeJS.ProcessEnv, state: OwnDesktopState): 
  */
 export async function holdOwnDesktop(place: OwnDesktopPlace, size: { width: number; height: number }): Promise<{ state: OwnDesktopState; release(): Promise<void> }> {
   mkdirSync(place.dir, { recursive: true, mode: 0o700 });
-  const display = await VirtualDisplay.start(size);
-  const state: OwnDesktopState = { pid: process.pid, display: display.display, width: display.width, height: display.height, runtimeDir: display.env.XDG_RUNTIME_DIR ?? '', startedAt: new Date().toISOString() };
+  const display = await VirtualDisplay.start({ ...size, framebufferFile: true });
+  const state: OwnDesktopState = {
+    pid: process.pid,
+    display: display.display,
+    width: display.width,
+    height: display.height,
+    runtimeDir: display.env.XDG_RUNTIME_DIR ?? '',
+    framebuffer: display.framebuffer,
+    startedAt: new Date().toISOString(),
+  };
   await writeAtomic(place.statePath, JSON.stringify(state, null, 2));
   return {
     state,

@@ -18,6 +18,8 @@ export interface VirtualDisplayOptions {
   logDir?: string;
   /** Bound on each start-up step (Xvfb reporting its display, openbox managing). Default 15 s. */
   startTimeoutMs?: number;
+  /** Xvfb keeps its screen in a memory-mapped file in logDir (`framebuffer`): read without an X connection. */
+  framebufferFile?: boolean;
 }
 
 export interface VirtualDisplayProcessIds {
@@ -96,7 +98,7 @@ export class VirtualDisplay {
       'Xvfb',
       // -displayfd: Xvfb picks a free display itself (no race over lock files) and writes it to
       // fd 3 once it accepts connections. -noreset: no server reset when the last client leaves.
-      ['-displayfd', '3', '-nolisten', 'tcp', '-noreset', '-screen', '0', `${width}x${height}x${depth}`, '-dpi', '96'],
+      ['-displayfd', '3', '-nolisten', 'tcp', '-noreset', '-screen', '0', `${width}x${height}x${depth}`, '-dpi', '96', ...(options.framebufferFile ? ['-fbdir', logDir] : [])],
       path.join(logDir, 'xvfb.log'),
       withoutDisplay(process.env),
       true,
@@ -117,6 +119,11 @@ export class VirtualDisplay {
       }
       throw error;
     }
+  }
+
+  /** Xvfb's screen as an XWD file, when started with `framebufferFile`. */
+  get framebuffer(): string {
+    return path.join(this.logDir, 'Xvfb_screen0');
   }
 
   /** Each is also the id of the process's own group. */

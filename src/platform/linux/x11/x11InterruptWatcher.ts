@@ -3,11 +3,12 @@ import { existsSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { unrefChild } from '../../../common/childProcesses';
 import { describeCombo } from '../../../desktop/input/keys';
-import type { KeyCombo, Point } from '../../../desktop/ports/inputPort';
+import type { Point } from '../../../desktop/ports/inputPort';
 import type {
   InterruptHandlers, InterruptOptions, InterruptPort, InterruptWatch, PersonActivity, WatchCapabilities,
 } from '../../../desktop/ports/interruptPort';
 import { X11_INTERRUPT_SCRIPT } from './x11InterruptScript';
+import { xKeysym } from '../xKeysyms';
 
 // Linux/X11: a python3-xlib helper grabs the stop hotkey on the root window (XGrabKey, with the
 // Caps Lock / Num Lock variants), counts the person's raw key and button presses (XInput 2.2 raw
@@ -37,7 +38,7 @@ export class X11InterruptWatcher implements InterruptPort {
 
   async watch(options: InterruptOptions, handlers: InterruptHandlers): Promise<InterruptWatch> {
     if (!this.env.DISPLAY) throw new Error('no X display (DISPLAY is not set): the stop hotkey and takeover pause watch an X11 display');
-    const hotkey = options.stopHotkey ? { keysym: x11Keysym(options.stopHotkey.key), modifiers: options.stopHotkey.modifiers, label: describeCombo(options.stopHotkey) } : undefined;
+    const hotkey = options.stopHotkey ? { keysym: xKeysym(options.stopHotkey.key), modifiers: options.stopHotkey.modifiers, label: describeCombo(options.stopHotkey) } : undefined;
     const config = { hotkey, corner: options.failSafeCorner, input: options.watchInput };
     const child = this.armStandby(config) ?? this.spawnHelper(config);
     // When this request ends, the next one's helper starts (not while a model call runs).
@@ -242,16 +243,3 @@ function toActivity(reply: HelperMessage): PersonActivity {
   };
 }
 
-/** Portable key names (src/desktop/input/keys.ts) → X keysym names. */
-const KEYSYMS: Record<string, string> = {
-  enter: 'Return', tab: 'Tab', escape: 'Escape', space: 'space', backspace: 'BackSpace', delete: 'Delete',
-  insert: 'Insert', home: 'Home', end: 'End', pageup: 'Prior', pagedown: 'Next', up: 'Up', down: 'Down',
-  left: 'Left', right: 'Right', capslock: 'Caps_Lock', printscreen: 'Print', menu: 'Menu', minus: 'minus',
-  equal: 'equal', comma: 'comma', period: 'period', slash: 'slash', backslash: 'backslash', semicolon: 'semicolon',
-  quote: 'apostrophe', grave: 'grave', leftbracket: 'bracketleft', rightbracket: 'bracketright',
-};
-
-export function x11Keysym(key: KeyCombo['key']): string {
-  if (/^f\d+$/.test(key)) return key.toUpperCase();
-  return KEYSYMS[key] ?? key;
-}
