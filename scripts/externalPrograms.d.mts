@@ -8,8 +8,8 @@ export interface ExternalProgram {
   node?: true;
   /** A package every Debian system has. */
   debian?: string;
-  /** Part of that operating system; only run there. */
-  platform?: 'darwin' | 'win32';
+  /** Part of that operating system (or Linux distribution); only run there. */
+  platform?: 'darwin' | 'win32' | 'fedora' | 'alpine' | 'arch';
   /** Nothing installs it; the skip reason the tests print. */
   optional?: string;
   /** Started by a library, not by our code: the scan cannot see it. */

@@ -9,7 +9,7 @@
 //              the vscode suite)
 //   node:      Node.js itself (the running `node`, or the npm that ships with it)
 //   debian:    a package every Debian system has (Essential or priority required)
-//   platform:  part of that operating system; GAI only runs it there
+//   platform:  part of that operating system (or Linux distribution); GAI only runs it there
 //   optional:  nothing installs it: the tests that need it skip, printing this reason
 // `indirect` marks a program our code does not start itself (a library does), so the scan
 // cannot see it; `for` says what needs it.
@@ -65,7 +65,10 @@ export const EXTERNAL_PROGRAMS = {
   du: { debian: 'coreutils', for: 'the VS Code host installer reports sizes' },
   readlink: { debian: 'coreutils', for: 'the VS Code host installer finds npm-cli.js' },
   dpkg: { debian: 'dpkg', for: 'ensureDeps checks which Debian packages are installed' },
-  'apt-get': { debian: 'apt', for: 'ensureDeps installs the missing Debian packages' },
+  'apt-get': { debian: 'apt', for: 'ensureDeps installs the missing Debian packages; gai doctor --fix installs what GAI\'s own desktop lacks on Debian/Ubuntu' },
+  dnf: { platform: 'fedora', for: 'gai doctor --fix installs what GAI\'s own desktop lacks on Fedora' },
+  apk: { platform: 'alpine', for: 'gai doctor --fix installs what GAI\'s own desktop lacks on Alpine' },
+  pacman: { platform: 'arch', for: 'gai doctor --fix installs what GAI\'s own desktop lacks on Arch' },
 
   open: { platform: 'darwin', for: 'launch_app on macOS (open -a)' },
   osascript: { platform: 'darwin', for: 'the active window on macOS (NutWindows)' },
@@ -80,6 +83,12 @@ export const EXTERNAL_PROGRAMS = {
 /** @type {import('./externalPrograms.d.mts').RunTimeCommand[]} */
 export const RUN_TIME_COMMANDS = [
   { file: 'src/platform/linux/appLaunchers.ts', expression: null, command: null, why: 'launch_app starts the application a desktop entry names, or an executable the person allowed by name' },
+  ...['apt-get', 'dnf', 'apk', 'pacman'].map((command) => ({
+    file: 'src/platform/linux/ownDesktopReadiness.ts',
+    expression: 'program',
+    command,
+    why: 'gai doctor --fix runs the package manager of the distribution os-release names (ownDesktopPackages.ts installSteps), as root',
+  })),
   { file: 'scripts/vscodeHost/install.mjs', expression: 'paths.node', command: 'node', why: 'the VS Code host\'s own Node, which the installer downloads' },
   { file: 'scripts/vscodeHost/run.mjs', expression: 'paths.node', command: 'node', why: 'the VS Code server runs on the host\'s own Node' },
   { file: 'scripts/vscodeHost/run.mjs', expression: 'paths.chromium', command: 'chromium', why: 'the browser the VS Code tests drive' },
