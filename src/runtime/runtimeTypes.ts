@@ -97,6 +97,19 @@ export interface ExecutionHooks {
   onRecovery?(call: ToolCall, decision: RecoveryDecision): void;
 }
 
+/** What a call's first approval was asked with, for the pointer's own approval after a press. */
+export interface FirstApproval {
+  tool: AnyTool;
+  risk: RiskLevel;
+  call: ToolCall;
+  signal: AbortSignal;
+  hooks: ExecutionHooks;
+  options: ExecuteOptions;
+  /** A person was asked (a question that named the way it would act). */
+  askedFirst: boolean;
+  guards: readonly ActionGuard[];
+}
+
 export interface TurnOutcome {
   /** One result per call, in the order of the calls. */
   results: ToolResult[];

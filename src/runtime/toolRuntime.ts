@@ -7,14 +7,14 @@ import { Replanner } from './replanner';
 import type { AnyTool } from '../tools/toolBase';
 import { ToolPolicy } from './toolPolicy';
 import { notFoundResult, toOpenAiFunction, type ToolRegistry } from '../tools/toolRegistry';
-import { runToolBounded } from './boundedRun';
+import { runToolBounded, type BoundedRunOptions } from './boundedRun';
 import { ToolResults } from '../tools/toolResult';
 import { previewCall, summarizeCall } from '../tools/callPreview';
 import { runTurn } from './turnRunner';
 import { withConfirmation } from './safetyCheckApproval';
-import { whereItLands, type ActionTarget } from '../tools/actionTarget';
-import { locateTarget, runInsideGuards } from './targetedRun';
-import { grantsApp, type ActionGuard, type ApprovalApp, type ApprovalDecision, type ApprovalHandler, type ApprovalRequest, type ExecuteOptions, type ExecutionHooks, type TurnOutcome } from './runtimeTypes';
+import { wayItActs, whereItLands, type ActionTarget } from '../tools/actionTarget';
+import { approvalApp, locateTarget, runInsideGuards } from './targetedRun';
+import { grantsApp, type ActionGuard, type ApprovalApp, type ApprovalDecision, type ApprovalHandler, type ApprovalRequest, type ExecuteOptions, type ExecutionHooks, type FirstApproval, type TurnOutcome } from './runtimeTypes';
 
 // Callers import these from here, beside the class they configure.
 export type { ActionGuard, ApprovalApp, ApprovalDecision, ApprovalHandler, ApprovalKind, ApprovalRequest, ExecuteOptions, ExecutionHooks, TurnOutcome } from './runtimeTypes';
@@ -250,8 +250,15 @@ export class ToolRuntime {
     if (signal.aborted) return ToolResults.cancelled(tool.name);
 
     const started = performance.now();
-    // After a person's answer the screen may have moved on: the tool looks again (the input port still judges where it lands).
-    const run = (): Promise<ToolResult> => this.runWithTimeout(tool, prepared.value, signal, approval.asked ? undefined : target);
+    const fallback = { tool, risk, call: publicCall, signal, hooks, options, askedFirst: approval.asked, guards };
+    // After a person's answer the screen may have moved on: the tool looks again (the input port
+    // still judges where it lands), but acts the way the approval named.
+    const run = (): Promise<ToolResult> =>
+      this.runWithTimeout(tool, prepared.value, signal, {
+        ...(target && !approval.asked ? { target } : {}),
+        ...(target?.way ? { way: target.way } : {}),
+        pointerFallback: (pointer) => this.approvePointer(fallback, pointer),
+      });
     const result = await runInsideGuards(guards, publicCall, tool, run);
     const timed = { ...result, durationMs: performance.now() - started };
     for (const guard of guards) {
@@ -289,8 +296,8 @@ export class ToolRuntime {
       hooks.onApprovalResolved?.(call, 'approve', true);
       return { asked: false };
     }
-    const app = await this.approvalApp(guards, call, tool, target, signal);
-    const summary = [summarizeCall(call), target ? whereItLands(target) : ''].filter(Boolean).join(' ');
+    const app = await approvalApp(guards, call, tool, target, signal, this.logger);
+    const summary = [summarizeCall(call), target ? whereItLands(target) : '', wayItActs(target?.way)].filter(Boolean).join(' ');
     const request: ApprovalRequest = {
       call,
       risk,
@@ -323,23 +330,28 @@ export class ToolRuntime {
     return { asked: true };
   }
 
-  /** The app the call lands in, from the first guard that knows (best effort: a failure asks without it). */
-  private async approvalApp(guards: readonly ActionGuard[], call: ToolCall, tool: AnyTool, target: ActionTarget | undefined, signal: AbortSignal): Promise<ApprovalApp | undefined> {
+  /**
+   * The pointer after a press through accessibility did not take, under the pointer's own
+   * approval rules: a person asked about the press (a question that said the pointer stays) is
+   * asked again; else the rules that let the press run unasked decide for the pointer too. The
+   * guards then judge it as any action (a stop, a takeover, the app under the point).
+   */
+  private async approvePointer(first: FirstApproval, target: ActionTarget): Promise<ToolResult | undefined> {
+    const { tool, risk, call, signal, hooks, options, guards } = first;
+    const approval: ExecuteOptions['approval'] = first.askedFirst ? 'required' : options.approval;
+    const pointer: ActionTarget = { ...target, way: 'pointer-after-press' };
+    const answer = await this.approve(tool, risk, call, signal, hooks, { ...options, ...(approval ? { approval } : {}) }, pointer);
+    if (answer.denied) return answer.denied;
     for (const guard of guards) {
-      if (!guard.approvalApp) continue;
-      try {
-        const app = await guard.approvalApp(call, tool, target, signal);
-        if (app) return app;
-      } catch (error) {
-        this.logger.warn(`guard ${guard.name}: could not say which app ${tool.name} lands in (${errorMessage(error)})`);
-      }
+      const stopped = await guard.beforeAction(call, tool, signal, pointer);
+      if (stopped) return stopped;
     }
-    return undefined;
+    return signal.aborted ? ToolResults.cancelled(tool.name) : undefined;
   }
 
-  private runWithTimeout(tool: AnyTool, input: unknown, signal: AbortSignal, target?: ActionTarget): Promise<ToolResult> {
+  private runWithTimeout(tool: AnyTool, input: unknown, signal: AbortSignal, context: Pick<BoundedRunOptions, 'target' | 'way' | 'pointerFallback'>): Promise<ToolResult> {
     const timeoutMs = this.shared.timeouts[tool.name] ?? tool.timeoutMs ?? this.shared.defaultTimeoutMs;
-    return runToolBounded(tool, input, { signal, timeoutMs, logger: this.logger, ...(target ? { target } : {}) });
+    return runToolBounded(tool, input, { signal, timeoutMs, logger: this.logger, ...context });
   }
 }
 

@@ -2,6 +2,8 @@
 // Markdown, with every string from the model or the screen escaped, so a window titled "**OK**"
 // or a text with a backtick cannot change how the sentence reads. Pure: unit-tested directly.
 import { escapeInvisible } from '../common/invisibleText';
+import { wayItActs } from './actionTarget';
+import type { ActionWay } from './toolTypes';
 
 export interface ActionContext {
   /** Title of the window the action reaches (else the active window's), when known. */
@@ -14,6 +16,8 @@ export interface ActionContext {
   targetText?: string;
   /** Screen pixels per `computer` screenshot pixel, when known: its points then name the screen point too. */
   computerScale?: number;
+  /** How a click by text reaches its element (the located target's way): the pointer, or accessibility with the pointer staying. */
+  way?: ActionWay;
 }
 
 export interface ActionDescription {
@@ -36,7 +40,7 @@ export function describeAction(call: { name: string; input: unknown }, context: 
   const inWindow = windowPhrase(context);
   switch (call.name) {
     case 'click':
-      return describeClick(input, inWindow, context.targetText);
+      return describeClick(input, inWindow, context.targetText, context.way);
     case 'type_text':
       return { text: describeTyping(input.text, input.secret === true, context) + (input.pressEnter === true ? ', then press **Enter**' : '') };
     case 'press_key':
@@ -65,7 +69,7 @@ export function describeAction(call: { name: string; input: unknown }, context: 
   }
 }
 
-function describeClick(input: Record<string, unknown>, inWindow: string, targetText?: string): ActionDescription {
+function describeClick(input: Record<string, unknown>, inWindow: string, targetText?: string, way?: ActionWay): ActionDescription {
   const clicks = input.clicks === 3 ? 'Triple-click' : input.clicks === 2 || input.doubleClick === true ? 'Double-click' : 'Click';
   const button = input.button === 'right' ? `Right-${clicks.toLowerCase()}` : input.button === 'middle' ? `Middle-${clicks.toLowerCase()}` : clicks;
   const modifiers = Array.isArray(input.modifiers) && input.modifiers.length > 0 ? ` holding ${input.modifiers.map((m) => `**${escapeMarkdown(String(m))}**`).join('+')}` : '';
@@ -73,7 +77,8 @@ function describeClick(input: Record<string, unknown>, inWindow: string, targetT
   if (isString(input.text)) {
     const which = typeof input.occurrence === 'number' && input.occurrence > 1 ? ` (match ${input.occurrence})` : '';
     const near = isString(input.near) ? ` near **${escapeMarkdown(input.near)}**` : '';
-    return { text: `${button} **${escapeMarkdown(input.text)}**${which}${near}${modifiers}${inWindow}` };
+    const how = way ? ` ${wayItActs(way)}` : '';
+    return { text: `${button} **${escapeMarkdown(input.text)}**${which}${near}${modifiers}${how}${inWindow}` };
   }
   const on = targetText ? ` **${escapeMarkdown(targetText)}**` : '';
   if (point) return { text: `${button}${on} at ${formatPoint(point)}${modifiers}${inWindow}`, point };

@@ -4,7 +4,7 @@ import type { Point } from '../desktop/ports/inputPort';
 import type { WindowInfo, WindowPort } from '../desktop/ports/windowPort';
 import { windowsAtPoints } from '../desktop/input/guardedInput';
 import type { AnyTool, ToolContext } from './toolBase';
-import type { ActionTarget, ToolResult } from './toolTypes';
+import type { ActionTarget, ActionWay, ToolResult } from './toolTypes';
 
 // Declared with the tool types so that toolBase (which carries it in a call's context) need not import this file.
 export type { ActionTarget } from './toolTypes';
@@ -49,6 +49,20 @@ export function whereItLands(target: ActionTarget): string {
   if (!where.window) return target.points.length > 0 ? 'on the desktop (no window there)' : '';
   const app = shown(where.window.appName, 80) || 'an application with no name';
   return `in ${app} (window "${shown(where.window.title, 60)}")`;
+}
+
+/** How the action reaches its element, in the words every approval uses; '' when the target does not say. */
+export function wayItActs(way: ActionWay | undefined): string {
+  switch (way) {
+    case 'accessibility':
+      return 'through accessibility (the pointer stays)';
+    case 'pointer':
+      return 'with the pointer';
+    case 'pointer-after-press':
+      return 'with the pointer (pressing it through accessibility changed nothing)';
+    default:
+      return '';
+  }
 }
 
 /** Control and direction characters out, bounded: a window names itself. */

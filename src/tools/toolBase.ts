@@ -1,5 +1,5 @@
 import type { Static, TObject } from '@sinclair/typebox';
-import type { ActionTarget, RiskLevel, ToolResult } from './toolTypes';
+import type { ActionTarget, ActionWay, RiskLevel, ToolResult } from './toolTypes';
 import type { ToolDefinition, JsonObjectSchema } from '../model/messages';
 import type { Logger } from '../common/logger';
 import { compileValidator, type InputValidator, type ValidationResult } from '../common/schema';
@@ -12,6 +12,14 @@ export interface ToolContext {
   logger: Logger;
   /** Where the runtime located the action before approving it (TargetingTool): act there. */
   target?: ActionTarget;
+  /** The way its approval named (the target's), kept when the target is not: a tool that looks again still acts that way. */
+  way?: ActionWay;
+  /**
+   * Asks to act with the pointer at `target` after a press through accessibility did not take,
+   * under the pointer's approval rules (see ToolRuntime). Undefined: go ahead; else the result
+   * that says why not. Absent: nobody can approve it, so the pointer is not used.
+   */
+  pointerFallback?(target: ActionTarget): Promise<ToolResult | undefined>;
 }
 
 /**

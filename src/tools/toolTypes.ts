@@ -49,4 +49,13 @@ export interface ActionTarget {
   keys?: { focused: WindowInfo | undefined };
   /** The element at the first point, when the tool found one (a label found by its text): its screen box and text. */
   element?: { box: BBox; text: string };
+  /** How the tool reaches that element, said in its approval (a click by text): see ActionWay. */
+  way?: ActionWay;
 }
+
+/**
+ * `pointer`: the pointer moves there and clicks; `accessibility`: the element's own accessibility
+ * action presses it and the pointer stays where the person left it; `pointer-after-press`: the
+ * pointer, because a press through accessibility showed no effect.
+ */
+export type ActionWay = 'pointer' | 'accessibility' | 'pointer-after-press';

@@ -55,13 +55,15 @@ describe('click through the accessibility tree', () => {
 });
 
 describe('click through an element\'s accessibility action (via: "accessibility")', () => {
-  /** A tree whose elements carry handles, recording what it was asked to perform. */
-  function actingTree(elements: AccessibleElement[], refuse?: string): AccessibilityPort & { performed: Array<[string, unknown]> } {
+  /** A tree whose elements carry handles, recording the presses it was asked for (a dry run, asking only which action would press, apart). */
+  function actingTree(elements: AccessibleElement[], refuse?: string): AccessibilityPort & { performed: Array<[string, unknown]>; checked: string[] } {
     return {
       ...tree(elements),
       performed: [],
+      checked: [],
       perform(ref, action) {
-        this.performed.push([ref, action]);
+        if (action.dryRun) this.checked.push(ref);
+        else this.performed.push([ref, action]);
         return refuse ? Promise.reject(new Error(refuse)) : Promise.resolve('click');
       },
     };

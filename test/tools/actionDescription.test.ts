@@ -20,6 +20,18 @@ describe('describeAction: approvals say what will happen', () => {
     assert.equal(described.point, undefined);
   });
 
+  it('a click by text says which way it acts: through accessibility with the pointer staying, or with the pointer', () => {
+    const click = { name: 'click', input: { text: 'OK' } };
+    assert.equal(describeAction(click, { appName: 'galculator', way: 'accessibility' }).text, 'Click **OK** through accessibility (the pointer stays) in *galculator*');
+    assert.equal(describeAction(click, { appName: 'galculator', way: 'pointer' }).text, 'Click **OK** with the pointer in *galculator*');
+    assert.equal(
+      describeAction(click, { way: 'pointer-after-press' }).text,
+      'Click **OK** with the pointer (pressing it through accessibility changed nothing)',
+    );
+    // Without a located way (nothing said before it runs), the sentence does not guess.
+    assert.equal(describeAction(click).text, 'Click **OK**');
+  });
+
   it('typing names the focused field and window; a masked secret stays masked', () => {
     assert.equal(
       describeAction({ name: 'type_text', input: { text: 'Hello', pressEnter: true } }, { focusedName: 'Name', windowTitle: 'Firefox' }).text,

@@ -104,6 +104,20 @@ describe('approval view: the sentence and the screen around the point', () => {
     assert.deepEqual(view.picture.boxes.map(({ x, y, width, height, kind }) => ({ x, y, width, height, kind })), [{ x: 162, y: 90, width: 36, height: 36, kind: 'target' }]);
   });
 
+  it('a click by text through accessibility: the card says the pointer stays, and its picture says it will press the label', async () => {
+    const now = await screen();
+    const galculator = { title: 'Calculator', appName: 'galculator', bounds: { x: 1450, y: 430, width: 320, height: 360 } };
+    const pressing: ApprovalRequest = {
+      ...request('click', { text: '7' }),
+      target: { points: [{ x: 1520, y: 570 }], windows: [galculator], element: { box: { x: 1500, y: 550, width: 40, height: 40 }, text: '7' }, way: 'accessibility' },
+    };
+    const view = await buildApprovalView(pressing, { desktop: desktop(), tools, latestReading: () => undefined, glance: async () => ({ image: now, analysis: { fullText: '', elements: [] }, secretRegions: [] }) });
+    assert.equal(view.text, 'Click **7** through accessibility (the pointer stays) in *galculator* window *Calculator*');
+    assert.deepEqual(view.picture?.points.map((p) => p.label), ['will press this']);
+    const pointer = await buildApprovalView({ ...pressing, target: { ...pressing.target!, way: 'pointer-after-press' } }, { desktop: desktop(), tools, latestReading: () => undefined });
+    assert.equal(pointer.text, 'Click **7** with the pointer (pressing it through accessibility changed nothing) in *galculator* window *Calculator*');
+  });
+
   it('click by text without a located target and typing have no picture; typing names the focused field; slow lookups are not waited for', async () => {
     const reading = { image: await screen(), analysis: { fullText: '', elements: [] }, secretRegions: [] };
     const byText = await buildApprovalView(request('click', { text: '7' }), { desktop: desktop({ title: 'galculator' }), tools, latestReading: () => reading });

@@ -34,9 +34,14 @@ export interface AccessibleElement extends ScreenElement {
   ref?: string;
 }
 
-/** A pointer-free action: press the element (its toolkit's click/press action). */
+/**
+ * A pointer-free action: press the element (its toolkit's click/press action). `dryRun`: only
+ * say which action would press it (and why none would), doing nothing: what an approval asks
+ * about is known before anyone answers.
+ */
 export interface ElementAction {
   kind: 'press';
+  dryRun?: boolean;
 }
 
 export interface AccessibilityQueryOptions {
@@ -74,8 +79,9 @@ export interface AccessibilityPort {
   /**
    * Acts on an element read by `elements` (its `ref`) through the toolkit's accessibility
    * interfaces, with no pointer or keyboard event: the person's pointer stays where it is, and
-   * it works where no input can be sent. The name of the action done ("click", "press"...);
-   * rejects with the reason when the element is gone, disabled or offers no such action.
+   * it works where no input can be sent. The name of the action done ("click", "press"...), or
+   * with `dryRun` the one that would be; rejects with the reason when the element is gone,
+   * disabled or offers no such action.
    */
   perform?(ref: string, action: ElementAction, signal?: AbortSignal): Promise<string>;
   /**

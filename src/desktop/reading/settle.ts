@@ -61,6 +61,19 @@ export async function waitForSettle(screen: ScreenPort, options: SettleOptions =
   }
 }
 
+/**
+ * Whether the screen (the region of `before`) differs from `before` within `withinMs`: the first
+ * grab that differs ends the wait, so an action that shows its effect is not waited on further.
+ */
+export async function waitForChange(screen: ScreenPort, before: ScreenImage, options: { region?: BBox; withinMs: number; intervalMs?: number; signal?: AbortSignal }): Promise<boolean> {
+  const started = performance.now();
+  for (;;) {
+    if (!framesEqual(before, await screen.grab(options.region))) return true;
+    if (performance.now() - started >= options.withinMs || options.signal?.aborted) return false;
+    await sleep(options.intervalMs ?? 30, options.signal);
+  }
+}
+
 /** When GAI last sent input (InputClock's, desktop/input/inputClock.ts). */
 export interface InputTimes {
   readonly generation: number;

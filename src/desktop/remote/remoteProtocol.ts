@@ -116,7 +116,7 @@ export const REQUEST_PARAMS = {
   'a11y.perform': Type.Object(
     {
       ref: Type.String({ minLength: 3, maxLength: 400 }),
-      action: Type.Object({ kind: Type.Literal('press') }, { additionalProperties: false }),
+      action: Type.Object({ kind: Type.Literal('press'), dryRun: Type.Optional(Type.Boolean()) }, { additionalProperties: false }),
     },
     { additionalProperties: false },
   ),

@@ -10,7 +10,10 @@ import { candidateMarks, dataFields, isScreenPoint, type ScreenMark } from '../s
 import { ToolResults } from '../toolResult';
 import { ReturnScreenSchema, withScreenAfter } from './screenState';
 import { pointerTarget, type ActionTarget, type Located, type TargetingTool } from '../actionTarget';
-import { pointerUnavailable, pressByTree } from './pressByTree';
+import type { ActionWay } from '../toolTypes';
+import { DEFAULT_INPUT, type InputChoice } from '../inputChoice';
+import { pointerUnavailable, pressable, pressByTree, type Found } from './pressByTree';
+import { pressViaTree } from './clickPress';
 
 const schema = toolInput({
   x: Type.Optional(Type.Number({ minimum: 0, description: 'X in screen pixels (with y)' })),
@@ -30,7 +33,7 @@ const schema = toolInput({
   via: Type.Optional(
     StringEnum(['pointer', 'accessibility'] as const, {
       description:
-        'With text: "accessibility" presses the control through its accessibility action without moving the mouse (a control found in the accessibility tree; one left click). Default: the pointer, or that action where this desktop takes no pointer input.',
+        'With text: "accessibility" presses the control through its accessibility action without moving the mouse (a control found in the accessibility tree; one left click); "pointer" moves the mouse. Default: as the person chose (the pointer, or that action first where the control has one), and that action where this desktop takes no pointer input.',
     }),
   ),
   returnScreen: ReturnScreenSchema,
@@ -52,9 +55,13 @@ export class ClickTool extends ToolBase<typeof schema> implements TargetingTool 
   override readonly showsScreenRead = true;
 
   /** What locateTarget found for a target, so the click lands where it was approved. */
-  private readonly found = new WeakMap<ActionTarget, Extract<TargetResult, { status: 'found' }>>();
+  private readonly found = new WeakMap<ActionTarget, Found>();
 
-  constructor(private readonly services: DesktopServices) {
+  /** `input`: the person's choice of how a plain click by text acts (gai.input). */
+  constructor(
+    private readonly services: DesktopServices,
+    private readonly input: InputChoice = DEFAULT_INPUT,
+  ) {
     super();
   }
 
@@ -73,12 +80,28 @@ export class ClickTool extends ToolBase<typeof schema> implements TargetingTool 
     }
     const located = await this.services.locator.locate(input.text, { occurrence: input.occurrence, near: input.near, signal: context.signal });
     if (located.status !== 'found') return { failure: notClicked(input.text, located) };
+    const way = await this.wayFor(input, located, context.signal);
+    if ('failure' in way) return way;
     const target = await pointerTarget(this.services.desktop.windows, [located.point]);
     if ('target' in target) {
       target.target.element = { box: located.bbox, text: located.text };
+      target.target.way = way.way;
       this.found.set(target.target, located);
     }
     return target;
+  }
+
+  /**
+   * How a click by text acts, decided before its approval so that the approval can say: through
+   * the element's accessibility action when it was asked for (via, or the person's choice on a
+   * plain left click) and the toolkit names an action that presses it; else the pointer.
+   */
+  private async wayFor(input: ClickInput, located: Found, signal: AbortSignal): Promise<{ way: ActionWay } | { failure: ToolResult }> {
+    const wanted = input.via === 'accessibility' || (input.via === undefined && this.input === 'accessibility' && plainClick(input));
+    if (!wanted) return { way: 'pointer' };
+    const check = await pressable(this.services.desktop.accessibility, located, input.text!, signal);
+    if ('ref' in check) return { way: 'accessibility' };
+    return input.via === 'accessibility' ? { failure: check.failure } : { way: 'pointer' };
   }
 
   private async offScreen(x: number, y: number): Promise<ToolResult | undefined> {
@@ -124,24 +147,41 @@ export class ClickTool extends ToolBase<typeof schema> implements TargetingTool 
       // (the locator may have read one window or none), or the whole screen is read afresh after.
       if (input.returnScreen && input.returnScreen !== 'screenshot') await this.services.reader.read({ signal: context.signal });
       let action: string | undefined;
-      if (input.via === 'accessibility') {
-        const pressed = await pressByTree(this.services.desktop.accessibility, located, input.text, context.signal);
-        if ('failure' in pressed) return pressed.failure;
-        action = pressed.action;
+      let pressed: Record<string, unknown> = {};
+      // The way the approval named; without one (no runtime located it), decided now.
+      let way = context.way;
+      if (!way) {
+        const decided = await this.wayFor(input, located, context.signal);
+        if ('failure' in decided) return decided.failure;
+        way = decided.way;
+      }
+      if (way === 'accessibility') {
+        const press = await pressViaTree(this.services, located, input.text, { only: input.via === 'accessibility', context });
+        if ('result' in press) return press.result;
+        if ('action' in press) {
+          action = press.action;
+          pressed = press.data;
+        } else {
+          // Did not take, and the pointer was approved for it under its own rules.
+          await this.services.desktop.input.click(located.point, button, count, modifiers);
+          pressed = press.data;
+        }
       } else {
         try {
           await this.services.desktop.input.click(located.point, button, count, modifiers);
         } catch (error) {
           if (!pointerUnavailable(error, plainClick(input))) throw error;
-          const pressed = await pressByTree(this.services.desktop.accessibility, located, input.text, context.signal);
-          if ('failure' in pressed) throw error;
-          action = pressed.action;
+          const stand = await pressByTree(this.services.desktop.accessibility, located, input.text, context.signal);
+          if ('failure' in stand) throw error;
+          action = stand.action;
         }
       }
       // What was found is screen text: quoted so it cannot speak in the tool's voice.
       const kind = located.kind === 'exact' ? '' : ` (${located.kind} match ${quoteScreenText(located.text)})`;
       const via = located.source === 'accessibility' ? 'the accessibility tree' : `OCR, confidence ${located.confidence.toFixed(2)}`;
-      const how = action === undefined ? `${what} "${input.text}" at (${located.point.x}, ${located.point.y})${held}` : `Pressed "${input.text}" through its accessibility action "${action}" (the pointer did not move)`;
+      const after = typeof pressed.pressError === 'string' || pressed.changed === false ? ` with the pointer, after ${typeof pressed.pressError === 'string' ? 'pressing it through accessibility failed' : 'its accessibility press changed nothing'}` : '';
+      const unseen = action !== undefined && pressed.changed === false ? '; nothing visibly changed' : '';
+      const how = action === undefined ? `${what} "${input.text}" at (${located.point.x}, ${located.point.y})${held}${after}` : `Pressed "${input.text}" through its accessibility action "${action}" (the pointer did not move)${unseen}`;
       result = ToolResults.success(`${how}${kind}, found through ${via}.`, {
         mode: 'text',
         source: located.source,
@@ -155,6 +195,7 @@ export class ClickTool extends ToolBase<typeof schema> implements TargetingTool 
         doubleClick: double,
         ...extra,
         ...(action !== undefined ? { via: 'accessibility', action } : {}),
+        ...pressed,
         otherMatches: located.alternatives,
       });
     }

@@ -20,6 +20,7 @@ import { TabNavigateTool } from './tabNavigateTool';
 import { TypeTextTool } from './typeTextTool';
 import { WaitTool } from './waitTool';
 import { ZoomTool } from './zoomTool';
+import type { InputChoice } from '../inputChoice';
 
 export interface DesktopToolsOptions {
   /** The models the detailed screen reader asks (the only desktop tool that asks one); without, it reads by OCR alone. */
@@ -28,6 +29,8 @@ export interface DesktopToolsOptions {
   computerDisplay?: ComputerDisplay;
   /** Why there are no models (e.g. no API key), said by the screen reader instead of "none is configured". */
   noModelReason?: string;
+  /** The person's choice of how a plain click by text acts: the pointer (default) or accessibility first. */
+  input?: InputChoice;
 }
 
 /**
@@ -40,7 +43,7 @@ export function createDesktopTools(services: DesktopServices, options: DesktopTo
     new ScreenCaptureTool(services),
     new OcrTool(services),
     new ElementTreeTool(services),
-    new ClickTool(services),
+    new ClickTool(services, options.input),
     new TypeTextTool(services),
     new PressKeyTool(services),
     new TabNavigateTool(services),

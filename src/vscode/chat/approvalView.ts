@@ -55,6 +55,7 @@ async function describedView(request: ApprovalRequest, sources: ApprovalSources)
   if (located?.window?.appName) context.appName = located.window.appName;
   if (focused?.name) context.focusedName = focused.name;
   if (scale) context.computerScale = scale;
+  if (request.target?.way) context.way = request.target.way;
   const first = describeAction(request.call, context);
   const point = first.point ?? request.target?.points[0];
   if (!point) return { text: first.text };
@@ -69,7 +70,7 @@ async function describedView(request: ApprovalRequest, sources: ApprovalSources)
   const picture = await buildScreenPicture(
     sources.desktop.images,
     { image: crop(reading.image, region), analysis: { elements: element ? [{ text: element.text, bbox: element.box, confidence: 1, level: 'line' }] : [], fullText: '' } },
-    [{ ...point, label: element ? 'will click here' : 'will click at this point', kind: element ? 'target' : 'click' }],
+    [{ ...point, label: element ? (context.way === 'accessibility' ? 'will press this' : 'will click here') : 'will click at this point', kind: element ? 'target' : 'click' }],
     APPROVAL_PICTURE_WIDTH,
   );
   return { text, picture: { ...picture, boxes: picture.boxes.map((box) => ({ ...box, kind: 'target' as const })) } };

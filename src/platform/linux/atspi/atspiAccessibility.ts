@@ -137,7 +137,7 @@ export class AtspiAccessibility implements AccessibilityPort {
   async perform(ref: string, action: ElementAction, signal?: AbortSignal): Promise<string> {
     const space = ref.indexOf(' ');
     if (space <= 0) throw new Error(`AT-SPI: "${ref}" is not an element's handle`);
-    const answer = await this.ask('act', { bus: ref.slice(0, space), ref: ref.slice(space + 1), kind: action.kind }, signal, false);
+    const answer = await this.ask('act', { bus: ref.slice(0, space), ref: ref.slice(space + 1), kind: action.dryRun ? 'check' : action.kind }, signal, false);
     return typeof answer.action === 'string' ? answer.action : action.kind;
   }
 

@@ -21,7 +21,8 @@ def held_node(tree, bus, ref):
     return None
 
 def act(tree, bus, ref, kind):
-    """Presses the element (kind 'press'); the name of the action done."""
+    """Presses the element (kind 'press'); the name of the action done. Kind 'check' only names
+    the action a press would do, so an approval can say the pointer stays before it is asked."""
     Atspi = tree.Atspi
     tree.drain()
     node = held_node(tree, bus, ref)
@@ -33,13 +34,15 @@ def act(tree, bus, ref, kind):
     if not states.contains(Atspi.StateType.SENSITIVE) and not states.contains(Atspi.StateType.ENABLED):
         raise RuntimeError('the element is disabled')
     interfaces = node.get_interfaces()
-    if kind == 'press':
+    if kind in ('press', 'check'):
         if 'Action' not in interfaces:
             raise RuntimeError('its toolkit offers no action for it (%s)' % node.get_role_name())
         names = [(Atspi.Action.get_action_name(node, i) or '').lower() for i in range(Atspi.Action.get_n_actions(node))]
         wanted = [name for name in PRESS_ACTIONS if name in names]
         if not wanted:
             raise RuntimeError('none of its actions presses it (%s)' % ', '.join(names or ['none']))
+        if kind == 'check':
+            return {'action': wanted[0]}
         if not Atspi.Action.do_action(node, names.index(wanted[0])):
             raise RuntimeError('its toolkit refused the action "%s"' % wanted[0])
         return {'action': wanted[0]}
