@@ -50,6 +50,8 @@ const ENTRIES = [
   { name: 'brain-view', in: 'src/webview/brain/main.ts', out: 'media/dist/brainView.js', platform: 'browser', format: 'iife', optional: true },
   // The picture panel (src/vscode/chat/picturePanel.ts): one screen picture full size, zoom and pan.
   { name: 'picture-view', in: 'src/webview/picture/main.ts', out: 'media/dist/pictureView.js', platform: 'browser', format: 'iife', optional: true },
+  // The live view of GAI's own desktop (src/vscode/liveView/liveViewPanel.ts): frames, Take over, Hand back.
+  { name: 'live-view', in: 'src/webview/liveView/main.ts', out: 'media/dist/liveView.js', platform: 'browser', format: 'iife', optional: true },
 ];
 
 // Kept out of node bundles and required at run time instead:

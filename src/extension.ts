@@ -23,6 +23,8 @@ import { registerLmTools } from './vscode/lm/lmTools';
 import { LmToolsRunner } from './vscode/lm/lmToolsRunner';
 import { GaiMcpDefinitions, MCP_PROVIDER_ID } from './vscode/lm/mcpDefinition';
 import { GaiChatParticipant } from './vscode/lm/gaiChatParticipant';
+import { LiveViewPanel } from './vscode/liveView/liveViewPanel';
+import { registerLiveViewCommands } from './vscode/liveView/liveViewCommands';
 
 /** What activate() returns; for tests and other extensions. Never carries the API key. */
 export interface GaiExtensionApi {
@@ -59,6 +61,12 @@ export interface GaiExtensionApi {
   mcpServerDefinitions(): Promise<Array<{ label: string; command: string; args: string[]; env: Record<string, string | number | null>; resolvedEnvNames: string[] }>>;
   /** The @gai chat participant: its handler (for a request with a scripted model) and its newest outcome. */
   chatParticipant: Pick<GaiChatParticipant, 'handle' | 'last'>;
+  /** The live view of GAI's own desktop, when open: its display, whether the person has it, what it did. */
+  liveView(): LiveViewPanel['current'];
+  /** As if the live view's page sent `raw`; false when refused (or no view is open). */
+  simulateLiveViewMessage(raw: unknown): boolean;
+  /** The person's input from the live view has reached GAI's desktop. */
+  liveViewSettled(): Promise<void>;
 }
 
 export function activate(context: vscode.ExtensionContext): GaiExtensionApi {
@@ -70,8 +78,15 @@ export function activate(context: vscode.ExtensionContext): GaiExtensionApi {
   const logger = new OutputChannelLogger(channel, redactor);
   // VS Code for the Web keeps SecretStorage in memory only: the key store says so instead of promising a keychain.
   const keys = new ApiKeyStore(context.secrets, vscode.env.uiKind === vscode.UIKind.Web);
-  const controller = new GaiController(keys, logger, context.globalStorageUri.fsPath, redactor, new MementoAppPermissionStore(context.globalState));
+  const controller = new GaiController(keys, logger, context.globalStorageUri.fsPath, redactor, new MementoAppPermissionStore(context.globalState), context.extensionUri.fsPath);
   const pictures = new PicturePanel(context.extensionUri, logger);
+  const liveView = new LiveViewPanel(context.extensionUri, {
+    parts: () => controller.getParts(),
+    notice: (text) => controller.chat.notice(text),
+    running: () => controller.running,
+    onDidDropParts: controller.onDidDropParts,
+    onDidChangeRunning: controller.onDidChangeRunning,
+  }, logger);
   const setup = new SetupCommands({ controller, keys, examples: new MachineExamples(process.env), env: process.env, checkLibraries: (language) => checkSetup({ language }) });
   const chatView = new ChatViewProvider(context.extensionUri, controller, pictures, setup);
   const history = new ConversationHistory(
@@ -105,6 +120,8 @@ export function activate(context: vscode.ExtensionContext): GaiExtensionApi {
     chatView,
     setup,
     pictures,
+    liveView,
+    ...registerLiveViewCommands({ panel: liveView, logger, dropParts: (why) => controller.dropParts(why), notice: (text) => controller.chat.notice(text) }),
     statusBar,
     participant.register(),
     ...registerLmTools(lmTools),
@@ -115,6 +132,11 @@ export function activate(context: vscode.ExtensionContext): GaiExtensionApi {
     // Each request's end saves the conversation.
     controller.onDidChangeRunning((running) => {
       if (!running) void history.save();
+      // A request may have started GAI's own desktop: the header names its display.
+      chatView.postDesktop();
+    }),
+    vscode.workspace.onDidChangeConfiguration((event) => {
+      if (event.affectsConfiguration('gai.desktop')) chatView.postDesktop();
     }),
   );
   // Reopening VS Code shows the last conversation (read from disk after activation returns).
@@ -148,6 +170,9 @@ export function activate(context: vscode.ExtensionContext): GaiExtensionApi {
     currentConversationId: () => history.current,
     addScreen: (title, text, picture) => controller.chat.addScreen(title, text, picture),
     chatParticipant: participant,
+    liveView: () => liveView.current,
+    simulateLiveViewMessage: (raw) => liveView.receive(raw),
+    liveViewSettled: () => liveView.settled(),
     picturePanel: () => {
       const panel = pictures.current;
       return panel ? { title: panel.title, readyCount: pictures.readyCount, ...(pictures.showing ? { showing: pictures.showing.title } : {}) } : undefined;

@@ -14,10 +14,28 @@ import { createPlatformInterrupts } from '../platform/platformInterrupts';
 import { SafetyMonitor } from '../safety/safetyMonitor';
 import { ComputerDisplay } from '../tools/desktop/computer/computerDisplay';
 import type { StackFront, StackSettings } from './stackTypes';
+import type { InputPort } from '../desktop/ports/inputPort';
+import type { SentInput } from '../desktop/input/inputClock';
+import { LiveFrames, type LiveFramesOptions } from '../desktop/live/liveFrames';
+import { ownLiveDesktop } from '../platform/linux/x11/ownLiveDesktop';
+import type { PersonHold } from '../safety/personHold';
+
+/** What the live view of GAI's own desktop works with (DesktopAssembly.live). */
+export interface LiveDesktop {
+  display: string;
+  /** Frames only when the screen changed; start and stop them with the view. */
+  frames(options: LiveFramesOptions): LiveFrames;
+  /** The person's clicks and keys after Take over: not GAI's input, so neither watched nor guarded. */
+  personInput: InputPort;
+  hold: PersonHold;
+  onGaiInput(listener: (input: SentInput) => void): () => void;
+}
 
 export class DesktopAssembly {
   /** The permission of the guarded call running now: the input port refuses input to a window it does not allow. */
   readonly inputScope = new InputPermissionScope();
+  /** Each input GAI sent, noted as it ends: the reader waits for its effect, the live view marks it. */
+  readonly inputs = new InputClock();
   private interrupts?: InterruptPort;
   private monitor?: SafetyMonitor;
   private services?: DesktopServices;
@@ -58,8 +76,7 @@ export class DesktopAssembly {
     // Perception may go elsewhere (the warm daemon); the input is always watched here, and under
     // a guarded call reaches only windows of apps the person allowed (judged at the input port).
     const perceived = front.perception ? front.perception(local) : local;
-    // Each input is noted as it ends, for the reader's wait after it.
-    const inputs = new InputClock();
+    const { inputs } = this;
     this.services = createDesktopServices(withGuardedInput(withWatchedInput(perceived, this.safety, inputs), this.inputScope), {
       inputs,
       screenshotMaxWidth: desktop.screenshotMaxWidth,
@@ -69,6 +86,22 @@ export class DesktopAssembly {
       privateWindowTitles: desktop.privateWindowTitles,
     });
     return this.services;
+  }
+
+  /**
+   * GAI's own desktop as the live view sees it (its pixels, the person's input there, the hold that
+   * pauses GAI while they have it, GAI's inputs as they land); undefined when GAI works elsewhere.
+   */
+  get live(): LiveDesktop | undefined {
+    const port = process.platform === 'linux' ? ownLiveDesktop(this.front.desktopEnv ?? this.front.env) : undefined;
+    if (!port) return undefined;
+    return {
+      display: port.display,
+      personInput: port.input,
+      hold: this.safety.personHold,
+      frames: (options) => new LiveFrames(port, this.desktopServices.desktop.images, options),
+      onGaiInput: (listener) => this.inputs.onInput(listener),
+    };
   }
 
   /** The display as the `computer` tool shows it (the agent sets the model's image limits on it). */

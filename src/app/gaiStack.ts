@@ -10,7 +10,7 @@ import type { ToolRuntime } from '../runtime/toolRuntime';
 import type { SafetyMonitor } from '../safety/safetyMonitor';
 import type { ComputerDisplay } from '../tools/desktop/computer/computerDisplay';
 import { AgentAssembly, type AgentRequest, type StackAgent } from './agentAssembly';
-import { DesktopAssembly } from './desktopAssembly';
+import { DesktopAssembly, type LiveDesktop } from './desktopAssembly';
 import { lazyBrain, openNavigationBrain } from './navigationAssembly';
 import { RuntimeAssembly, type RuntimeRequest, type StackRuntime } from './runtimeAssembly';
 import type { ModelSource, StackFront, StackSettings } from './stackTypes';
@@ -44,6 +44,11 @@ export class GaiStack {
   /** The desktop and its services, built on first use. */
   get desktop(): DesktopServices {
     return this.desktopParts.desktopServices;
+  }
+
+  /** GAI's own desktop for the live view; undefined when GAI works on the person's screen. */
+  get live(): LiveDesktop | undefined {
+    return this.desktopParts.live;
   }
 
   get computerDisplay(): ComputerDisplay {

@@ -75,8 +75,10 @@ export class RuntimeAssembly {
 
   /** The desktop tools, made only here; `computer` adds the native computer-use tool. */
   desktopTools(models?: ModelAccess, options: { computer?: boolean; noModelReason?: string } = {}): AnyTool[] {
+    const { input } = this.settings.desktop;
     return createDesktopTools(this.desktop.desktopServices, {
       ...(models ? { models } : {}),
+      ...(input ? { input } : {}),
       ...(options.computer ? { computerDisplay: this.desktop.computerDisplay } : {}),
       ...(options.noModelReason ? { noModelReason: options.noModelReason } : {}),
     });

@@ -15,6 +15,7 @@ import type { AppPermissionStore } from '../safety/appPermissionStore';
 import type { TakeoverHandler } from '../safety/safetyMonitor';
 import { DEFAULT_SAFETY, type SafetySettings } from '../safety/safetySettings';
 import type { RiskLevel } from '../tools/toolTypes';
+import type { InputChoice } from '../tools/inputChoice';
 
 export interface StackSettings {
   desktop: {
@@ -26,6 +27,8 @@ export interface StackSettings {
     launchAllow?: readonly string[];
     /** How long the desktop bridge's helper may idle (0: never ends; the default ends it). */
     bridgeIdleMs?: number;
+    /** How a plain click by text acts: the pointer (default), or the control's accessibility action first. */
+    input?: InputChoice;
   };
   safety: SafetySettings;
   tools: {

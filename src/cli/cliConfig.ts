@@ -8,6 +8,7 @@ import { compileWindowTitles } from '../desktop/reading/privateWindows';
 import { parseMcpServers } from '../mcp/client/clientConfig';
 import { compileValidator, StringEnum } from '../common/schema';
 import { TOOL_PROFILES } from '../runtime/toolPolicy';
+import { INPUT_CHOICES } from '../tools/inputChoice';
 
 // The optional config file of the CLI (`--config FILE`, else $XDG_CONFIG_HOME/gai/config.json).
 // Declared once: the schema is both the documentation and the validator.
@@ -50,6 +51,9 @@ const ConfigFileSchema = Type.Object(
         {
           ocrLanguage: Type.Optional(Type.String({ pattern: '^[a-z_]+(\\+[a-z_]+)*$' })),
           screenshotMaxWidth: Type.Optional(Type.Integer({ minimum: 64, maximum: 7_680 })),
+          input: Type.Optional(
+            StringEnum(INPUT_CHOICES, { description: 'pointer (default): clicks move the pointer; accessibility: a plain click by text presses the control through its accessibility action first, the pointer staying (--input-mode wins)' }),
+          ),
         },
         { additionalProperties: false },
       ),

@@ -28,12 +28,15 @@ import { terminalSecretPrompt } from './secretPrompt';
 import { terminalApproval, yesApproval } from './terminalApproval';
 import { terminalTakeover } from './terminalTakeover';
 import { connectWarm } from './warm/daemonControl';
+import type { InputChoice } from '../tools/inputChoice';
 
-/** The config file in the stack's shape; errors name the field as the file spells it. */
-export function cliStackSettings(file: ConfigFile): StackSettings {
+/** The config file in the stack's shape, the global flags over it; errors name the field as the file spells it. */
+export function cliStackSettings(file: ConfigFile, flags: CliFlags = {}): StackSettings {
   const tools = file.tools ?? {};
+  const input = flags.input ?? file.desktop?.input;
   return {
     desktop: {
+      ...(input ? { input } : {}),
       ocrLanguage: file.desktop?.ocrLanguage,
       screenshotMaxWidth: file.desktop?.screenshotMaxWidth,
       privateWindowTitles: compileWindowTitles(file.redact?.windowTitles ?? [], 'redact.windowTitles'),
@@ -55,9 +58,16 @@ export function cliStackSettings(file: ConfigFile): StackSettings {
   };
 }
 
+/** Global flags that override the config file for every command (`gai mcp` too). */
+export interface CliFlags {
+  /** --input-mode: how a plain click by text acts. */
+  input?: InputChoice;
+}
+
 export interface CliStackOptions {
   io: CliIo;
   file: ConfigFile;
+  flags?: CliFlags;
   redactor: SecretRedactor;
   logger: Logger;
   /** Perception through the warm daemon: `auto` when one runs, `warm` starts one, `cold` never. */
@@ -102,7 +112,7 @@ export class CliStack {
       perception: (local) => warmPerception(local, link),
       ...(options.platform ? { platform: options.platform } : {}),
     };
-    this.stack = new GaiStack(cliStackSettings(file), front);
+    this.stack = new GaiStack(cliStackSettings(file, options.flags), front);
   }
 
   /** The config file's model with the flags over it; throws (naming the key to set) when it has none. */

@@ -22,12 +22,14 @@ import { OWN_DESKTOP_KEEPER_VAR } from '../platform/linux/x11/ownDesktop';
 import { registerDaemonCommand } from './warm/daemonCommand';
 import { registerMcpCommand } from '../mcp/server/serverCommand';
 import { fragileTreeApps } from '../platform/linux/fragileTrees';
+import { parseInputChoice } from '../tools/inputChoice';
 
 // The CLI's composition root: everything is built here and handed down by constructor.
 
 interface GlobalOptions {
   config?: string;
   desktop?: string;
+  inputMode?: string;
   verbose?: boolean;
   warm?: boolean;
   cold?: boolean;
@@ -49,6 +51,8 @@ export async function runCli(argv: string[], terminal: CliIo): Promise<number> {
     .option('--warm', 'read the screen through the warm daemon (gai daemon), starting it when none runs')
     .option('--cold', 'read the screen in this process even when a warm daemon runs')
     .option('--desktop <where>', "where GAI works: screen (yours, the default) or own (GAI's own private desktop, started on demand; see gai desktop)")
+    // Not --input: `gai tool NAME --input JSON` has that, and a program option is seen after a subcommand too.
+    .option('--input-mode <mode>', 'how a click by text acts: pointer (moves the pointer; the default) or accessibility (presses the control through its accessibility action first, the pointer staying); over desktop.input in the config file')
     .exitOverride()
     .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) });
 
@@ -69,6 +73,7 @@ export async function runCli(argv: string[], terminal: CliIo): Promise<number> {
     built ??= new CliStack({
       io,
       file: config(),
+      flags: { input: parseInputChoice(globals().inputMode, '--input-mode') },
       redactor,
       logger: logger(),
       warm: globals().cold ? 'cold' : globals().warm ? 'warm' : 'auto',

@@ -11,6 +11,7 @@ import { ToolResults } from '../tools/toolResult';
 import type { ActionGuard } from '../runtime/toolRuntime';
 import type { AgentEvent } from '../agent/agentEvents';
 import type { SafetySettings } from './safetySettings';
+import { PersonHold } from './personHold';
 
 // The person stays in control while GAI acts (issue 9): a stop from the global hotkey or the
 // fail-safe corner cancels the running request at once and answers every later action
@@ -65,6 +66,8 @@ interface Session {
 
 export class SafetyMonitor implements ActionGuard, OwnInputGate {
   readonly name = 'safety';
+  /** The person's explicit takeover (the live view's Take over): actions wait until they hand back. */
+  readonly personHold = new PersonHold();
   private session?: Session;
   /** Kept after the request ends: a tool still finishing in the background must not act. */
   private stopMessage?: string;
@@ -153,6 +156,18 @@ export class SafetyMonitor implements ActionGuard, OwnInputGate {
   }
 
   async beforeAction(call: ToolCall, tool: AnyTool, signal: AbortSignal): Promise<ToolResult | undefined> {
+    const held = this.personHold.state;
+    if (held) {
+      this.logger.info(`paused before ${tool.name}: the person took over in ${held.by}`);
+      try {
+        await this.personHold.whileHeld(signal);
+      } catch {
+        return ToolResults.cancelled(tool.name, this.stopMessage ?? 'the request was cancelled while you had taken over');
+      }
+      this.logger.info('the person handed back: GAI goes on');
+      // What they did meanwhile was theirs to do, not a takeover to ask about.
+      if (this.session) this.session.answered = true;
+    }
     const session = this.session;
     if (!session) return this.stopMessage ? ToolResults.cancelled(tool.name, this.stopMessage) : undefined;
     // The watcher is still starting on the first action of a request (a python3 start-up).
@@ -192,6 +207,9 @@ export class SafetyMonitor implements ActionGuard, OwnInputGate {
    * asked before the next action (without anyone to ask, the request stops now).
    */
   async beginOwnInput(points: Point[]): Promise<void> {
+    const held = this.personHold.state;
+    // Taken over between the check before this action and its input: the next action waits.
+    if (held) throw new InputRefusedError(`you took over in ${held.by}; GAI waits until you hand back`);
     const session = this.session;
     const watch = await this.currentWatch();
     if (!session || !watch) return;

@@ -44,6 +44,8 @@ export const WEBVIEW_MESSAGE_SCHEMAS = {
     { type: Type.Literal('revokeTool'), name: Type.String({ minLength: 1, maxLength: 100 }) },
     { additionalProperties: false },
   ),
+  /** Opens the live view of GAI's own desktop (the header's Watch button). */
+  showLiveView: Type.Object({ type: Type.Literal('showLiveView') }, { additionalProperties: false }),
   /** Takes back "Allow in <app> for this conversation": actions there ask again. */
   revokeApp: Type.Object(
     { type: Type.Literal('revokeApp'), key: Type.String({ minLength: 1, maxLength: 200 }) },
@@ -155,6 +157,8 @@ export type HostMessage =
   /** The tools and the apps allowed for this conversation (shown in the header, each revocable). */
   | { type: 'grants'; tools: string[]; apps: Array<{ key: string; name: string }> }
   | { type: 'running'; running: boolean }
+  /** Where GAI works: the person's screen, or its own desktop (the header says which, with Watch). */
+  | { type: 'desktop'; where: 'screen' | 'own'; label: string }
   | { type: 'usage'; usage: UsageView }
   /** The model is thinking since `since` (epoch ms); without it, it has answered. */
   | { type: 'thinking'; since?: number }

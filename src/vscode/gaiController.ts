@@ -19,13 +19,12 @@ import type { OutputChannelLogger } from './outputLogger';
 import { ChatPictures } from './chat/chatPictures';
 import { ApprovalRouter } from './chat/approvalRouter';
 import type { LatestReading } from '../desktop/reading/screenReader';
-import { parseSettings, type GaiSettings } from './settings';
+import { desktopIn, parseSettings, type GaiSettings } from './settings';
 import { takeoverPrompt } from './chat/takeoverPrompt';
 import { passwordPrompt } from './chat/passwordPrompt';
 import { screenTextForPeople } from '../common/screenText';
 import { AgentActivity } from './chat/agentActivity';
 import { ChatNavigationProgress } from './chat/navigationProgress';
-
 
 export interface RequestTimings {
   /** From the Send message arriving to the first streamed token posted to the webview. */
@@ -53,6 +52,9 @@ export class GaiController implements vscode.Disposable {
   /** The screen the last navigation ended on (highlighted in Show Brain). */
   lastNodeKey?: string;
   private readonly brainChanged = new vscode.EventEmitter<void>();
+  private readonly partsDropped = new vscode.EventEmitter<void>();
+  /** The parts were dropped (settings changed): what holds on to them (the live view) binds again. */
+  readonly onDidDropParts = this.partsDropped.event;
   private readonly storedBrain: StoredBrainSource;
   readonly onDidChangeBrain = this.brainChanged.event;
   /** The audit trail and the last action (issue 12). */
@@ -79,6 +81,8 @@ export class GaiController implements vscode.Disposable {
     readonly redactor: SecretRedactor,
     /** "Always"/"never" answers to "Allow GAI to act in <app>?" (the extension's global state). */
     private readonly appPermissionStore: AppPermissionStore,
+    /** Where the extension is: GAI's own desktop's keeper runs its dist/mcpServer.js. */
+    private readonly extensionPath: string,
   ) {
     this.storedBrain = new StoredBrainSource(brainDir, logger, this.brainChanged);
     this.chat = new ChatSession((message) => this.webview?.post(message), (text) => redactor.redact(text));
@@ -102,11 +106,12 @@ export class GaiController implements vscode.Disposable {
     });
     this.disposables.push(
       this.brainChanged,
+      this.partsDropped,
       this.activity,
       vscode.workspace.onDidChangeConfiguration((event) => {
-        if (event.affectsConfiguration('gai')) this.invalidate('settings changed');
+        if (event.affectsConfiguration('gai')) this.dropParts('settings changed');
       }),
-      keys.onDidChange(() => this.invalidate('API key changed')),
+      keys.onDidChange(() => this.dropParts('API key changed')),
     );
   }
 
@@ -269,7 +274,7 @@ export class GaiController implements vscode.Disposable {
       timings.totalMs = performance.now() - receivedAt;
       this.lastTimings = timings;
       this.setRunning(false);
-      if (this.stale) this.invalidate('deferred');
+      if (this.stale) this.dropParts('deferred');
     }
   }
 
@@ -360,7 +365,8 @@ export class GaiController implements vscode.Disposable {
     this.runningEmitter.fire(running);
   }
 
-  private invalidate(why: string): void {
+  /** Drops the parts (rebuilt on next use), or marks them stale while a request runs. */
+  dropParts(why: string): void {
     if (this.chat.running) {
       this.stale = true;
       return;
@@ -372,6 +378,7 @@ export class GaiController implements vscode.Disposable {
     if (old) {
       this.logger.info(`rebuilding the agent on next use (${why})`);
       void old.then((parts) => parts.dispose()).catch(() => {});
+      this.partsDropped.fire();
     }
   }
 
@@ -382,8 +389,10 @@ export class GaiController implements vscode.Disposable {
     this.redactor.addSecret(apiKey);
     this.redactor.setPatterns(compileRedactPatterns(settings.redact.patterns, 'gai.redact.patterns'));
     // Loaded here, not at activation: the LLM SDKs and the desktop adapters.
-    const { buildGaiParts } = await import('./gaiParts');
-    const parts = buildGaiParts({ settings, apiKey, env: process.env, logger: this.logger, requestApproval: this.requestApproval, brainDir: this.brainDir, redactor: this.redactor, promptSecret: passwordPrompt, appPermissionStore: this.appPermissionStore, appPrompt: this.approvals.appPrompt, onTakeover: takeoverPrompt((line) => this.chat.notice(line)), onSafetyNotice: (message) => this.chat.notice(message), onUsage: (usage) => this.chat.countUsage(usage), vscodeLm: vscode });
+    const { buildGaiParts, editorOwnDesktop } = await import('./gaiParts');
+    const own = desktopIn(settings.desktop, process.env) === 'own' ? await editorOwnDesktop(this.extensionPath, process.env) : undefined;
+    if (own?.started) this.chat.notice(`GAI started its own desktop ${own.state.display} (${own.state.width}x${own.state.height}): it works there, not on your screen. Watch it with GAI: Show GAI's Desktop.`);
+    const parts = buildGaiParts({ settings, apiKey, env: process.env, ...(own ? { desktopEnv: own.env } : {}), logger: this.logger, requestApproval: this.requestApproval, brainDir: this.brainDir, redactor: this.redactor, promptSecret: passwordPrompt, appPermissionStore: this.appPermissionStore, appPrompt: this.approvals.appPrompt, onTakeover: takeoverPrompt((line) => this.chat.notice(line)), onSafetyNotice: (message) => this.chat.notice(message), onUsage: (usage) => this.chat.countUsage(usage), vscodeLm: vscode });
     this.logger.info(`agent and tools built in ${Math.round(performance.now() - started)} ms (provider ${settings.provider}, profile ${settings.toolProfile})`);
     return parts;
   }

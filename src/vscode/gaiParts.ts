@@ -5,6 +5,7 @@
 import type { LanguageModelChat } from 'vscode';
 import type { Agent } from '../agent/agent';
 import { GaiStack } from '../app/gaiStack';
+import type { LiveDesktop } from '../app/desktopAssembly';
 import type { ModelSource, StackSettings } from '../app/stackTypes';
 import { isGaiError } from '../common/errors';
 import type { Logger } from '../common/logger';
@@ -52,6 +53,8 @@ export interface GaiParts {
    * tools, policy and guards, asking approvals through `requestApproval`; `release()` it when done.
    */
   createChatAgent(chatModel: LanguageModelChat, requestApproval: ApprovalHandler): { agent: Agent; release(): void };
+  /** GAI's own desktop for the live view; undefined when GAI works on the person's screen. */
+  live?: LiveDesktop;
   /** Starts the OCR workers, the window connection and the tree ahead of the first request (logged). */
   warmUp(): Promise<void>;
   dispose(): Promise<void>;
@@ -82,6 +85,8 @@ export interface GaiPartsOptions {
   vscodeLm?: LmHost;
   /** The desktop GAI acts on; default: this machine's (tests give their own). */
   platform?: () => Desktop;
+  /** GAI's own desktop's environment (gai.desktop "own"); default: the person's screen. */
+  desktopEnv?: NodeJS.ProcessEnv;
 }
 
 /**
@@ -102,6 +107,7 @@ export function stackSettingsOf(settings: GaiSettings): StackSettings {
       screenshotMaxWidth: settings.screenshotMaxWidth,
       privateWindowTitles: compileWindowTitles(settings.redact.windowTitles, 'gai.redact.windowTitles'),
       launchAllow: settings.launchAllow,
+      input: settings.input,
       // The extension host lives long: the desktop bridge's helper stays warm.
       bridgeIdleMs: 0,
     },
@@ -114,12 +120,17 @@ export function stackSettingsOf(settings: GaiSettings): StackSettings {
   };
 }
 
+export { editorOwnDesktop, stopEditorOwnDesktop } from './ownDesktopHost';
+
 export function buildGaiParts(options: GaiPartsOptions): GaiParts {
   const { settings, logger } = options;
   const stack = new GaiStack(stackSettingsOf(settings), {
     logger,
     redactor: options.redactor,
-    env: options.env,
+    // On GAI's own desktop the stop hotkey and takeover watch watch that display: the person's
+    // own mouse is theirs, and what they do in the live view is seen there.
+    env: options.desktopEnv ?? options.env,
+    ...(options.desktopEnv ? { desktopEnv: options.desktopEnv } : {}),
     appPermissionStore: options.appPermissionStore,
     askAppPermission: options.appPrompt,
     ...(options.promptSecret ? { promptSecret: options.promptSecret } : {}),
@@ -181,6 +192,7 @@ export function buildGaiParts(options: GaiPartsOptions): GaiParts {
     ...(missingKey ? { missingKey } : {}),
     brain,
     safety: stack.safety,
+    ...(stack.live ? { live: stack.live } : {}),
     resetAppGrants: () => stack.resetAppGrants(),
     createChatAgent(chatModel, requestApproval) {
       // Made here, in the agent's bundle, so the agent recognises the provider's GaiErrors.

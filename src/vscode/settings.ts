@@ -9,6 +9,7 @@ import type { RiskLevel } from '../tools/toolTypes';
 import { PROVIDERS } from '../model/llmConfig';
 import { TOOL_PROFILES, type ToolProfile } from '../runtime/toolPolicy';
 import { parseMcpServers, type McpServerEntry } from '../mcp/client/clientConfig';
+import { DEFAULT_INPUT, INPUT_CHOICES, type InputChoice } from '../tools/inputChoice';
 
 export interface GaiSettings {
   provider: Provider;
@@ -16,6 +17,8 @@ export interface GaiSettings {
   model: { default?: string; fast?: string; vision?: string };
   /** `gai.computerUse`: the model's own computer tool (`native`), GAI's tools, or by model (`auto`). */
   computerUse: ComputerUseMode;
+  /** `gai.input`: a plain click by text with the pointer, or through the control's accessibility action first (the pointer stays). */
+  input: InputChoice;
   maxIterations: number;
   toolProfile: ToolProfile;
   autoApprove: RiskLevel[];
@@ -38,7 +41,12 @@ export interface GaiSettings {
   launchAllow: string[];
   /** `gai.mcpServers`: MCP servers whose tools the agent may use (started with the first request). */
   mcpServers: McpServerEntry[];
+  /** `gai.desktop`: the person's screen, GAI's own private desktop (watched in the live view), or `auto`: own where there is no screen. */
+  desktop: DesktopChoice;
 }
+
+export const DESKTOP_CHOICES = ['auto', 'screen', 'own'] as const;
+export type DesktopChoice = (typeof DESKTOP_CHOICES)[number];
 
 
 /** `get('maxIterations')` returns the value of `gai.maxIterations` (undefined when unset). */
@@ -59,6 +67,7 @@ export function parseSettings(get: SettingsAccessor): GaiSettings {
       vision: optionalString(get, 'model.vision'),
     },
     computerUse: oneOf(get, 'computerUse', COMPUTER_USE_MODES, 'auto'),
+    input: oneOf(get, 'input', INPUT_CHOICES, DEFAULT_INPUT),
     maxIterations: integer(get, 'maxIterations', 10, 1, 1000),
     toolProfile: oneOf(get, 'toolProfile', TOOL_PROFILES, 'standard'),
     autoApprove: riskLevels(get, 'autoApprove'),
@@ -68,6 +77,7 @@ export function parseSettings(get: SettingsAccessor): GaiSettings {
     statusBarRefreshSeconds: integer(get, 'statusBar.refreshSeconds', 0, 0, 3600),
     statusBarSummary: oneOf(get, 'statusBar.summary', STATUS_BAR_SUMMARIES, 'window'),
     keepScreenshots: integer(get, 'keepScreenshots', 3, 0, 50),
+    desktop: oneOf(get, 'desktop', DESKTOP_CHOICES, 'auto'),
     brainThumbnails: boolean(get, 'brain.thumbnails', true),
     safety: safety(get),
     redact: redactSettings(get, 'redact'),
@@ -206,4 +216,10 @@ function ocrLanguage(get: SettingsAccessor, key: string): string {
   const value = optionalString(get, key) ?? 'eng';
   if (!/^[a-z_]{3,}(\+[a-z_]{3,})*$/i.test(value)) fail(key, 'tesseract language codes joined by +, e.g. "eng" or "eng+deu"', value);
   return value;
+}
+
+/** Where GAI works for `gai.desktop`: `auto` is GAI's own desktop on a Linux host with no display (a remote, a container). */
+export function desktopIn(choice: DesktopChoice, env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform): 'screen' | 'own' {
+  if (choice !== 'auto') return choice;
+  return platform === 'linux' && !env.DISPLAY && !env.WAYLAND_DISPLAY ? 'own' : 'screen';
 }

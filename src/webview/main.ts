@@ -8,6 +8,7 @@ import { Controls } from './controls';
 import { byId } from './dom';
 import { entryView } from './render/entryView';
 import { GrantsBar } from './grantsBar';
+import { DesktopBar } from './desktopBar';
 import { listenForPictureLinks } from './pictureLinks';
 import { listenForActionButtons } from './render/errorView';
 import { WelcomePanel } from './welcome';
@@ -35,6 +36,9 @@ const controls = new Controls((message) => vscode.postMessage(message));
 // The header above the conversation: tools allowed for it, each revocable.
 const grants = new GrantsBar((message) => vscode.postMessage(message));
 byId('log').before(grants.element);
+// Where GAI works, above the grants.
+const desktop = new DesktopBar((message) => vscode.postMessage(message));
+grants.element.before(desktop.element);
 // The empty chat's welcome: what GAI does, requests to try, the setup state.
 // Above the grants header, which stays right before the log it belongs to.
 const welcome = new WelcomePanel((text) => controls.fill(text));
@@ -75,6 +79,7 @@ window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
   const message = event.data;
   if (typeof message !== 'object' || message === null || typeof message.type !== 'string') return;
   if (message.type === 'grants') return grants.update(message.tools, message.apps);
+  if (message.type === 'desktop') return desktop.update(message);
   if (message.type === 'welcome') {
     welcome.setWelcome(message.welcome);
     return welcome.showFor(state.entries.length);

@@ -321,6 +321,63 @@ describe('SafetyMonitor: the person takes over just before GAI\'s input', () => 
   });
 });
 
+describe('SafetyMonitor: the person took over in the live view (PersonHold)', () => {
+  const call = { id: 'c1', name: 'press', input: { label: 'B' } };
+  const tool = new PressTool([]);
+  const signal = new AbortController().signal;
+
+  it('the agent waits before its next action until they hand back; what they did meanwhile is no takeover', async () => {
+    const log: ToolEvent[] = [];
+    const interrupts = new ScriptedInterrupts();
+    const asked: TakeoverRequest[] = [];
+    const monitor = new SafetyMonitor({ interrupts, settings: DEFAULT_SAFETY, onTakeover: async (r) => (asked.push(r), 'stop') });
+    let handBack: (() => void) | undefined;
+    const pressTool = new PressTool(log);
+    const execute = pressTool.execute.bind(pressTool);
+    pressTool.execute = async (input, context) => {
+      const result = await execute(input, context);
+      // After the second press the person takes over and clicks around GAI's desktop.
+      if (log.filter((e) => e.phase === 'end').length === 2) {
+        handBack = monitor.personHold.take('the live view');
+        interrupts.activity = { ...idle(), buttons: 2, moved: true };
+      }
+      return result;
+    };
+    const harness = await startHarness('anthropic', [presses, textReply('done')], { tools: [pressTool] });
+    try {
+      harness.runtime.addGuard(monitor);
+      monitor.follow(harness.agent);
+      const running = harness.agent.processRequest('press them all');
+      while (!handBack) await new Promise((r) => setTimeout(r, 5));
+      await new Promise((r) => setTimeout(r, 80));
+      assert.equal(log.filter((e) => e.phase === 'end').length, 2, 'no action while the person has the desktop');
+      assert.deepEqual(monitor.personHold.state?.by, 'the live view');
+      handBack();
+      const response = await running;
+      assert.equal(response.stopReason, 'end_turn');
+      assert.equal(log.filter((e) => e.phase === 'end').length, PRESSES, 'every press ran after the hand-back');
+      assert.equal(asked.length, 0, 'their clicks while they had it were not asked about as a takeover');
+      assert.equal(monitor.personHold.state, undefined);
+    } finally {
+      await harness.close();
+    }
+  });
+
+  it("GAI's input while held is refused; a stop ends the wait", async () => {
+    const monitor = new SafetyMonitor({ interrupts: new ScriptedInterrupts(), settings: DEFAULT_SAFETY });
+    const input = new WatchedInput({ click: async () => {} } as unknown as InputPort, monitor);
+    const release = monitor.personHold.take('the live view');
+    await assert.rejects(input.click({ x: 1, y: 1 }, 'left', false), /you took over in the live view; GAI waits until you hand back/);
+    const stop = new AbortController();
+    const waiting = monitor.beforeAction(call, tool, stop.signal);
+    stop.abort();
+    assert.equal((await waiting)?.code, 'CANCELLED');
+    release();
+    release(); // twice is harmless
+    assert.equal(await monitor.beforeAction(call, tool, signal), undefined);
+  });
+});
+
 describe('safety settings', () => {
   it('parses hotkeys, "off", and refuses unsafe or unknown ones naming the field', () => {
     assert.deepEqual(parseStopHotkey('ctrl+alt+escape'), { combo: { modifiers: ['ctrl', 'alt'], key: 'escape' }, label: 'Ctrl+Alt+Escape' });

@@ -1,6 +1,7 @@
 // The XWD header of Xvfb's framebuffer file (-fbdir) and the BGRX → RGBA copy of a region.
 import { strict as assert } from 'node:assert';
-import { bgrxToRgba, parseXwdHeader } from '../../src/platform/linux/x11/framebufferScreen';
+import { parseXwdHeader } from '../../src/platform/linux/x11/framebufferScreen';
+import { bgrxToRgba } from '../../src/desktop/live/bgrxPixels';
 import { xKeysym } from '../../src/platform/linux/xKeysyms';
 
 /** The header Xvfb 21 writes for a 640x480 screen at depth 24 (read off a real -fbdir file). */

@@ -21,6 +21,13 @@ describe('the MCP server definition GAI offers the editor', () => {
     assert.notEqual(launch.version, gaiMcpServerLaunch(sources).version);
   });
 
+  it("gai.desktop own: the server works on GAI's own desktop, the one the live view shows", () => {
+    const own = gaiMcpServerLaunch({ ...sources, desktop: 'own' });
+    assert.deepEqual(own.args, [join('/ext/gai', 'dist', 'mcpServer.js'), '--desktop', 'own', '--profile', 'read-only']);
+    assert.notEqual(own.version, gaiMcpServerLaunch(sources).version, 'the editor restarts the server when the desktop changes');
+    assert.deepEqual(gaiMcpServerLaunch({ ...sources, desktop: 'screen' }).args, gaiMcpServerLaunch(sources).args);
+  });
+
   it("the key goes under its provider's variable, with the base URL when set", () => {
     assert.deepEqual(modelEnv('anthropic', 'k1', 'http://127.0.0.1:9'), { ANTHROPIC_API_KEY: 'k1', ANTHROPIC_BASE_URL: 'http://127.0.0.1:9' });
     assert.deepEqual(modelEnv('openai', 'k2', undefined), { OPENAI_API_KEY: 'k2' });

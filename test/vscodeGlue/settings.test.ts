@@ -35,6 +35,7 @@ describe('extension settings (gai.*)', () => {
       baseUrl: undefined,
       model: { default: undefined, fast: undefined, vision: undefined },
       computerUse: 'auto',
+      input: 'pointer',
       maxIterations: 10,
       toolProfile: 'standard',
       autoApprove: ['read'],
@@ -51,6 +52,11 @@ describe('extension settings (gai.*)', () => {
       launchAllow: [],
       mcpServers: [],
     });
+  });
+
+  it('gai.input: the pointer by default, accessibility first when chosen, and nothing else', () => {
+    assert.equal(parseSettings(defaults({ input: 'accessibility' })).input, 'accessibility');
+    assert.throws(() => parseSettings(defaults({ input: 'keyboard' })), /Setting gai\.input: expected one of pointer, accessibility, got "keyboard"/);
   });
 
   it('reads app and launch lists, naming the setting when one is wrong', () => {

@@ -1,7 +1,7 @@
 import type { Desktop } from '../ports/desktop';
 import type { ClickCount, InputPort, KeyCombo, Modifier, MouseButton, Point, ScrollDirection } from '../ports/inputPort';
 import type { ScreenPort } from '../ports/screenPort';
-import type { InputClock } from './inputClock';
+import type { InputClock, SentInput } from './inputClock';
 
 /**
  * What the input decorator reports to and asks of whoever watches the person's input (the
@@ -41,7 +41,7 @@ export class WatchedInput implements InputPort {
   ) {}
 
   move(to: Point): Promise<void> {
-    return this.send([to], () => this.inner.move(to));
+    return this.send([to], () => this.inner.move(to), 'move');
   }
 
   /** Only reads the pointer: not GAI's input, so neither bracketed nor refused. */
@@ -50,19 +50,19 @@ export class WatchedInput implements InputPort {
   }
 
   click(at: Point, button: MouseButton, count: ClickCount, modifiers?: readonly Modifier[]): Promise<void> {
-    return this.send([at], () => this.inner.click(at, button, count, modifiers));
+    return this.send([at], () => this.inner.click(at, button, count, modifiers), 'click');
   }
 
   drag(from: Point, to: Point, button: MouseButton): Promise<void> {
-    return this.send([from, to], () => this.inner.drag(from, to, button));
+    return this.send([from, to], () => this.inner.drag(from, to, button), 'drag');
   }
 
   dragAlong(path: readonly Point[], button: MouseButton): Promise<void> {
-    return this.send([...path], () => this.inner.dragAlong(path, button));
+    return this.send([...path], () => this.inner.dragAlong(path, button), 'drag');
   }
 
   mouseDown(button: MouseButton): Promise<void> {
-    return this.send([], () => this.inner.mouseDown(button));
+    return this.send([], () => this.inner.mouseDown(button), 'button');
   }
 
   /**
@@ -79,17 +79,17 @@ export class WatchedInput implements InputPort {
     try {
       await this.inner.mouseUp(button);
     } finally {
-      this.clock?.note();
+      this.clock?.note({ kind: 'button', points: [] });
       await this.gate.endOwnInput();
     }
   }
 
   scroll(direction: ScrollDirection, amount: number, modifiers?: readonly Modifier[]): Promise<void> {
-    return this.send([], () => this.inner.scroll(direction, amount, modifiers));
+    return this.send([], () => this.inner.scroll(direction, amount, modifiers), 'scroll');
   }
 
   typeText(text: string, delayMs: number, signal?: AbortSignal): Promise<void> {
-    return this.send([], () => this.inner.typeText(text, delayMs, this.withStop(signal)));
+    return this.send([], () => this.inner.typeText(text, delayMs, this.withStop(signal)), 'type');
   }
 
   /** `signal`, also aborted when the person stops GAI (read when the input starts). */
@@ -99,12 +99,12 @@ export class WatchedInput implements InputPort {
   }
 
   pressKey(combo: KeyCombo): Promise<void> {
-    return this.send([], () => this.inner.pressKey(combo));
+    return this.send([], () => this.inner.pressKey(combo), 'key');
   }
 
   /** A stop by the person releases the keys at once. */
   holdKey(combo: KeyCombo, ms: number, signal?: AbortSignal): Promise<void> {
-    return this.send([], () => this.inner.holdKey(combo, ms, this.withStop(signal)));
+    return this.send([], () => this.inner.holdKey(combo, ms, this.withStop(signal)), 'key');
   }
 
   isKnownKey(name: string): boolean {
@@ -112,7 +112,7 @@ export class WatchedInput implements InputPort {
   }
 
   /** `points`: where this input aims, so a click GAI aims into a corner is not the fail-safe. */
-  private async send(points: Point[], action: () => Promise<void>): Promise<void> {
+  private async send(points: Point[], action: () => Promise<void>, kind: SentInput['kind']): Promise<void> {
     this.refuseIfStopped();
     await this.refuseOffScreen(points);
     await this.gate.beginOwnInput(points);
@@ -120,7 +120,7 @@ export class WatchedInput implements InputPort {
       this.refuseIfStopped(); // the person may have stopped GAI while the watcher answered
       await action();
     } finally {
-      this.clock?.note();
+      this.clock?.note({ kind, points });
       await this.gate.endOwnInput();
     }
   }

@@ -1,6 +1,7 @@
 // The "Chat" webview view. Strict CSP (nonce'd script, styles from media/ only), resources
 // only from media/. Every inbound message is validated; a malformed one is logged and dropped.
 import * as vscode from 'vscode';
+import { desktopMessage } from '../liveView/desktopIndicator';
 import { errorMessage } from '../../common/errors';
 import type { HostMessage } from '../../shared/protocol';
 import type { GaiController } from '../gaiController';
@@ -63,6 +64,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
           this.post(this.controller.chat.snapshot());
           void this.setup?.postWelcome();
           this.controller.grants.show();
+          this.postDesktop();
           this.controller.warmUp();
           break;
         case 'send':
@@ -101,9 +103,21 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
         case 'revokeApp':
           void this.controller.grants.revokeApp(message.key);
           break;
+        case 'showLiveView':
+          void vscode.commands.executeCommand('gai.showLiveView');
+          break;
       }
     } catch (error) {
       this.controller.logger.error(`webview: handling "${message.type}" failed: ${errorMessage(error)}`);
+    }
+  }
+
+  /** Says in the header where GAI works (a bad setting: nothing; the chat shows that error elsewhere). */
+  postDesktop(): void {
+    try {
+      this.post(desktopMessage(this.controller.settings().desktop, process.env));
+    } catch {
+      // parseSettings names the bad setting where the person acts on it
     }
   }
 

@@ -3,7 +3,7 @@
 import { existsSync } from 'node:fs';
 import * as vscode from 'vscode';
 import { DEFAULT_TOOL_PROFILE } from '../../runtime/toolPolicy';
-import type { GaiSettings } from '../settings';
+import { desktopIn, type GaiSettings } from '../settings';
 import { gaiMcpServerLaunch, modelEnv, MCP_SERVER_SCRIPT } from './mcpDefinitionLaunch';
 
 /** The id in package.json's `mcpServerDefinitionProviders`. */
@@ -25,19 +25,22 @@ export class GaiMcpDefinitions implements vscode.McpServerDefinitionProvider<vsc
 
   constructor(private readonly sources: McpDefinitionSources) {
     this.watch = vscode.workspace.onDidChangeConfiguration((event) => {
-      if (['gai.toolProfile', 'gai.provider', 'gai.baseUrl'].some((key) => event.affectsConfiguration(key))) this.changed.fire();
+      if (['gai.toolProfile', 'gai.provider', 'gai.baseUrl', 'gai.desktop'].some((key) => event.affectsConfiguration(key))) this.changed.fire();
     });
   }
 
   provideMcpServerDefinitions(): vscode.McpStdioServerDefinition[] {
     // Called eagerly by the editor: a bad setting is reported when the server starts (resolve), not here.
     let profile = DEFAULT_TOOL_PROFILE;
+    let desktop: 'screen' | 'own' = 'screen';
     try {
-      profile = this.sources.settings().toolProfile;
+      const settings = this.sources.settings();
+      profile = settings.toolProfile;
+      desktop = desktopIn(settings.desktop, process.env);
     } catch {
       // resolveMcpServerDefinition throws the setting's error.
     }
-    const launch = gaiMcpServerLaunch({ ...this.launchSources(), profile });
+    const launch = gaiMcpServerLaunch({ ...this.launchSources(), profile, desktop });
     return [new vscode.McpStdioServerDefinition(launch.label, launch.command, launch.args, launch.env, launch.version)];
   }
 
@@ -45,7 +48,7 @@ export class GaiMcpDefinitions implements vscode.McpServerDefinitionProvider<vsc
     const settings = this.sources.settings();
     const script = vscode.Uri.joinPath(vscode.Uri.file(this.sources.extensionPath), MCP_SERVER_SCRIPT).fsPath;
     if (!existsSync(script)) throw new Error(`GAI's MCP server is not built: ${script} is missing (run "npm run build" in the extension's folder).`);
-    const launch = gaiMcpServerLaunch({ ...this.launchSources(), profile: settings.toolProfile });
+    const launch = gaiMcpServerLaunch({ ...this.launchSources(), profile: settings.toolProfile, desktop: desktopIn(settings.desktop, process.env) });
     server.command = launch.command;
     server.args = launch.args;
     server.env = { ...launch.env, ...modelEnv(settings.provider, await this.sources.apiKey(), settings.baseUrl) };

@@ -24,6 +24,8 @@ export interface McpLaunchSources {
   /** The extension's brain, so the server replays the paths the chat learned (and learns into it). */
   brainDir: string;
   extensionVersion: string;
+  /** Where the server works (gai.desktop): GAI's own desktop is the one the chat's live view shows. */
+  desktop?: 'screen' | 'own';
 }
 
 export const MCP_SERVER_SCRIPT = path.join('dist', 'mcpServer.js');
@@ -32,9 +34,9 @@ export function gaiMcpServerLaunch(sources: McpLaunchSources): McpServerLaunch {
   return {
     label: 'GAI desktop tools',
     command: sources.execPath,
-    args: [path.join(sources.extensionPath, MCP_SERVER_SCRIPT), '--profile', sources.profile],
+    args: [path.join(sources.extensionPath, MCP_SERVER_SCRIPT), ...(sources.desktop === 'own' ? ['--desktop', 'own'] : []), '--profile', sources.profile],
     env: { ...(sources.electron ? { ELECTRON_RUN_AS_NODE: '1' } : {}), GAI_BRAIN_DIR: sources.brainDir },
-    version: `${sources.extensionVersion}-${sources.profile}`,
+    version: `${sources.extensionVersion}-${sources.profile}${sources.desktop === 'own' ? '-own' : ''}`,
   };
 }
 

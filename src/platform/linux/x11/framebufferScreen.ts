@@ -5,7 +5,9 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 import { DesktopUnavailableError, errorMessage } from '../../../common/errors';
 import type { BBox } from '../../../common/geometry';
+import type { RawFrame } from '../../../desktop/ports/liveDesktopPort';
 import type { ScreenImage, ScreenPort, ScreenSize } from '../../../desktop/ports/screenPort';
+import { bgrxToRgba } from '../../../desktop/live/bgrxPixels';
 
 /** The variable naming the framebuffer file of the display in DISPLAY (set by the own desktop). */
 export const FRAMEBUFFER_VAR = 'GAI_X_FRAMEBUFFER';
@@ -58,12 +60,12 @@ export class FramebufferScreen implements ScreenPort {
   }
 
   /** The pixels as BGRX rows exactly as Xvfb keeps them (the live view compares these between frames). */
-  readRaw(into?: Buffer): { layout: FramebufferLayout; data: Buffer } {
+  readFrame(into?: Buffer): RawFrame {
     const layout = this.layout();
     const bytes = layout.bytesPerLine * layout.height;
     const data = into && into.length === bytes ? into : Buffer.allocUnsafe(bytes);
     this.readAt(data, layout.pixelOffset);
-    return { layout, data };
+    return { width: layout.width, height: layout.height, stride: layout.bytesPerLine, data };
   }
 
   private grabSync(region?: BBox): ScreenImage {
@@ -104,22 +106,6 @@ export class FramebufferScreen implements ScreenPort {
       closeSync(fd);
     }
   }
-}
-
-/** Rows of BGRX pixels (`stride` bytes each) to opaque RGBA, columns [x, x + width). */
-export function bgrxToRgba(rows: Buffer, stride: number, x: number, width: number, height: number): Buffer {
-  const out = Buffer.allocUnsafe(width * height * 4);
-  for (let row = 0; row < height; row++) {
-    let from = row * stride + x * 4;
-    let to = row * width * 4;
-    for (let col = 0; col < width; col++, from += 4, to += 4) {
-      out[to] = rows[from + 2]!;
-      out[to + 1] = rows[from + 1]!;
-      out[to + 2] = rows[from]!;
-      out[to + 3] = 255;
-    }
-  }
-  return out;
 }
 
 function clamp(value: number, low: number, high: number): number {
