@@ -18,10 +18,11 @@ export function registerDoctorCommand(program: Command, io: CliIo, ocrLanguage: 
     .option('--json', 'print the report as JSON')
     .option('--fix', "install what GAI's own desktop is missing (Xvfb, openbox, D-Bus, AT-SPI, python3-gi, python3-xlib, fonts…) with apt, dnf, apk or pacman; as root, else it prints the command")
     .action(async (options: { json?: boolean; fix?: boolean }) => {
-      const report = await checkSetup({ language: ocrLanguage() });
       const own = process.platform === 'linux' ? await checkOwnDesktop(io.env, { osReleaseFile: io.env[OS_RELEASE_VAR] }) : undefined;
       const fixed = options.fix && own && !own.ok ? await fixOwnDesktop(io, own, options.json === true) : undefined;
       const after = fixed?.ok ? await checkOwnDesktop(io.env, { osReleaseFile: io.env[OS_RELEASE_VAR] }) : own;
+      // After the fix: nut-js's native module needs libXtst and libX11, which xdotool brings.
+      const report = await checkSetup({ language: ocrLanguage() });
       out(io, options.json ? JSON.stringify({ ...report, ownDesktop: after && jsonOf(after) }, null, 2) + '\n' : formatSetupReport(report, after));
       // The own desktop's row is a note, unless it was asked to be fixed: then it decides too.
       setExit(report.ok && (!options.fix || !after || after.ok) ? EXIT.ok : EXIT.failed);
