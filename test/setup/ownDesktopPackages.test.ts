@@ -2,7 +2,7 @@
 // write it, each family's package names (pinned: checked against the distributions' packaging),
 // the install lines, and which parts a machine lacks, found as the own desktop would look.
 import { strict as assert } from 'node:assert';
-import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   DISTRO_FAMILIES,
@@ -63,6 +63,14 @@ describe("GAI's own desktop: packages per distribution", () => {
       arch: 'sudo pacman -Syu --needed --noconfirm a b',
     });
     assert.equal(installLine(installSteps('fedora', ['a']), true), 'dnf install -y a');
+  });
+
+  it("the README's per-distribution lines are the ones gai doctor prints for a bare machine", () => {
+    const readme = readFileSync(join(__dirname, '..', '..', 'README.md'), 'utf8');
+    for (const family of DISTRO_FAMILIES) {
+      const line = installLine(installSteps(family, packagesFor(family, OWN_DESKTOP_PARTS)), false);
+      assert.ok(readme.includes(`\n${line}\n`), `README lacks the ${family} line: ${line}`);
+    }
   });
 });
 
