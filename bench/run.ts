@@ -12,9 +12,11 @@ import { runStopBench } from './stopBench';
 import { runTokenBench } from './tokenBench';
 import { runOcrBench } from './ocrBench';
 import { runPackageBench } from './packageBench';
+import { runPressBench } from './pressBench';
 import { runPrivacyBench } from './privacyBench';
 import { runWarmBench } from './warmBench';
 import { runWaylandBench } from './waylandBench';
+import { runLiveViewBench } from './liveViewBench';
 
 // `npm run bench`: every benchmark, a table on stdout and JSON in .bench/results.json.
 
@@ -22,6 +24,7 @@ const BENCHES: Array<{ name: string; run: () => Promise<BenchRow[]> }> = [
   { name: 'agent', run: runAgentBench },
   { name: 'ocr', run: runOcrBench },
   { name: 'click', run: runClickBench },
+  { name: 'press', run: runPressBench },
   { name: 'package', run: runPackageBench },
   { name: 'extension', run: runExtensionBench },
   { name: 'navigation', run: runNavigationBench },
@@ -33,6 +36,7 @@ const BENCHES: Array<{ name: string; run: () => Promise<BenchRow[]> }> = [
   { name: 'bridge', run: runBridgeBench },
   { name: 'tokens', run: runTokenBench },
   { name: 'wayland', run: runWaylandBench },
+  { name: 'live', run: runLiveViewBench },
 ];
 
 async function main(): Promise<void> {

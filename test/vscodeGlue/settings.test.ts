@@ -36,6 +36,7 @@ describe('extension settings (gai.*)', () => {
       model: { default: undefined, fast: undefined, vision: undefined },
       computerUse: 'auto',
       input: 'pointer',
+      desktop: 'auto',
       maxIterations: 10,
       toolProfile: 'standard',
       autoApprove: ['read'],

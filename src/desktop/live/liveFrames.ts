@@ -110,9 +110,11 @@ export class LiveFrames {
     this.timer = setTimeout(() => {
       this.timer = undefined;
       this.ticking = true;
+      const started = performance.now();
       void this.tick().finally(() => {
         this.ticking = false;
-        if (this.running && !this.timer) this.schedule(this.options.intervalMs ?? 125);
+        // The interval counts from the reading's start: encoding a frame does not slow the rate.
+        if (this.running && !this.timer) this.schedule(Math.max(10, (this.options.intervalMs ?? 125) - (performance.now() - started)));
       });
     }, delayMs);
     this.timer.unref?.();

@@ -55,19 +55,24 @@ function showFrame(message: Extract<LiveHostMessage, { type: 'frame' }>): void {
 
 function showMark(message: Extract<LiveHostMessage, { type: 'mark' }>): void {
   if (!marks) return;
+  // Sized in the tab's pixels, not the desktop's: readable however small the desktop is shown.
+  const unit = 1 / (svg?.getScreenCTM()?.a || 1);
   const mark = document.createElementNS(SVG, 'g');
   mark.classList.add('mark');
   const ring = document.createElementNS(SVG, 'circle');
   ring.setAttribute('cx', String(message.x));
   ring.setAttribute('cy', String(message.y));
-  ring.setAttribute('r', '14');
+  ring.setAttribute('r', String(12 * unit));
+  ring.setAttribute('stroke-width', String(3 * unit));
   const dot = document.createElementNS(SVG, 'circle');
   dot.setAttribute('cx', String(message.x));
   dot.setAttribute('cy', String(message.y));
-  dot.setAttribute('r', '3');
+  dot.setAttribute('r', String(3 * unit));
   const label = document.createElementNS(SVG, 'text');
-  label.setAttribute('x', String(message.x + 18));
-  label.setAttribute('y', String(message.y - 12));
+  label.setAttribute('x', String(message.x + 16 * unit));
+  label.setAttribute('y', String(message.y - 10 * unit));
+  label.setAttribute('font-size', String(13 * unit));
+  label.setAttribute('stroke-width', String(3 * unit));
   label.textContent = message.label;
   mark.append(ring, dot, label);
   marks.append(mark);
