@@ -15,7 +15,7 @@ export class DesktopBar {
     this.element.replaceChildren();
     this.element.hidden = false;
     this.element.classList.toggle('own', message.where === 'own');
-    this.element.append(codicon(message.where === 'own' ? 'vm' : 'device-desktop'), el('span', 'desktop-label', `Working on ${message.label}`));
+    this.element.append(codicon(message.where === 'own' ? 'vm' : 'device-desktop'), el('span', 'desktop-label', `On ${message.label}`));
     if (message.where !== 'own') return;
     const watch = el('button', 'desktop-watch');
     watch.type = 'button';

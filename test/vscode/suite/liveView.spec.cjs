@@ -36,6 +36,15 @@ function alive(pid) {
   }
 }
 
+/** Pictures the workbench when the launcher can (GAI_WORKBENCH_SHOT, as workbench.spec.cjs does). */
+async function shot(name) {
+  const base = process.env.GAI_WORKBENCH_SHOT;
+  if (!base) return;
+  await new Promise((resolve) => setTimeout(resolve, 800));
+  const response = await fetch(`${base}/${name}`, { method: 'POST' });
+  assert.equal(response.status, 200, await response.text());
+}
+
 describe("GAI's own desktop and its live view", () => {
   let api;
   let server;
@@ -106,6 +115,9 @@ describe("GAI's own desktop and its live view", () => {
     assert.equal(api.simulateLiveViewMessage({ type: 'pointer', action: 'up', x: at.x, y: at.y, button: 'left' }), true);
     await api.liveViewSettled();
     await waitFor("the person's click in the app", () => events(logPath).some((e) => e.event === 'click' && e.widget === 'right_ok_button'), 10000);
+    // As the person sees it: the chat saying where GAI works and that it waits, the view taken over.
+    await vscode.commands.executeCommand('gai.chat.focus');
+    await shot('live-view-workbench.png');
 
     assert.equal(api.simulateLiveViewMessage({ type: 'handBack' }), true);
     await waitFor('the request to finish', () => !api.isRunning() && api.chatEntries().some((e) => e.kind === 'assistant' && e.text === 'Clicked it.'), 60000);
