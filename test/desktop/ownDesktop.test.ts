@@ -19,9 +19,10 @@ describe("GAI's own desktop (--desktop own, gai desktop), beside the person's di
   let runtime = '';
   let env: NodeJS.ProcessEnv;
 
-  const person = (): { pointer: string; windows: string } => ({
+  const person = (): { pointer: string; windows: string; focused: string } => ({
     pointer: execFileSync('xdotool', ['getmouselocation'], { env: display.env, encoding: 'utf8' }).trim(),
     windows: execFileSync('xprop', ['-root', '_NET_CLIENT_LIST'], { env: display.env, encoding: 'utf8' }).trim(),
+    focused: execFileSync('xprop', ['-root', '_NET_ACTIVE_WINDOW'], { env: display.env, encoding: 'utf8' }).trim(),
   });
   const gai = (args: string[], extra: NodeJS.ProcessEnv = env): Promise<CliOutcome> => runBuiltCli(args, extra, 90_000);
   const keeperPid = (): number => (JSON.parse(readFileSync(join(runtime, 'gai', 'own-desktop.json'), 'utf8')) as { pid: number }).pid;
@@ -64,7 +65,7 @@ describe("GAI's own desktop (--desktop own, gai desktop), beside the person's di
     assert.equal(again.code, 0, again.stderr);
     assert.match(again.stdout, /\b15\b/);
     assert.equal(keeperPid(), keeper, 'one own desktop served every command');
-    assert.deepEqual(person(), before, "the person's pointer or windows changed");
+    assert.deepEqual(person(), before, "the person's pointer, focused window or windows changed");
   });
 
   it('says where it runs; stop ends its display and the apps on it; a bad --desktop names the flag', async () => {
@@ -115,7 +116,7 @@ describe("GAI's own desktop (--desktop own, gai desktop), beside the person's di
     } finally {
       await session.close();
     }
-    assert.deepEqual(person(), before, "the person's pointer or windows changed");
+    assert.deepEqual(person(), before, "the person's pointer, focused window or windows changed");
     assert.equal((await gai(['desktop', 'stop'])).code, 0);
   });
 });

@@ -52,6 +52,8 @@ describe('the packaged extension (.vsix)', function () {
       ['the webview bundle', /^extension\/media\/dist\/webview\.js$/],
       ['the brain view bundle', /^extension\/media\/dist\/brainView\.js$/],
       ['the picture panel bundle', /^extension\/media\/dist\/pictureView\.js$/],
+      ['the live view bundle', /^extension\/media\/dist\/liveView\.js$/],
+      ['the live view stylesheet', /^extension\/media\/liveView\.css$/],
       ['the codicon font', /^extension\/media\/dist\/codicons\/codicon\.ttf$/],
       ['the manifest', /^extension\/package\.json$/],
       ['the extension icon', /^extension\/media\/icon\.png$/],

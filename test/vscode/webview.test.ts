@@ -277,6 +277,16 @@ describe('chat webview in a browser (real bundle, real CSP)', function () {
     assert.ok(result.longestGap < 500, `page blocked for ${result.longestGap} ms`);
   });
 
+  it("says where GAI works; on its own desktop, Watch asks for the live view", async () => {
+    await chat.post({ type: 'desktop', where: 'screen', label: 'your screen' });
+    await chat.until(() => document.querySelector('.desktop-bar')?.textContent === 'On your screen');
+    assert.equal(await chat.page.evaluate(() => document.querySelector('.desktop-watch')), null, 'nothing to watch on your own screen');
+    await chat.post({ type: 'desktop', where: 'own', label: "GAI's own desktop :3" });
+    await chat.until(() => document.querySelector('.desktop-label')?.textContent === "On GAI's own desktop :3");
+    await chat.page.click('.desktop-watch');
+    await chat.until(() => (window as unknown as TestWindow).__posted.some((m) => m.type === 'showLiveView'));
+  });
+
   it('had no CSP violations, console errors or page errors', async () => {
     assert.deepEqual(await chat.violations(), []);
     assert.deepEqual(chat.problems, []);
