@@ -210,7 +210,7 @@ function assertBinariesPresent(withWindowManager: boolean): void {
   const packages = [...new Set(missing.map((binary) => binary.debianPackage))];
   throw new Error(
     `VirtualDisplay needs ${missing.map((binary) => binary.command).join(', ')}, not found on PATH. ` +
-      `On Debian/Ubuntu: sudo apt-get install -y --no-install-recommends ${packages.join(' ')}`,
+      `gai doctor --fix installs them (it names the line for Fedora, Alpine and Arch too); on Debian/Ubuntu: sudo apt-get install -y --no-install-recommends ${packages.join(' ')}`,
   );
 }
 
