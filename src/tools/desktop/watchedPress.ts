@@ -27,7 +27,7 @@ export async function pressAndWatch(desktop: Pick<Desktop, 'screen' | 'windows' 
   if (!tree?.perform) return { error: "this desktop's accessibility tree offers no actions" };
   const size = await desktop.screen.size();
   const area = region ? clipBox(region, { x: 0, y: 0, ...size }) : undefined;
-  const [before, windowsBefore, elementBefore] = await Promise.all([desktop.screen.grab(area), windowsState(desktop.windows), elementState(tree, ref, false, signal)]);
+  const [before, windowsBefore, elementBefore] = await Promise.all([desktop.screen.grab(area), windowsState(desktop.windows), elementBeforePress(tree, ref, signal)]);
   let action: string;
   try {
     action = await tree.perform(ref, { kind: 'press' }, signal);
@@ -37,7 +37,7 @@ export async function pressAndWatch(desktop: Pick<Desktop, 'screen' | 'windows' 
   if (await waitForChange(desktop.screen, before, { ...(area ? { region: area } : {}), withinMs: PRESS_REACTION_MS, ...(signal ? { signal } : {}) })) return { action, took: true, seen: 'screen' };
   if ((await windowsState(desktop.windows)) !== windowsBefore) return { action, took: true, seen: 'windows' };
   // Unknown before (not in the tree's cache): nothing to compare, so no proof it took.
-  if (elementBefore !== undefined && (await elementState(tree, ref, true, signal)) !== elementBefore) return { action, took: true, seen: 'element' };
+  if (elementBefore !== undefined && (await elementState(tree, ref, { fresh: true, activeOnly: elementBefore.activeOnly }, signal)) !== elementBefore.state) return { action, took: true, seen: 'element' };
   return { action, took: false };
 }
 
@@ -54,11 +54,23 @@ async function windowsState(windows: WindowPort): Promise<string> {
 /** States a press changes for good (not focus, not the moment it is armed). */
 const LASTING_STATES = new Set(['checked', 'selected', 'expanded', 'collapsed', 'pressed', 'indeterminate', 'enabled', 'sensitive', 'showing', 'visible']);
 
-/** The element's name, text and lasting states; `gone` when the tree no longer has it; undefined when it cannot be read. */
-async function elementState(tree: AccessibilityPort, ref: string, fresh: boolean, signal?: AbortSignal): Promise<string | undefined> {
+/**
+ * The element's state before the press, from the tree's cache: the active window's first (what
+ * the locator read, at no cost), all windows' only when it is elsewhere (a walk of each).
+ */
+async function elementBeforePress(tree: AccessibilityPort, ref: string, signal?: AbortSignal): Promise<{ state: string; activeOnly: boolean } | undefined> {
+  for (const activeOnly of [true, false]) {
+    const state = await elementState(tree, ref, { fresh: false, activeOnly }, signal);
+    if (state !== undefined) return { state, activeOnly };
+  }
+  return undefined;
+}
+
+/** The element's name, text and lasting states; `gone` when a fresh read no longer has it; undefined when it cannot be read. */
+async function elementState(tree: AccessibilityPort, ref: string, read: { fresh: boolean; activeOnly: boolean }, signal?: AbortSignal): Promise<string | undefined> {
   try {
-    const element = (await tree.elements({ activeWindowOnly: false, fresh, ...(signal ? { signal } : {}) })).find((e) => e.ref === ref);
-    if (!element) return fresh ? 'gone' : undefined;
+    const element = (await tree.elements({ activeWindowOnly: read.activeOnly, fresh: read.fresh, ...(signal ? { signal } : {}) })).find((e) => e.ref === ref);
+    if (!element) return read.fresh ? 'gone' : undefined;
     return JSON.stringify([element.name, element.text ?? '', element.states.filter((s) => LASTING_STATES.has(s)).sort()]);
   } catch {
     return undefined;
