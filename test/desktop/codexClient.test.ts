@@ -3,12 +3,12 @@
 // pointed at a scripted Responses API server on 127.0.0.1. The scripted model presses 7 + 8 = on
 // galculator through GAI's click and reads the display with GAI's ocr; Codex carries each call.
 import { strict as assert } from 'node:assert';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { ScriptedResponsesServer, type ResponsesStep } from '../support/scriptedResponsesServer';
 import { ensureCodex, runToEnd } from '../support/thirdPartyClients';
 import { suiteDisplay } from './support/fixture';
-import { clientDesk, type ClientDesk } from './support/clientDesk';
+import { clientDesk, writeCodexHome, type ClientDesk } from './support/clientDesk';
 
 const REPO = resolve(__dirname, '../..');
 
@@ -55,14 +55,7 @@ describe('Codex drives gai mcp with the README setup (real Codex CLI, galculator
       call(keys.length, 'ocr', { captureScreen: true }),
       { output: [{ type: 'message', id: 'msg_end', status: 'completed', role: 'assistant', content: [{ type: 'output_text', text: 'The display shows 15.', annotations: [] }] }] },
     ]);
-    const codexHome = join(home, '.codex');
-    mkdirSync(codexHome, { recursive: true });
-    // The README's snippet, answered as it says for `codex exec` (no person to answer Codex's question).
-    const server = readmeCodexSnippet().replace('default_tools_approval_mode = "prompt"', 'default_tools_approval_mode = "approve"');
-    writeFileSync(
-      join(codexHome, 'config.toml'),
-      `model = "scripted-model"\nmodel_provider = "scripted"\n\n[model_providers.scripted]\nname = "scripted"\nbase_url = "${model.baseUrl}"\nwire_api = "responses"\nenv_key = "SCRIPTED_KEY"\n\n${server}`,
-    );
+    const codexHome = writeCodexHome(home, model.baseUrl, readmeCodexSnippet());
     const started = Date.now();
     const run = await runToEnd((codex as { launcher: string }).launcher, ['exec', '--skip-git-repo-check', 'compute 7+8 in the calculator'], { ...personEnv, CODEX_HOME: codexHome, SCRIPTED_KEY: 'scripted' }, home);
     const log = `${run.stdout}\n${run.stderr}`.slice(-4000) + `\n${model.requests.length} model request(s); the last input: ${JSON.stringify(model.requests.at(-1)?.body.input ?? null).slice(-1500)}`;

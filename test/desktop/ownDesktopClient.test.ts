@@ -17,6 +17,7 @@ import { ensureCodex, runToEnd } from '../support/thirdPartyClients';
 import { runBuiltCli } from './support/builtCli';
 import { FIXTURE_PYTHON, suiteDisplay } from './support/fixture';
 import { gtkFixtureMissing } from './support/gtkPasswordFixture';
+import { writeCodexHome } from './support/clientDesk';
 
 const REPO = resolve(__dirname, '../..');
 const SIGN_IN_APP = resolve(__dirname, 'fixtures', 'signInApp.py');
@@ -131,14 +132,7 @@ describe("Codex tests the person's own GUI app on GAI's own desktop (gai mcp --d
       ...steps.map(([name, input], i) => call(i, name, input)),
       { output: [{ type: 'message', id: 'msg_end', status: 'completed', role: 'assistant', content: [{ type: 'output_text', text: 'Signed in: the app says "Welcome, Ada" (screenshot above).', annotations: [] }] }] },
     ]);
-    const codexHome = join(home, '.codex');
-    mkdirSync(codexHome, { recursive: true });
-    // The README's snippet, answered as it says for `codex exec` (no person to answer Codex's question).
-    const server = readmeOwnDesktopSnippet().replace('default_tools_approval_mode = "prompt"', 'default_tools_approval_mode = "approve"');
-    writeFileSync(
-      join(codexHome, 'config.toml'),
-      `model = "scripted-model"\nmodel_provider = "scripted"\n\n[model_providers.scripted]\nname = "scripted"\nbase_url = "${model.baseUrl}"\nwire_api = "responses"\nenv_key = "SCRIPTED_KEY"\n\n${server}`,
-    );
+    const codexHome = writeCodexHome(home, model.baseUrl, readmeOwnDesktopSnippet());
     const clientEnv: NodeJS.ProcessEnv = { ...terminalEnv(), CODEX_HOME: codexHome, SCRIPTED_KEY: 'scripted' };
     assert.equal(clientEnv.DISPLAY, undefined);
     const started = Date.now();

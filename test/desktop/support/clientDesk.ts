@@ -3,7 +3,7 @@
 // tells a person to (the clients pass HOME on to `gai mcp`, so GAI finds the answer there).
 import { strict as assert } from 'node:assert';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runBuiltCli } from './builtCli';
@@ -36,4 +36,20 @@ export async function clientDesk(display: SuiteDisplay, prefix: string): Promise
       rmSync(home, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Codex's home for a test: its model a scripted Responses server at `modelBaseUrl`, and GAI's MCP
+ * server from a README snippet, answered as the README says for `codex exec` (no person to answer
+ * Codex's question). Returns CODEX_HOME.
+ */
+export function writeCodexHome(home: string, modelBaseUrl: string, readmeSnippet: string): string {
+  const codexHome = join(home, '.codex');
+  mkdirSync(codexHome, { recursive: true });
+  const server = readmeSnippet.replace('default_tools_approval_mode = "prompt"', 'default_tools_approval_mode = "approve"');
+  writeFileSync(
+    join(codexHome, 'config.toml'),
+    `model = "scripted-model"\nmodel_provider = "scripted"\n\n[model_providers.scripted]\nname = "scripted"\nbase_url = "${modelBaseUrl}"\nwire_api = "responses"\nenv_key = "SCRIPTED_KEY"\n\n${server}`,
+  );
+  return codexHome;
 }
