@@ -25,6 +25,7 @@ import { GaiMcpDefinitions, MCP_PROVIDER_ID } from './vscode/lm/mcpDefinition';
 import { GaiChatParticipant } from './vscode/lm/gaiChatParticipant';
 import { LiveViewPanel } from './vscode/liveView/liveViewPanel';
 import { registerLiveViewCommands } from './vscode/liveView/liveViewCommands';
+import { desktopIn } from './vscode/settings';
 
 /** What activate() returns; for tests and other extensions. Never carries the API key. */
 export interface GaiExtensionApi {
@@ -84,6 +85,13 @@ export function activate(context: vscode.ExtensionContext): GaiExtensionApi {
     parts: () => controller.getParts(),
     notice: (text) => controller.chat.notice(text),
     running: () => controller.running,
+    onOwnDesktop: () => {
+      try {
+        return desktopIn(controller.settings().desktop, process.env) === 'own';
+      } catch {
+        return false;
+      }
+    },
     onDidDropParts: controller.onDidDropParts,
     onDidChangeRunning: controller.onDidChangeRunning,
   }, logger);

@@ -33,6 +33,8 @@ export function registerLiveViewCommands(host: LiveViewCommandHost): vscode.Disp
     vscode.commands.registerCommand('gai.stopOwnDesktop', async () => {
       try {
         const { stopEditorOwnDesktop } = await import('../gaiParts');
+        // The view of a desktop that is about to end closes first (and hands back a hold).
+        host.panel.close();
         const stopped = await stopEditorOwnDesktop(process.env);
         host.dropParts("GAI's own desktop stopped");
         const line = stopped ? "GAI's own desktop stopped, with every app on it. It starts again when GAI next works there." : "GAI's own desktop was not running.";

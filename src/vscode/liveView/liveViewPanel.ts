@@ -17,6 +17,8 @@ export interface LiveViewHost {
   /** A line in the chat. */
   notice(text: string): void;
   running(): boolean;
+  /** Whether the settings put GAI on its own desktop now (read without building anything). */
+  onOwnDesktop(): boolean;
   /** Fires when the parts are dropped (a setting changed): the view binds to the new ones. */
   onDidDropParts: vscode.Event<void>;
   onDidChangeRunning: vscode.Event<boolean>;
@@ -84,8 +86,13 @@ export class LiveViewPanel implements vscode.Disposable {
     return this.controller?.settled() ?? Promise.resolve();
   }
 
-  dispose(): void {
+  /** Closes the tab (its hold, if the person had taken over, is handed back). */
+  close(): void {
     this.panel?.dispose();
+  }
+
+  dispose(): void {
+    this.close();
     for (const disposable of this.disposables) disposable.dispose();
   }
 
@@ -108,11 +115,16 @@ export class LiveViewPanel implements vscode.Disposable {
     if (!this.panel) return;
     this.controller?.dispose();
     this.controller = undefined;
+    // Decided from the settings first: building parts for a view about to close would start a desktop.
+    if (!this.host.onOwnDesktop()) {
+      this.panel.dispose();
+      this.host.notice("GAI works on your screen now (gai.desktop): the live view of its own desktop closed.");
+      return;
+    }
     try {
       const parts = await this.host.parts();
-      if (!parts.live) {
-        this.panel.dispose();
-        this.host.notice("GAI works on your screen now (gai.desktop): the live view of its own desktop closed.");
+      if (!parts.live || !this.panel) {
+        this.panel?.dispose();
         return;
       }
       // The page is already loaded: it gets a picture without asking again.

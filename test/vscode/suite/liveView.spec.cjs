@@ -65,10 +65,13 @@ describe("GAI's own desktop and its live view", () => {
 
   after(async () => {
     if (app) app.kill('SIGTERM');
+    // Back to the host's display first: nothing rebuilt afterwards may start the own desktop again.
+    await config().update('desktop', undefined, vscode.ConfigurationTarget.Global);
+    await waitFor('the live view to close when GAI left its own desktop', () => api.liveView() === undefined, 10000);
     const pid = keeperPid();
     await vscode.commands.executeCommand('gai.stopOwnDesktop');
     if (pid !== undefined) assert.equal(alive(pid), false, "GAI's own desktop outlived gai.stopOwnDesktop");
-    await config().update('desktop', undefined, vscode.ConfigurationTarget.Global);
+    assert.equal(keeperPid(), undefined, 'no own desktop runs after the test');
     await vscode.commands.executeCommand('gai.setApiKey', '');
     if (server) await server.close();
     if (work) rmSync(work, { recursive: true, force: true });
