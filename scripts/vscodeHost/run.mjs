@@ -258,8 +258,37 @@ export async function runInHost(options) {
         await groupGone(server.pid, 3_000);
       }
     }
+    await stopOwnDesktopIn(dirs.runtime);
     process.off('exit', exitHandler);
     if (!keepJobDir) rmSync(jobDir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * GAI's own desktop, if the extension started one in this run (its keeper is detached, so it
+ * outlives the server's process group): its keeper, by the PID its state file in the run's
+ * runtime folder names, ended like `gai desktop stop` does.
+ */
+async function stopOwnDesktopIn(runtimeDir) {
+  let pid;
+  try {
+    pid = JSON.parse(readFileSync(join(runtimeDir, 'gai', 'own-desktop.json'), 'utf8')).pid;
+  } catch {
+    return;
+  }
+  if (!Number.isInteger(pid) || pid <= 0) return;
+  try {
+    process.kill(pid, 'SIGTERM');
+  } catch {
+    return;
+  }
+  for (let waited = 0; waited < 10_000; waited += 100) {
+    try {
+      process.kill(pid, 0);
+    } catch {
+      return;
+    }
+    await new Promise((resolveWait) => setTimeout(resolveWait, 100));
   }
 }
 

@@ -10,7 +10,7 @@ import { SharpImages } from '../../src/platform/images/sharpImages';
 import { PersonHold } from '../../src/safety/personHold';
 import { parseLiveViewMessage, type LiveHostMessage } from '../../src/shared/liveViewProtocol';
 import { LiveViewController } from '../../src/vscode/liveView/liveViewController';
-import { desktopMessage } from '../../src/vscode/liveView/desktopIndicator';
+import { desktopMessage, ownDesktopNotStarted } from '../../src/vscode/liveView/desktopIndicator';
 import { desktopIn } from '../../src/vscode/settings';
 import { keyMessage } from '../../src/webview/liveView/liveKeys';
 import { NullLogger } from '../../src/common/logger';
@@ -160,6 +160,8 @@ describe('the live view of GAI\'s own desktop', () => {
     assert.equal(desktopIn('auto', {}, 'darwin'), 'screen');
     assert.equal(desktopIn('own', { DISPLAY: ':0' }, 'linux'), 'own');
     assert.deepEqual(desktopMessage('screen', { DISPLAY: ':0' }, 'linux'), { type: 'desktop', where: 'screen', label: 'your screen' });
+    assert.equal(ownDesktopNotStarted('auto', { XDG_RUNTIME_DIR: '/nonexistent-gai-test' }, 'linux'), true, 'opening the chat does not start it');
+    assert.equal(ownDesktopNotStarted('auto', { DISPLAY: ':0' }, 'linux'), false);
     assert.deepEqual(desktopMessage('own', { XDG_RUNTIME_DIR: '/nonexistent-gai-test' }, 'linux'), { type: 'desktop', where: 'own', label: "GAI's own desktop (it starts with the first request)" });
   });
 });

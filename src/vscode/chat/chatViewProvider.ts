@@ -1,7 +1,7 @@
 // The "Chat" webview view. Strict CSP (nonce'd script, styles from media/ only), resources
 // only from media/. Every inbound message is validated; a malformed one is logged and dropped.
 import * as vscode from 'vscode';
-import { desktopMessage } from '../liveView/desktopIndicator';
+import { desktopMessage, ownDesktopNotStarted } from '../liveView/desktopIndicator';
 import { errorMessage } from '../../common/errors';
 import type { HostMessage } from '../../shared/protocol';
 import type { GaiController } from '../gaiController';
@@ -65,7 +65,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
           void this.setup?.postWelcome();
           this.controller.grants.show();
           this.postDesktop();
-          this.controller.warmUp();
+          if (!this.ownDesktopNotStarted()) this.controller.warmUp();
           break;
         case 'send':
           void this.controller.ask(message.text, receivedAt);
@@ -118,6 +118,14 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       this.post(desktopMessage(this.controller.settings().desktop, process.env));
     } catch {
       // parseSettings names the bad setting where the person acts on it
+    }
+  }
+
+  private ownDesktopNotStarted(): boolean {
+    try {
+      return ownDesktopNotStarted(this.controller.settings().desktop, process.env);
+    } catch {
+      return false;
     }
   }
 

@@ -9,3 +9,8 @@ export function desktopMessage(choice: DesktopChoice, env: NodeJS.ProcessEnv, pl
   const running = platform === 'linux' ? readOwnDesktop(ownDesktopPlace(env)) : undefined;
   return { type: 'desktop', where: 'own', label: running ? `GAI's own desktop ${running.display}` : "GAI's own desktop (it starts with the first request)" };
 }
+
+/** GAI works on its own desktop and it is not running: opening the chat must not start it (the first request does). */
+export function ownDesktopNotStarted(choice: DesktopChoice, env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform): boolean {
+  return desktopIn(choice, env, platform) === 'own' && (platform !== 'linux' || readOwnDesktop(ownDesktopPlace(env)) === undefined);
+}
