@@ -85,13 +85,7 @@ export function activate(context: vscode.ExtensionContext): GaiExtensionApi {
     parts: () => controller.getParts(),
     notice: (text) => controller.chat.notice(text),
     running: () => controller.running,
-    onOwnDesktop: () => {
-      try {
-        return desktopIn(controller.settings().desktop, process.env) === 'own';
-      } catch {
-        return false;
-      }
-    },
+    onOwnDesktop: () => desktopIn(controller.settingOr((s) => s.desktop, 'screen'), process.env) === 'own',
     onDidDropParts: controller.onDidDropParts,
     onDidChangeRunning: controller.onDidChangeRunning,
   }, logger);

@@ -351,8 +351,8 @@ export class GaiController implements vscode.Disposable {
     void parts.then((built) => built?.warmUp()).catch((error: unknown) => this.logger.warn(`warm-up: ${errorMessage(error)}`));
   }
 
-  /** A setting for the audit; a bad setting is reported where the agent is built, not here. */
-  private settingOr<T>(pick: (settings: GaiSettings) => T, fallback: T): T {
+  /** A setting, or `fallback` while the settings are bad (that is reported where the agent is built, not here). */
+  settingOr<T>(pick: (settings: GaiSettings) => T, fallback: T): T {
     try {
       return pick(this.settings());
     } catch {

@@ -65,7 +65,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
           void this.setup?.postWelcome();
           this.controller.grants.show();
           this.postDesktop();
-          if (!this.ownDesktopNotStarted()) this.controller.warmUp();
+          // A bad setting counts as the screen here: it is reported where it is used.
+          if (!ownDesktopNotStarted(this.controller.settingOr((s) => s.desktop, 'screen'), process.env)) this.controller.warmUp();
           break;
         case 'send':
           void this.controller.ask(message.text, receivedAt);
@@ -118,14 +119,6 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       this.post(desktopMessage(this.controller.settings().desktop, process.env));
     } catch {
       // parseSettings names the bad setting where the person acts on it
-    }
-  }
-
-  private ownDesktopNotStarted(): boolean {
-    try {
-      return ownDesktopNotStarted(this.controller.settings().desktop, process.env);
-    } catch {
-      return false;
     }
   }
 
