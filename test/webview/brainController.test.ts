@@ -1,81 +1,9 @@
 // What the brain panel does with the view's messages, with a fake VS Code side: forget only after
 // confirmation, rename through the input box, redraw after every change, never throw.
 import { strict as assert } from 'node:assert';
-import type { BrainDocument } from '../../src/navigation/store/brainTypes';
 import { MemoryLogger } from '../../src/common/logger';
-import type { BrainHostMessage } from '../../src/shared/brainProtocol';
-import { BrainController, labelProblem, type BrainPanelHost, type BrainSource } from '../../src/vscode/brain/brainController';
-import { settingsBrain } from './brainViewFixtures';
-
-class FakeSource implements BrainSource {
-  doc: BrainDocument = settingsBrain();
-  reads = 0;
-  calls: string[] = [];
-  failWith?: Error;
-  listener?: () => void;
-  unsubscribed = false;
-
-  async document(): Promise<BrainDocument> {
-    this.reads++;
-    if (this.failWith) throw this.failWith;
-    return structuredClone(this.doc);
-  }
-  currentNodeKey(): string | undefined {
-    return 'settings::network';
-  }
-  async forgetNode(key: string): Promise<string[]> {
-    this.calls.push(`forgetNode ${key}`);
-    const removed = this.doc.paths.filter((p) => p.from === key || p.to === key).map((p) => p.id);
-    this.doc.nodes = this.doc.nodes.filter((n) => n.key !== key);
-    this.doc.paths = this.doc.paths.filter((p) => !removed.includes(p.id));
-    return removed;
-  }
-  async forgetPath(id: string): Promise<void> {
-    this.calls.push(`forgetPath ${id}`);
-    this.doc.paths = this.doc.paths.filter((p) => p.id !== id);
-  }
-  async renameNode(key: string, label: string): Promise<void> {
-    this.calls.push(`renameNode ${key} ${label}`);
-    const node = this.doc.nodes.find((n) => n.key === key);
-    if (!node) throw new Error(`no node ${key}`);
-    node.label = label;
-  }
-  onDidChange(listener: () => void) {
-    this.listener = listener;
-    return { dispose: () => (this.unsubscribed = true) };
-  }
-}
-
-class FakeHost implements BrainPanelHost {
-  posted: BrainHostMessage[] = [];
-  questions: Array<{ message: string; detail: string; action: string }> = [];
-  asked: Array<{ current: string; screen: string }> = [];
-  errors: string[] = [];
-  answer = true;
-  label: string | undefined = 'Renamed';
-  shown = true;
-
-  post(message: BrainHostMessage): void {
-    this.posted.push(message);
-  }
-  visible(): boolean {
-    return this.shown;
-  }
-  async confirm(message: string, detail: string, action: string): Promise<boolean> {
-    this.questions.push({ message, detail, action });
-    return this.answer;
-  }
-  async askLabel(current: string, screen: string): Promise<string | undefined> {
-    this.asked.push({ current, screen });
-    return this.label;
-  }
-  showError(message: string): void {
-    this.errors.push(message);
-  }
-  graphs() {
-    return this.posted.flatMap((m) => (m.type === 'graph' ? [m.graph] : []));
-  }
-}
+import { BrainController, labelProblem } from '../../src/vscode/brain/brainController';
+import { FakeHost, FakeSource } from './brainFakes';
 
 describe('brain panel controller', () => {
   let source: FakeSource;

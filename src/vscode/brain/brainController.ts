@@ -1,13 +1,17 @@
 // What the "GAI Brain" panel does with the view's messages, apart from VS Code itself (no vscode
 // import, so it is unit-tested with a fake host): validate, confirm a forget, ask for a new
-// label, apply the change through the BrainSource, and send the view the graph again (or one
-// screen's thumbnail, which the graph leaves out).
+// label, apply the change through the BrainSource, and send the view the graph and the routines
+// again (or one screen's thumbnail, or routine steps' crops, which they leave out). The routine
+// messages are routineActions.ts's.
 import { errorMessage } from '../../common/errors';
 import type { Logger } from '../../common/logger';
 import { LAUNCHER_KEY, type BrainDocument } from '../../navigation/store/brainTypes';
-import { MAX_NODE_LABEL, type BrainHostMessage, type BrainViewMessage } from '../../shared/brainProtocol';
+import type { RoutineEdit } from '../../navigation/store/routineRecords';
+import { MAX_NODE_LABEL, ROUTINE_VIEW_MESSAGE_SCHEMAS, type BrainHostMessage, type BrainViewMessage, type RoutineViewMessage } from '../../shared/brainProtocol';
 import { buildBrainGraph, LAUNCHER_LABEL, thumbnailSrc } from './brainGraphModel';
 import { parseBrainViewMessage } from './brainMessages';
+import { RoutineActions, type RoutineHost } from './routineActions';
+import { buildRoutineViews, routineCropSrcs } from './routineViewModel';
 
 export interface DisposableLike {
   dispose(): void;
@@ -24,12 +28,15 @@ export interface BrainSource {
   forgetNode(key: string): Promise<unknown>;
   forgetPath(id: string): Promise<unknown>;
   renameNode(key: string, label: string): Promise<unknown>;
+  /** One routineRecords.editRoutine under the store's lock: all of it is written, or nothing. */
+  editRoutine(id: string, edit: RoutineEdit): Promise<unknown>;
+  forgetRoutine(id: string): Promise<unknown>;
   /** Fires when the brain changed elsewhere (a navigation learned a path, another window wrote). */
   onDidChange?(listener: () => void): DisposableLike;
 }
 
 /** The VS Code side of the panel, as the controller needs it. */
-export interface BrainPanelHost {
+export interface BrainPanelHost extends RoutineHost {
   post(message: BrainHostMessage): void;
   /** Whether the view is shown (a hidden view reloads and says `ready` when shown again). */
   visible(): boolean;
@@ -48,12 +55,14 @@ export class BrainController implements DisposableLike {
   private again = false;
   private disposed = false;
   private subscription?: DisposableLike;
+  private readonly routines: RoutineActions;
 
   constructor(
     private source: BrainSource,
     private readonly host: BrainPanelHost,
     private readonly logger: Logger,
   ) {
+    this.routines = new RoutineActions(() => this.source, host, logger, () => this.refresh());
     this.subscribe();
   }
 
@@ -119,6 +128,7 @@ export class BrainController implements DisposableLike {
   }
 
   private async handle(message: BrainViewMessage): Promise<void> {
+    if (isRoutineMessage(message)) return this.routines.handle(message);
     switch (message.type) {
       case 'ready':
         this.readyCount++;
@@ -139,7 +149,21 @@ export class BrainController implements DisposableLike {
       case 'thumbnail':
         await this.sendThumbnail(message.key);
         return;
+      case 'routineCrops':
+        await this.sendCrops(message.crops);
+        return;
     }
+  }
+
+  /** Answers every token, with null for one that names no picture now (the view stops waiting). */
+  private async sendCrops(tokens: string[]): Promise<void> {
+    let crops = tokens.map((crop) => ({ crop, src: null as string | null }));
+    try {
+      crops = routineCropSrcs(await this.source.document(), tokens);
+    } catch (error) {
+      this.logger.warn(`brain view: reading routine pictures failed: ${errorMessage(error)}`);
+    }
+    if (!this.disposed) this.host.post({ type: 'routineCrops', crops });
   }
 
   /** Answers every request, with null when there is no picture (or it cannot be read): the view stops waiting. */
@@ -222,12 +246,20 @@ export class BrainController implements DisposableLike {
     try {
       const document = await this.source.document();
       const graph = buildBrainGraph(document, { currentNodeKey: this.source.currentNodeKey?.() });
-      if (!this.disposed) this.host.post({ type: 'graph', graph });
+      const routines = buildRoutineViews(document);
+      if (!this.disposed) {
+        this.host.post({ type: 'graph', graph });
+        this.host.post({ type: 'routines', ...routines });
+      }
     } catch (error) {
       this.logger.error(`brain view: reading the brain failed: ${errorMessage(error)}`);
       if (!this.disposed) this.host.post({ type: 'error', text: `Could not read the brain: ${errorMessage(error)}` });
     }
   }
+}
+
+function isRoutineMessage(message: BrainViewMessage): message is RoutineViewMessage {
+  return Object.hasOwn(ROUTINE_VIEW_MESSAGE_SCHEMAS, message.type);
 }
 
 /** Why a label cannot be used, or undefined when it can; for the input box and the check above. */

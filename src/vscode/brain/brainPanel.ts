@@ -1,7 +1,8 @@
 // The "GAI Brain" webview panel (command gai.showBrain): a picture of the navigation brain
-// with forget/rename. One panel at a time; showing it again reveals it. Strict CSP (nonce'd
+// with forget/rename, and the recorded routines (review, edit, export, run). One panel at a time; showing it again reveals it. Strict CSP (nonce'd
 // script, styles from media/ only), resources only from media/. What the panel does with the
 // view's messages is in brainController.ts; this file is the VS Code side of it.
+import * as os from 'node:os';
 import * as vscode from 'vscode';
 import type { Logger } from '../../common/logger';
 import { MAX_NODE_LABEL } from '../../shared/brainProtocol';
@@ -41,6 +42,13 @@ export class BrainPanel implements vscode.Disposable {
             }),
           ),
         showError: (message) => void vscode.window.showErrorMessage(message),
+        showInfo: (message) => void vscode.window.showInformationMessage(message),
+        askText: (request) =>
+          Promise.resolve(vscode.window.showInputBox({ title: request.title, prompt: request.prompt, value: request.value, ignoreFocusOut: true, validateInput: (value) => request.validate?.(value) })),
+        saveFile: (suggestedName, text) => saveText(suggestedName, text),
+        runRoutine: async (id) => {
+          await vscode.commands.executeCommand('gai.runRoutine', { name: id });
+        },
       },
       logger,
     );
@@ -89,6 +97,15 @@ export class BrainPanel implements vscode.Disposable {
     for (const disposable of this.disposables.splice(0)) disposable.dispose();
     this.panel.dispose();
   }
+}
+
+/** The save dialog (in the workspace, else the home folder), then the file written; its path or undefined. */
+async function saveText(suggestedName: string, text: string): Promise<string | undefined> {
+  const folder = vscode.workspace.workspaceFolders?.[0]?.uri ?? vscode.Uri.file(os.homedir());
+  const target = await vscode.window.showSaveDialog({ defaultUri: vscode.Uri.joinPath(folder, suggestedName), filters: { 'GAI routine': ['json'] }, saveLabel: 'Export', title: 'Export routine' });
+  if (!target) return undefined;
+  await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(text));
+  return target.scheme === 'file' ? target.fsPath : target.toString();
 }
 
 function brainHtml(webview: vscode.Webview, media: vscode.Uri): string {

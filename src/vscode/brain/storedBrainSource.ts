@@ -3,6 +3,7 @@
 import type * as vscode from 'vscode';
 import type { Logger } from '../../common/logger';
 import { BrainStore } from '../../navigation/store/brainStore';
+import { editRoutine, forgetRoutine } from '../../navigation/store/routineRecords';
 import type { BrainSource } from './brainController';
 
 export class StoredBrainSource {
@@ -28,6 +29,9 @@ export class StoredBrainSource {
       forgetNode: async (key) => changed((await store()).forgetNode(key)),
       forgetPath: async (id) => changed((await store()).forgetPath(id)),
       renameNode: async (key, label) => changed((await store()).renameNode(key, label)),
+      // Under the lock on the newest document: a throwing edit writes nothing.
+      editRoutine: async (id, edit) => changed((await store()).update((draft, context) => structuredClone(editRoutine(draft, id, edit, context.now)))),
+      forgetRoutine: async (id) => changed((await store()).update((draft, context) => forgetRoutine(draft, id, context.now).id)),
       onDidChange: (listener) => this.changed.event(listener),
     };
   }

@@ -1,7 +1,8 @@
 // The brain view's entry point (bundled to media/dist/brainView.js). The host sends the whole
 // graph, laid out, whenever the brain changes; this view draws it (graphSvg), lists it
 // (brainLists), keeps the selection across redraws, shows the selected screen's picture
-// (thumbnailPreview), and posts the person's requests.
+// (thumbnailPreview), lists the routines the host sends after it (routineList), and posts the
+// person's requests.
 import './brainElements';
 import type { BrainGraphView, BrainHostMessage, BrainNodeView } from '../../shared/brainProtocol';
 import { byId, el } from '../dom';
@@ -9,6 +10,7 @@ import { brainVsCodeApi } from './brainApi';
 import { noticeText, statsLine } from './brainFormat';
 import { BrainLists } from './brainLists';
 import { graphSvg, type Selection } from './graphSvg';
+import { RoutineList } from './routineList';
 import { ThumbnailPreview } from './thumbnailPreview';
 
 const vscode = brainVsCodeApi();
@@ -29,6 +31,8 @@ const lists = new BrainLists(listArea, {
   forgetNode: (key) => vscode.postMessage({ type: 'forgetNode', key }),
   forgetPath: (id) => vscode.postMessage({ type: 'forgetPath', id }),
 });
+const routines = new RoutineList((request) => vscode.postMessage(request));
+listArea.append(routines.element);
 
 function render(graph: BrainGraphView): void {
   byId('stats').textContent = statsLine(graph.stats);
@@ -97,6 +101,10 @@ window.addEventListener('message', (event: MessageEvent<BrainHostMessage>) => {
     showMessage(data.text, 'error');
   } else if (data.type === 'thumbnail' && typeof data.key === 'string') {
     preview.answer(data.key, typeof data.src === 'string' ? data.src : null);
+  } else if (data.type === 'routines' && Array.isArray(data.routines)) {
+    routines.render(data.routines, data.total, Date.now());
+  } else if (data.type === 'routineCrops' && Array.isArray(data.crops)) {
+    routines.answerCrops(data.crops);
   }
 });
 
