@@ -17,7 +17,9 @@ export type GaiErrorCode =
   | 'BRAIN_LOCKED'
   | 'BRAIN_VERSION'
   | 'BRAIN_INVALID'
-  | 'BRAIN_NOT_FOUND';
+  | 'BRAIN_NOT_FOUND'
+  /** What the request needs does not work on this machine (e.g. watching the person's input on Wayland). */
+  | 'UNAVAILABLE';
 
 export class GaiError extends Error {
   constructor(

@@ -55,7 +55,7 @@ export function path(id: string, from: string, to: string, spec: PathSpec = {}):
 }
 
 export function documentOf(nodes: BrainNode[], paths: BrainPath[]): BrainDocument {
-  return { version: BRAIN_VERSION, nodes, paths, forgotten: [], updatedAt: T0 };
+  return { version: BRAIN_VERSION, nodes, paths, routines: [], forgotten: [], updatedAt: T0 };
 }
 
 /**

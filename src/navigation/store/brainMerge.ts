@@ -1,5 +1,6 @@
 import { BRAIN_VERSION, LAUNCHER_KEY, timeOf, type BrainDocument, type BrainNode, type BrainPath, type PathMetadata, type Tombstone } from './brainTypes';
 import { recomputeMetadata } from './brainRecords';
+import type { Routine } from './routineTypes';
 
 // Merging two copies of a brain (the file on disk and what a process holds, or an import):
 // the union by node key and path id, nothing counted twice, explicit forgets respected.
@@ -21,11 +22,13 @@ export function mergeDocuments(base: BrainDocument, other: BrainDocument): Brain
   const paths = mergeById(base.paths, other.paths, (p) => p.id, mergePath).filter(
     (p) => !buried(tombstones, 'path', p.id, timeOf(p.updatedAt)) && (p.from === LAUNCHER_KEY || keys.has(p.from)) && keys.has(p.to),
   );
-  const alive = new Set([...nodes.map((n) => `node:${n.key}`), ...paths.map((p) => `path:${p.id}`)]);
+  const routines = mergeById(base.routines, other.routines, (r) => r.id, mergeRoutine).filter((r) => !buried(tombstones, 'routine', r.id, timeOf(r.updatedAt)));
+  const alive = new Set([...nodes.map((n) => `node:${n.key}`), ...paths.map((p) => `path:${p.id}`), ...routines.map((r) => `routine:${r.id}`)]);
   return {
     version: BRAIN_VERSION,
     nodes,
     paths,
+    routines,
     forgotten: [...tombstones.values()].filter((t) => !alive.has(`${t.kind}:${t.id}`)),
     updatedAt: latest(base.updatedAt, other.updatedAt),
   };
@@ -92,6 +95,14 @@ function mergePath(base: BrainPath, other: BrainPath): BrainPath {
     revision: Math.max(base.revision, other.revision),
     updatedAt: latest(base.updatedAt, other.updatedAt),
   };
+}
+
+/** The higher revision's routine (its steps, name, parameters), with the larger run counts of the two. */
+function mergeRoutine(base: Routine, other: Routine): Routine {
+  const newer = other.revision > base.revision || (other.revision === base.revision && timeOf(other.updatedAt) > timeOf(base.updatedAt)) ? other : base;
+  const older = newer === base ? other : base;
+  const runs = newer.runs.successes + newer.runs.failures >= older.runs.successes + older.runs.failures ? newer.runs : older.runs;
+  return { ...newer, runs, createdAt: earliest(base.createdAt, other.createdAt) };
 }
 
 function mergeTallies(a: PathMetadata, b: PathMetadata): PathMetadata['tally'] {

@@ -28,7 +28,7 @@ interface MigrationContext {
 type Migration = (document: Record<string, unknown>, context: MigrationContext) => Record<string, unknown>;
 
 /** MIGRATIONS[n] turns version n into n + 1. */
-const MIGRATIONS: Migration[] = [migrateV0toV1, migrateV1toV2];
+const MIGRATIONS: Migration[] = [migrateV0toV1, migrateV1toV2, migrateV2toV3];
 
 /** The document's version: its `version` field, 0 for the seed's shape without one, undefined if neither. */
 export function documentVersion(raw: unknown): number | undefined {
@@ -133,6 +133,11 @@ function migrateV0toV1(old: Record<string, unknown>, context: MigrationContext):
  */
 function migrateV1toV2(old: Record<string, unknown>): Record<string, unknown> {
   return { ...old, version: 2 };
+}
+
+/** Version 3 adds routines (Record Steps): an older document has none. */
+function migrateV2toV3(old: Record<string, unknown>): Record<string, unknown> {
+  return { ...old, version: 3, routines: [] };
 }
 
 function convertAction(action: unknown): PathAction | undefined {

@@ -15,7 +15,7 @@ export interface RecordContext {
 const MAX_TARGETS = 50;
 
 export function emptyDocument(now: number): BrainDocument {
-  return { version: BRAIN_VERSION, nodes: [], paths: [], forgotten: [], updatedAt: isoTime(now) };
+  return { version: BRAIN_VERSION, nodes: [], paths: [], routines: [], forgotten: [], updatedAt: isoTime(now) };
 }
 
 export function findNode(document: BrainDocument, key: string): BrainNode | undefined {

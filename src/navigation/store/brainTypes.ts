@@ -1,11 +1,13 @@
 import { Type, type Static, type TObject } from '@sinclair/typebox';
 import { StringEnum } from '../../common/schema';
+import { Count, IsoTime, NodeKeyText, PointSchema, ThumbnailSchema } from './storedBasics';
+import { RoutineSchema } from './routineTypes';
 
 // The brain's stored document, declared once with TypeBox: the schemas validate brain.json on
 // load and on import, and the static types below are derived from them.
 
 /** The version this code writes; older documents are migrated on load (brainMigrations.ts). */
-export const BRAIN_VERSION = 2;
+export const BRAIN_VERSION = 3;
 
 /**
  * The pseudo-node every node reaches (the seed's Spotlight node): paths that start by
@@ -13,11 +15,6 @@ export const BRAIN_VERSION = 2;
  */
 export const LAUNCHER_KEY = '@launcher';
 
-export const ISO_TIME_PATTERN = '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?Z$';
-
-const IsoTime = Type.String({ pattern: ISO_TIME_PATTERN, description: 'UTC time, ISO 8601 (toISOString)' });
-const NodeKeyText = Type.String({ minLength: 1, maxLength: 300 });
-const Count = Type.Integer({ minimum: 0 });
 
 // ---- Nodes -----------------------------------------------------------------------------
 
@@ -29,17 +26,6 @@ export const FingerprintSchema = Type.Object(
     lines: Type.Array(Type.String({ maxLength: 200 }), { maxItems: 200 }),
     /** Normalised lines that stood out (tallest text), most prominent first. */
     headings: Type.Array(Type.String({ maxLength: 200 }), { maxItems: 8 }),
-  },
-  { additionalProperties: false },
-);
-
-export const ThumbnailSchema = Type.Object(
-  {
-    mediaType: StringEnum(['image/png', 'image/jpeg', 'image/webp'] as const),
-    /** Base64; its size is also bounded by BrainLimits.maxThumbnailBytes. */
-    data: Type.String({ maxLength: 400_000 }),
-    width: Type.Integer({ minimum: 1, maximum: 4096 }),
-    height: Type.Integer({ minimum: 1, maximum: 4096 }),
   },
   { additionalProperties: false },
 );
@@ -93,7 +79,7 @@ export const BrainNodeSchema = Type.Object(
 
 // ---- Actions: each is a tool name and the input it replays through ---------------------
 
-const Point = Type.Object({ x: Type.Number({ minimum: 0 }), y: Type.Number({ minimum: 0 }) }, { additionalProperties: false });
+const Point = PointSchema;
 /** The node seen right after this step while learning; lets a replay check progress. */
 const Reaches = Type.Optional(NodeKeyText);
 
@@ -264,7 +250,7 @@ export const BrainPathSchema = Type.Object(
 
 /** An explicit forget, kept so that merging an older copy does not bring the item back. */
 export const TombstoneSchema = Type.Object(
-  { kind: StringEnum(['node', 'path'] as const), id: Type.String({ minLength: 1, maxLength: 300 }), at: IsoTime },
+  { kind: StringEnum(['node', 'path', 'routine'] as const), id: Type.String({ minLength: 1, maxLength: 300 }), at: IsoTime },
   { additionalProperties: false },
 );
 
@@ -273,6 +259,8 @@ export const BrainDocumentSchema = Type.Object(
     version: Type.Literal(BRAIN_VERSION),
     nodes: Type.Array(BrainNodeSchema, { maxItems: 100_000 }),
     paths: Type.Array(BrainPathSchema, { maxItems: 100_000 }),
+    /** Tasks the person showed once (Record Steps), replayed by their anchors (version 3). */
+    routines: Type.Array(RoutineSchema, { maxItems: 10_000 }),
     forgotten: Type.Array(TombstoneSchema, { maxItems: 100_000 }),
     updatedAt: IsoTime,
   },

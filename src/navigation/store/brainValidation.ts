@@ -3,6 +3,7 @@ import { GaiError } from '../../common/errors';
 import { compileValidator, type InputValidator } from '../../common/schema';
 import { ACTION_SCHEMAS, BrainDocumentSchema, LAUNCHER_KEY, nodeKey, type BrainDocument, type PathAction } from './brainTypes';
 import { recomputeMetadata } from './brainRecords';
+import { routineProblems } from './routineRecords';
 import { signatureProblem } from '../recognition/screenSignature';
 
 // Checks a brain document (on load, on import, before every write) and names each bad field,
@@ -25,7 +26,11 @@ const TOOL_NAMES = Object.keys(ACTION_SCHEMAS).map((t) => JSON.stringify(t)).joi
 export function validateDocument(value: unknown): DocumentCheck {
   if (!documentCheck.Check(value)) return { ok: false, errors: explainSchemaErrors(value).slice(0, MAX_ERRORS) };
   const document = value as BrainDocument;
-  const errors = [...document.paths.flatMap((path, p) => path.actions.flatMap((action, a) => actionErrors(action, `paths.${p}.actions.${a}`))), ...checkReferences(document)];
+  const errors = [
+    ...document.paths.flatMap((path, p) => path.actions.flatMap((action, a) => actionErrors(action, `paths.${p}.actions.${a}`))),
+    ...checkReferences(document),
+    ...checkRoutines(document),
+  ];
   if (errors.length > 0) return { ok: false, errors: errors.slice(0, MAX_ERRORS) };
   normalizeCounts(document);
   return { ok: true, document };
@@ -108,6 +113,15 @@ function checkReferences(document: BrainDocument): string[] {
     if (!nodeIndex.has(path.to)) errors.push(`paths.${i}.to: unknown node ${JSON.stringify(path.to)}`);
   });
   return errors;
+}
+
+function checkRoutines(document: BrainDocument): string[] {
+  const seen = new Map<string, number>();
+  return document.routines.flatMap((routine, i) => {
+    const earlier = seen.get(routine.id);
+    seen.set(routine.id, i);
+    return [...(earlier !== undefined ? [`routines.${i}.id: duplicate of routines.${earlier}`] : []), ...routineProblems(routine, `routines.${i}`)];
+  });
 }
 
 /** Counts without tallies (hand-written or imported) become one tally, so later merges keep them. */

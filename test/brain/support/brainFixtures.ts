@@ -126,7 +126,7 @@ export function pathFor(spec: PathSpec): BrainPath {
 
 /** A document of copies of the nodes and paths (tests change documents in place). */
 export function documentOf(nodes: BrainNode[], paths: BrainPath[] = [], now = T0): BrainDocument {
-  return { version: BRAIN_VERSION, nodes: structuredClone(nodes), paths: structuredClone(paths), forgotten: [], updatedAt: new Date(now).toISOString() };
+  return { version: BRAIN_VERSION, nodes: structuredClone(nodes), paths: structuredClone(paths), routines: [], forgotten: [], updatedAt: new Date(now).toISOString() };
 }
 
 /** The seed's JSON storage (version 0), with one action that has no current form. */
