@@ -20,6 +20,11 @@ import { stepApproval } from './routes/replayApproval';
 import { observeScreen } from './recognition/screenObserver';
 import { absorbSignature, nodeBySignature, type ObservedSignature } from './recognition/screenSignature';
 import { probeSignature, type SignatureProbe } from './recognition/signatureProbe';
+import { RoutineBook } from './routines/routineBook';
+import type { InputRecorderPort } from '../desktop/ports/inputRecorderPort';
+import type { Asker } from '../desktop/grounding/askerWindows';
+import type { KeyCombo } from '../desktop/ports/inputPort';
+import type { ModelAccess } from '../model/modelAccess';
 import { identifyState, type Identification, type NodeLabeller } from './recognition/stateIdentifier';
 
 export interface NavigationReport {
@@ -63,6 +68,14 @@ export interface NavigationBrainDeps {
   thumbnails?: boolean;
   /** Labels whose replayed clicks ask every time (default DEFAULT_CONSEQUENTIAL_LABELS). */
   consequentialLabels?: readonly string[];
+  /** Watches the person's input for Record Steps; without one recording says why it cannot. */
+  recorder?: InputRecorderPort;
+  /** The windows requests come from: a recording leaves their input out. */
+  asker?: Asker;
+  /** Ends a recording from any window (and is not recorded). */
+  stopHotkey?: KeyCombo;
+  /** A vision model for routine steps no anchor finds (a proposal the person approves); none: those steps stop. */
+  models?: ModelAccess;
 }
 
 /** The brain, opened on first use (opening reads the stored document). */
@@ -96,8 +109,13 @@ export class NavigationBrain {
   private readonly logger: Logger;
   private readonly observers = new Set<NavigationObserver>();
 
+  /** Tasks the person showed once, replayed by their anchors without a model. */
+  readonly routines: RoutineBook;
+
   constructor(private readonly deps: NavigationBrainDeps) {
     this.logger = deps.logger ?? new NullLogger();
+    const { store, services, callTool, recorder, asker, stopHotkey, promptSecret, consequentialLabels, models } = deps;
+    this.routines = new RoutineBook({ store, services, callTool, logger: this.logger, ...{ recorder, asker, stopHotkey, promptSecret, consequentialLabels, models } });
   }
 
   get store(): BrainStore {

@@ -21,6 +21,11 @@ export interface AccessibleElement extends ScreenElement {
   textCut?: boolean;
   /** The top-level window the element is in, as AT-SPI names it. */
   window?: { name: string; role: string; active: boolean };
+  /**
+   * Its named ancestors between the top-level window and it, outermost first, at most 4 (a menu
+   * item's menu, a button's pane): anchors a recorded step when two elements share a name.
+   */
+  ancestors?: Array<{ role: string; name: string }>;
   /** The application's AT-SPI name (e.g. 'galculator', 'chromium'). */
   app?: string;
   /** The application's process id when known. */

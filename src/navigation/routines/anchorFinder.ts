@@ -1,0 +1,175 @@
+// Where a recorded click or scroll goes now, by its anchors in order: the accessible element
+// (role, name, its menu or pane), the visible text, then the two landmarks around it. A point is
+// only given when the anchor was found in a window of the recorded app and nothing covers it
+// there: an anchor that is not found is a stop with the reason, never a click where it used to be.
+import { centreOf, containsPoint, distance, type BBox } from '../../common/geometry';
+import { sleep } from '../../common/timing';
+import type { DesktopServices } from '../../desktop/desktopServices';
+import type { Candidate } from '../../desktop/grounding/candidate';
+import type { AccessibleElement } from '../../desktop/ports/accessibilityPort';
+import type { Point } from '../../desktop/ports/inputPort';
+import type { WindowInfo } from '../../desktop/ports/windowPort';
+import type { ClickStep, Landmark, ScrollStep, WindowAnchor } from '../store/routineTypes';
+
+export type AnchorRung = 'element' | 'text' | 'landmarks' | 'model';
+
+export interface FoundTarget {
+  point: Point;
+  via: AnchorRung;
+  window: WindowInfo;
+}
+
+export type FindResult = { found: FoundTarget } | { problem: string };
+
+export interface FindContext {
+  services: DesktopServices;
+  signal: AbortSignal;
+  /** How long a window of the step's app may take to appear (a dialog opening); default 4 s. */
+  windowWaitMs?: number;
+}
+
+export async function findTarget(step: ClickStep | ScrollStep, context: FindContext): Promise<FindResult> {
+  const { anchors } = step;
+  const windows = await appWindows(anchors.window, context);
+  if ('problem' in windows) return windows;
+  const problems: string[] = [];
+  const byElement = await fromElement(step, windows, context);
+  if (byElement && 'found' in byElement) return byElement;
+  if (byElement) problems.push(byElement.problem);
+  const label = anchors.label ?? (anchors.element?.name.trim() || undefined);
+  if (label) {
+    const byText = await fromText(label, step, windows, context);
+    if ('found' in byText) return byText;
+    problems.push(byText.problem);
+  }
+  if (anchors.landmarks.length > 0) {
+    const byLandmarks = await fromLandmarks(anchors.landmarks, Boolean(label), windows, context);
+    if ('found' in byLandmarks) return byLandmarks;
+    problems.push(byLandmarks.problem);
+  }
+  return { problem: problems.length ? problems.join('; ') : 'the step has nothing to find it by (no element, text or landmark was recorded)' };
+}
+
+/** Windows of the recorded app (popups first, then managed ones, topmost first), waiting a little for one to appear. */
+export async function appWindows(anchor: WindowAnchor | undefined, context: FindContext): Promise<{ windows: WindowInfo[]; all: WindowInfo[] } | { problem: string }> {
+  const deadline = performance.now() + (context.windowWaitMs ?? 4_000);
+  for (;;) {
+    const all = await listAllWindows(context.services);
+    const windows = anchor ? all.filter((w) => sameApp(w.appName, anchor.app)) : all;
+    if (windows.length > 0) return { windows, all };
+    if (performance.now() >= deadline) return { problem: `no window of "${anchor?.app ?? 'the app'}" is open` };
+    context.signal.throwIfAborted();
+    await sleep(150, context.signal);
+  }
+}
+
+export function sameApp(a: string | undefined, b: string | undefined): boolean {
+  if (!a || !b) return false;
+  const x = a.toLowerCase().replace(/[^a-z0-9]/g, '');
+  const y = b.toLowerCase().replace(/[^a-z0-9]/g, '');
+  return x !== '' && y !== '' && (x === y || x.includes(y) || y.includes(x));
+}
+
+/** Labels as people see them: case, mnemonic underscores, ellipses and spacing do not count. */
+export function sameLabel(a: string, b: string): boolean {
+  const norm = (s: string): string => s.replace(/_/g, '').replace(/…|\.\.\./g, '').replace(/\s+/g, ' ').trim().toLowerCase();
+  return norm(a) === norm(b);
+}
+
+async function fromElement(step: ClickStep | ScrollStep, found: { windows: WindowInfo[]; all: WindowInfo[] }, context: FindContext): Promise<FindResult | undefined> {
+  const anchor = step.anchors.element;
+  const tree = context.services.desktop.accessibility;
+  if (!anchor || !tree || !(await tree.available().catch(() => false))) return undefined;
+  const active = await context.services.desktop.windows.activeWindow().catch(() => undefined);
+  const activeOnly = active !== undefined && sameApp(active.appName, step.anchors.window?.app);
+  const elements = await tree.elements({ activeWindowOnly: activeOnly, signal: context.signal }).catch(() => [] as AccessibleElement[]);
+  let matches = elements.filter((e) => e.role === anchor.role && sameLabel(e.name, anchor.name) && inWindows(e.bbox, found.windows));
+  if (anchor.name.trim() === '' && matches.length !== 1) return undefined; // an unnamed element is no anchor among several
+  const nearest = anchor.ancestors.at(-1);
+  if (nearest && matches.length > 1) {
+    const under = matches.filter((e) => e.ancestors?.some((a) => sameLabel(a.name, nearest.name)));
+    if (under.length > 0) matches = under;
+  }
+  if (matches.length === 0) return { problem: `no ${anchor.role} "${anchor.name}" in the tree of "${step.anchors.window?.app ?? 'the app'}"` };
+  const chosen = nearestToOffset(matches.map((e) => e.bbox), step, found.windows);
+  return visible(chosen, 'element', found, step.anchors.window);
+}
+
+async function fromText(label: string, step: ClickStep | ScrollStep, found: { windows: WindowInfo[]; all: WindowInfo[] }, context: FindContext): Promise<FindResult> {
+  const result = await context.services.locator.locate(label, { signal: context.signal });
+  if (result.status === 'found') {
+    if (!inWindows(result.bbox, found.windows)) return { problem: `"${label}" was found, but not in a window of "${step.anchors.window?.app ?? 'the app'}"` };
+    return visible(result.bbox, 'text', found, step.anchors.window);
+  }
+  if (result.status === 'ambiguous' || result.status === 'low_confidence') {
+    const boxes = result.candidates.filter((c: Candidate) => c.bbox && inWindows(c.bbox, found.windows)).map((c) => c.bbox);
+    if (boxes.length === 0) return { problem: `"${label}" is not shown in a window of "${step.anchors.window?.app ?? 'the app'}"` };
+    return visible(nearestToOffset(boxes, step, found.windows), 'text', found, step.anchors.window);
+  }
+  return { problem: `the text "${label}" is not on the screen` };
+}
+
+async function fromLandmarks(landmarks: readonly Landmark[], hadLabel: boolean, found: { windows: WindowInfo[]; all: WindowInfo[] }, context: FindContext): Promise<FindResult> {
+  const points: Point[] = [];
+  for (const landmark of landmarks) {
+    const result = await context.services.locator.locate(landmark.text, { signal: context.signal });
+    if (result.status !== 'found' || !inWindows(result.bbox, found.windows)) continue;
+    const scale = Math.min(3, Math.max(0.5, result.bbox.height / landmark.height));
+    const centre = centreOf(result.bbox);
+    points.push({ x: Math.round(centre.x + landmark.dx * scale), y: Math.round(centre.y + landmark.dy * scale) });
+  }
+  const names = landmarks.map((l) => `"${l.text}"`).join(' and ');
+  // One landmark alone places an unlabelled icon; a labelled target needs both to agree.
+  const needed = hadLabel || landmarks.length > 1 ? 2 : 1;
+  if (points.length < needed) return { problem: `the landmarks ${names} were not both found near it` };
+  if (points.length === 2 && distance(points[0]!, points[1]!) > 24) return { problem: `the landmarks ${names} disagree about where it is` };
+  const point = points[0]!;
+  return visible({ x: point.x - 1, y: point.y - 1, width: 2, height: 2 }, 'landmarks', found, undefined);
+}
+
+/** Whether a point someone else found (the model) lies in a window of the step's app, uncovered. */
+export async function checkPoint(point: Point, step: ClickStep | ScrollStep, context: FindContext): Promise<FindResult> {
+  const windows = await appWindows(step.anchors.window, { ...context, windowWaitMs: 0 });
+  if ('problem' in windows) return windows;
+  return visible({ x: point.x - 1, y: point.y - 1, width: 2, height: 2 }, 'model', windows, step.anchors.window);
+}
+
+/** The box's centre when it lies in a window of the app and the topmost window there is one of the app's. */
+function visible(box: BBox, via: AnchorRung, found: { windows: WindowInfo[]; all: WindowInfo[] }, anchor: WindowAnchor | undefined): FindResult {
+  const point = centreOf(box);
+  const top = found.all.find((w) => containsPoint(w.bounds, point));
+  if (!top || !found.windows.includes(top)) {
+    const by = via === 'element' ? 'its accessible element' : via === 'model' ? 'the model' : `its ${via}`;
+    return { problem: `it is covered${top ? ` by "${top.title || top.appName}"` : ''}${top ? '' : ' or outside every window of the app'} (found by ${by}${anchor ? ` in "${anchor.app}"` : ''})` };
+  }
+  return { found: { point, via, window: top } };
+}
+
+function inWindows(box: BBox, windows: readonly WindowInfo[]): boolean {
+  const centre = centreOf(box);
+  return windows.some((w) => containsPoint(w.bounds, centre));
+}
+
+/** Among equal matches, the one nearest to where the step was inside its window (moved or resized windows included). */
+function nearestToOffset(boxes: readonly BBox[], step: ClickStep | ScrollStep, windows: readonly WindowInfo[]): BBox {
+  if (boxes.length === 1 || !step.anchors.offset) return boxes[0]!;
+  const offset = step.anchors.offset;
+  const score = (box: BBox): number => {
+    const centre = centreOf(box);
+    const window = windows.find((w) => containsPoint(w.bounds, centre));
+    if (!window) return Number.POSITIVE_INFINITY;
+    const wanted = { x: window.bounds.x + offset.x * window.bounds.width, y: window.bounds.y + offset.y * window.bounds.height };
+    return distance(centre, wanted);
+  };
+  return [...boxes].sort((a, b) => score(a) - score(b))[0]!;
+}
+
+/** Every window, open popups first, then managed windows topmost first. */
+export async function listAllWindows(services: DesktopServices): Promise<WindowInfo[]> {
+  const { windows } = services.desktop;
+  const [popups, managed] = await Promise.all([
+    windows.listPopups?.().catch(() => []) ?? Promise.resolve([]),
+    windows.listWindows ? windows.listWindows().catch(() => []) : windows.activeWindow().then((w) => (w ? [w] : []), () => []),
+  ]);
+  return [...popups, ...managed];
+}

@@ -1,0 +1,150 @@
+// The replay's rules on a desktop whose windows and tree the test sets: found by the element,
+// then the text; never an input where the anchor is not, or when another window covers it, or
+// when the keys would go to another app.
+import * as assert from 'node:assert/strict';
+import type { AccessibilityPort, AccessibleElement } from '../../src/desktop/ports/accessibilityPort';
+import type { WindowInfo } from '../../src/desktop/ports/windowPort';
+import type { ToolInvocation } from '../../src/navigation/routes/pathActions';
+import { RoutinePlayer } from '../../src/navigation/routines/routinePlayer';
+import type { Routine, RoutineStep } from '../../src/navigation/store/routineTypes';
+import { ToolResults } from '../../src/tools/toolResult';
+import type { ModelAccess } from '../../src/model/modelAccess';
+import { LlmManager } from '../../src/model/llmManager';
+import { resolveLlmConfig } from '../../src/model/llmConfig';
+import { createModeProviders } from '../../src/model/providers/providerFactory';
+import { ScriptedMessagesServer } from '../support/scriptedMessagesServer';
+import { textReply } from '../support/scriptedSteps';
+import { createFakeDesktop, FakeWindows, makeServices, ocrWords } from '../support/fakeDesktop';
+
+const editor: WindowInfo = { title: 'notes.txt - Mousepad', appName: 'Mousepad', bounds: { x: 100, y: 100, width: 600, height: 400 }, id: '0x1' };
+const other: WindowInfo = { title: 'Terminal', appName: 'XTerm', bounds: { x: 500, y: 100, width: 300, height: 200 }, id: '0x2' };
+
+class StackedWindows extends FakeWindows {
+  constructor(public stack: WindowInfo[]) {
+    super(stack[0]);
+  }
+
+  async listWindows(): Promise<WindowInfo[]> {
+    return this.stack;
+  }
+}
+
+function tree(elements: Array<Partial<AccessibleElement> & Pick<AccessibleElement, 'name' | 'role' | 'bbox'>>): AccessibilityPort {
+  return {
+    name: 'test tree',
+    available: () => Promise.resolve(true),
+    elements: () => Promise.resolve(elements.map((e) => ({ states: [], ...e }))),
+  };
+}
+
+function routine(steps: RoutineStep[], extra: Partial<Routine> = {}): Routine {
+  const at = '2026-11-28T10:00:00.000Z';
+  return { id: 'r', name: 'R', parameters: [], steps, origin: 'recorded', runs: { successes: 0, failures: 0 }, proposals: [], createdAt: at, updatedAt: at, revision: 1, ...extra };
+}
+
+const clickStep = (name: string, label = name): RoutineStep => ({
+  id: `s-${name}`,
+  kind: 'click',
+  button: 'left',
+  anchors: { window: { app: 'Mousepad', title: 'notes.txt - Mousepad' }, element: { role: 'push button', name, ancestors: [] }, label, landmarks: [], offset: { x: 0.5, y: 0.5 } },
+});
+
+function setUp(stack: WindowInfo[], elements: Parameters<typeof tree>[0], words: Parameters<typeof ocrWords>[0] = [], models?: ModelAccess) {
+  const fake = createFakeDesktop({ width: 1000, height: 700, analysis: ocrWords(words) });
+  const windows = new StackedWindows(stack);
+  const desktop = { ...fake, windows, accessibility: tree(elements) };
+  const services = makeServices(desktop as typeof fake);
+  const calls: ToolInvocation[] = [];
+  const approvals: string[] = [];
+  const player = new RoutinePlayer({
+    services,
+    settleTimeoutMs: 50,
+    ...(models ? { models } : {}),
+    windowWaitMs: 300,
+    callTool: (call, _signal, options) => {
+      calls.push(call);
+      approvals.push(options?.approval ?? 'default');
+      return Promise.resolve(ToolResults.success(`${call.name} done`));
+    },
+  });
+  return { player, calls, windows, approvals };
+}
+
+describe('routine player', function () {
+  this.timeout(20_000);
+
+  it('clicks the element by its role and name where it is now, with no model', async function () {
+    const { player, calls } = setUp([editor], [{ name: 'Replace All', role: 'push button', bbox: { x: 300, y: 400, width: 80, height: 24 }, app: 'mousepad' }]);
+    const report = await player.run(routine([clickStep('Replace All')]), {});
+    assert.equal(report.ok, true, report.reason);
+    assert.equal(report.modelCalls, 0);
+    assert.deepEqual(calls, [{ name: 'click', input: { x: 340, y: 412 } }]);
+    assert.equal(report.steps[0]!.via, 'element');
+  });
+
+  it('falls back to the visible text when the tree has no such element', async function () {
+    const { player, calls } = setUp([editor], [], [{ text: 'Replace', x: 300, y: 300, w: 60, h: 14 }]);
+    const report = await player.run(routine([clickStep('Replace')]), {});
+    assert.equal(report.ok, true, report.reason);
+    assert.equal(report.steps[0]!.via, 'text');
+    assert.equal(calls[0]?.name, 'click');
+  });
+
+  it('stops without any input when the anchor is nowhere, and skips an optional step instead', async function () {
+    const { player, calls } = setUp([editor], [], []);
+    const report = await player.run(routine([clickStep('Gone')]), {});
+    assert.equal(report.ok, false);
+    assert.match(report.reason ?? '', /step 1 \(click "Gone".*\): Not done: no push button "Gone" in the tree of "Mousepad"; the text "Gone" is not on the screen\./);
+    assert.deepEqual(calls, []);
+    const optional = await player.run(routine([{ ...clickStep('Gone'), optional: true }]), {});
+    assert.equal(optional.ok, true);
+    assert.equal(optional.steps[0]!.skipped, true);
+  });
+
+  it('asks a configured vision model (real SDK over HTTP) when no anchor finds it: its click asks first and its way is only proposed', async function () {
+    const server = await ScriptedMessagesServer.start([textReply('{"found": true, "x": 340, "y": 412}'), textReply('{"found": true, "x": 650, "y": 150}')]);
+    try {
+      const models = new LlmManager(createModeProviders(resolveLlmConfig({ provider: 'anthropic', baseUrl: server.baseUrl, apiKey: 'test' }, {})), { system: 'test' });
+      const { player, calls, approvals } = setUp([other, editor], [], [], models);
+      const proposals: Array<{ stepId: string; by: string }> = [];
+      const report = await player.run(routine([clickStep('Replace All')]), {}, { onProposal: (stepId, _step, _reason, by) => proposals.push({ stepId, by }) });
+      assert.equal(report.ok, true, report.reason);
+      assert.equal(report.modelCalls, 1);
+      assert.deepEqual([calls, approvals, report.steps[0]!.via], [[{ name: 'click', input: { x: 340, y: 412 } }], ['required'], 'model']);
+      assert.deepEqual(proposals, [{ stepId: 's-Replace All', by: 'model' }]);
+      // The model's second answer points into the terminal over the editor: nothing is clicked.
+      const covered = await player.run(routine([clickStep('Replace All')]), {});
+      assert.equal(covered.ok, false);
+      assert.match(covered.reason ?? '', /covered by "Terminal" \(found by the model in "Mousepad"\)/);
+      assert.equal(calls.length, 1);
+      const prompt = JSON.stringify(server.requests[0]?.body);
+      assert.match(prompt, /push button named \\"Replace All\\"/);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('does not click a target another window covers', async function () {
+    const { player, calls } = setUp([other, editor], [{ name: 'Save', role: 'push button', bbox: { x: 600, y: 150, width: 60, height: 24 }, app: 'mousepad' }]);
+    const report = await player.run(routine([clickStep('Save')]), {});
+    assert.equal(report.ok, false);
+    assert.match(report.reason ?? '', /covered by "Terminal"/);
+    assert.deepEqual(calls, []);
+  });
+
+  it('stops when no window of the app is open, and types parameters only into the recorded app', async function () {
+    const { player, calls, windows } = setUp([other], []);
+    const noApp = await player.run(routine([clickStep('Save')]), {});
+    assert.match(noApp.reason ?? '', /no window of "Mousepad" is open/);
+    const typing = routine([{ id: 't', kind: 'type', text: 'Hello {who}', anchors: { window: { app: 'Mousepad', title: '' }, landmarks: [] } }], { parameters: [{ name: 'who', default: 'Ada' }] });
+    windows.stack = [other, editor];
+    windows.active = other;
+    const wrongFocus = await player.run(typing, { who: 'Zoë' });
+    assert.match(wrongFocus.reason ?? '', /the keys would go to "Terminal", not to "Mousepad"/);
+    assert.deepEqual(calls, []);
+    windows.active = editor;
+    const typed = await player.run(typing, { who: 'Zoë' });
+    assert.equal(typed.ok, true, typed.reason);
+    assert.deepEqual(calls, [{ name: 'type_text', input: { text: 'Hello Zoë' } }]);
+  });
+});
