@@ -10,6 +10,7 @@ import { MementoAppPermissionStore } from './vscode/mementoAppPermissions';
 import { ChatViewProvider } from './vscode/chat/chatViewProvider';
 import { CHAT_VIEW_ID } from './vscode/chat/chatViewId';
 import { registerCommands } from './vscode/commands';
+import { registerRoutineCommands } from './vscode/routines/routineCommands';
 import { ConversationHistory } from './vscode/chat/conversationHistory';
 import { ConversationStore, type SavedConversation } from './vscode/chat/conversationStore';
 import type { ChatEntry, ScreenPicture, SetupCheckView, WelcomeView } from './shared/protocol';
@@ -130,6 +131,7 @@ export function activate(context: vscode.ExtensionContext): GaiExtensionApi {
     mcpDefinitions,
     vscode.lm.registerMcpServerDefinitionProvider(MCP_PROVIDER_ID, mcpDefinitions),
     vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, chatView),
+    ...registerRoutineCommands(controller),
     ...registerCommands(controller, keys, () => void vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`), context.extensionUri, history),
     // Each request's end saves the conversation.
     controller.onDidChangeRunning((running) => {

@@ -4,6 +4,7 @@ import type { ModelAccess } from '../model/modelAccess';
 import type { BrainProvider } from '../navigation/navigationBrain';
 import { GetCurrentNodeTool } from '../navigation/tools/getCurrentNodeTool';
 import { NavigateToTool } from '../navigation/tools/navigateToTool';
+import { RunRoutineTool } from '../navigation/tools/runRoutineTool';
 import { isMcpClientTool } from '../mcp/client/clientTool';
 import { ToolPolicy, type ToolProfile } from '../runtime/toolPolicy';
 import { ToolRuntime, type ActionGuard, type ApprovalHandler, type ToolRuntimeOptions } from '../runtime/toolRuntime';
@@ -95,6 +96,7 @@ export class RuntimeAssembly {
     if (brain) {
       registry.register(new NavigateToTool(brain));
       registry.register(new GetCurrentNodeTool(brain));
+      registry.register(new RunRoutineTool(brain));
     }
     return { runtime, kind: request.kind, ...(brain ? { brain } : {}) };
   }

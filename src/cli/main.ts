@@ -11,6 +11,8 @@ import { CliStack, demoStack } from './cliStack';
 import { registerAskCommand } from './commands/askCommand';
 import { registerNavigateCommand } from './commands/navigateCommand';
 import { registerBrainCommands } from './commands/brainCommand';
+import { registerRoutineCommands } from './commands/routineCommands';
+import { registerRoutineManageCommand } from './commands/routineManageCommand';
 import { registerDemoCommand } from './commands/demoCommand';
 import { registerDoctorCommand } from './commands/doctorCommand';
 import { registerDesktopCommands } from './commands/desktopCommands';
@@ -96,6 +98,10 @@ export async function runCli(argv: string[], terminal: CliIo): Promise<number> {
   registerNavigateCommand(program, io, (brainDir, settings, rules) => gai().openBrain(brainDir, settings, rules), setExit, {
     begin: (cancel) => gai().begin(cancel),
   });
+  registerRoutineCommands(program, io, (brainDir, settings, rules) => gai().openBrain(brainDir, settings, rules), setExit, {
+    begin: (cancel) => gai().begin(cancel),
+  });
+  registerRoutineManageCommand(program, { io, setExit, logger, configuredDir: () => config().brain?.dir });
   registerDoctorCommand(program, io, () => config().desktop?.ocrLanguage, setExit);
   registerDaemonCommand(program, {
     io,

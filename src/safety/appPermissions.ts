@@ -64,7 +64,7 @@ export interface AppPermissionOptions {
   logger?: Logger;
 }
 
-export const APP_GUARD_EXEMPT_TOOLS: readonly string[] = ['launch_app', 'navigate_to'];
+export const APP_GUARD_EXEMPT_TOOLS: readonly string[] = ['launch_app', 'navigate_to', 'run_routine'];
 
 type Verdict = { allowed: true } | { allowed: false; why: string; hint?: string };
 

@@ -62,6 +62,8 @@ export function describeAction(call: { name: string; input: unknown }, context: 
       return { text: `Launch *${escapeMarkdown(String(input.appName ?? ''))}*` };
     case 'navigate_to':
       return { text: `Go to *${escapeMarkdown(String(input.target ?? ''))}*` };
+    case 'run_routine':
+      return { text: `Run the routine *${escapeMarkdown(String(input.name ?? ''))}*` };
     case 'computer':
       return describeComputer(input, inWindow, context);
     default:

@@ -15,7 +15,7 @@ const ROOT = resolve(__dirname, '../..');
 // default model, so the scripted runs name a model.
 const MODEL = 'claude-scripted-test';
 /** What the CLI registers, in order: echo, then the desktop tools. */
-const ALL_TOOLS = ['echo', 'smart_screen_reader', 'screen_capture', 'ocr', 'get_element_tree', 'click', 'type_text', 'press_key', 'tab_navigate', 'scroll', 'spotlight', 'launch_app', 'zoom', 'cursor_position', 'mouse_move', 'drag', 'hold_key', 'wait', 'computer', 'navigate_to', 'get_current_node'];
+const ALL_TOOLS = ['echo', 'smart_screen_reader', 'screen_capture', 'ocr', 'get_element_tree', 'click', 'type_text', 'press_key', 'tab_navigate', 'scroll', 'spotlight', 'launch_app', 'zoom', 'cursor_position', 'mouse_move', 'drag', 'hold_key', 'wait', 'computer', 'navigate_to', 'get_current_node', 'run_routine'];
 /** What the default profile (`standard`, as in the extension) shows: no `system` tools. */
 const STANDARD_TOOLS = ALL_TOOLS.filter((name) => name !== 'spotlight' && name !== 'launch_app');
 

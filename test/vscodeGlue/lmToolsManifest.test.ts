@@ -7,6 +7,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BrainProvider } from '../../src/navigation/navigationBrain';
 import { GetCurrentNodeTool } from '../../src/navigation/tools/getCurrentNodeTool';
+import { RunRoutineTool } from '../../src/navigation/tools/runRoutineTool';
 import { NavigateToTool } from '../../src/navigation/tools/navigateToTool';
 import { createDesktopTools } from '../../src/tools/desktop/desktopTools';
 import { GAI_TAG, LM_TOOL_SET_NAME, LM_TOOLS, lmToolName, lmToolsManifest, type ToolFacts } from '../../src/vscode/lm/lmToolsCatalog';
@@ -16,7 +17,7 @@ const PACKAGE_JSON = join(__dirname, '..', '..', 'package.json');
 
 function registryTools(): ToolFacts[] {
   const brain: BrainProvider = () => Promise.reject(new Error('no brain in this test'));
-  const tools = [...createDesktopTools(makeServices(createFakeDesktop())), new NavigateToTool(brain), new GetCurrentNodeTool(brain)];
+  const tools = [...createDesktopTools(makeServices(createFakeDesktop())), new NavigateToTool(brain), new GetCurrentNodeTool(brain), new RunRoutineTool(brain)];
   return tools.map((tool) => ({ ...tool.getDefinition(), risk: tool.risk }));
 }
 

@@ -21,6 +21,7 @@ import { toolAnnotations } from './serverAnnotations';
 import type { ElicitationAppPrompt } from './serverAppPrompt';
 import { watchBrainFile } from './serverBrainWatch';
 import { pathTools, type PathTool } from './serverPathTools';
+import { callRoutineTool, RECORDING_TOOLS, routineTools, START_RECORDING, STOP_RECORDING, type RoutineTool } from './serverRoutineTools';
 import { brainResource, BRAIN_URI, SCREEN_TEXT_URI, screenTextOf } from './serverResources';
 
 // `gai mcp`: GAI's tools, its brain and the screen text for any MCP client. Every call goes
@@ -42,6 +43,7 @@ const NAVIGATE_TOOL = 'navigate_to';
 export class GaiMcpServer {
   private readonly sessions = new Set<Server>();
   private paths: PathTool[] = [];
+  private routines: RoutineTool[] = [];
   private brain?: NavigationBrain;
   private stopWatching?: () => void;
   /** The last action call queued: actions run one at a time (one desktop, one pointer), reads in parallel. */
@@ -59,6 +61,7 @@ export class GaiMcpServer {
       return;
     }
     this.paths = this.currentPathTools();
+    this.routines = this.currentRoutineTools();
     const store = this.brain.store;
     this.stopWatching = watchBrainFile(store.dir, () => void this.brainChanged(), this.deps.logger);
   }
@@ -71,7 +74,7 @@ export class GaiMcpServer {
         capabilities: { tools: { listChanged: true }, resources: {} },
         instructions:
           'GAI sees and operates this desktop. Read the screen with ocr (text with positions) or screen_capture, act with click / type_text / press_key, ' +
-          'and prefer a goto_* tool or navigate_to to reach a known screen: they replay a learned path without a model.',
+          'and prefer a goto_* tool or navigate_to to reach a known screen, and a run_* tool for a task the person recorded: they replay without a model.',
       },
     );
     server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: this.listTools() }));
@@ -96,6 +99,7 @@ export class GaiMcpServer {
       annotations: toolAnnotations(definition.name, runtime.riskOf(definition.name) ?? 'action'),
     }));
     if (!tools.some((tool) => tool.name === NAVIGATE_TOOL)) return tools;
+    if (this.brain) tools.push(...RECORDING_TOOLS, ...this.routines.map((r) => r.tool));
     const risk = runtime.riskOf(NAVIGATE_TOOL) ?? 'action';
     for (const path of this.paths) {
       tools.push({
@@ -110,6 +114,12 @@ export class GaiMcpServer {
 
   /** Runs one call; a failure is an `isError` result with GAI's code and why, never a protocol error. */
   async callTool(name: string, input: Record<string, unknown>, signal: AbortSignal): Promise<CallToolResult> {
+    const routine = this.routines.find((r) => r.name === name);
+    const brain = this.brain;
+    if (brain && (routine || name === START_RECORDING || name === STOP_RECORDING) && this.deps.runtime.getDefinitions().some((d) => d.name === NAVIGATE_TOOL)) {
+      const run = (): Promise<ToolResult> => callRoutineTool(brain, name, routine?.routineId, input, signal);
+      return mcpResult(await (routine ? this.oneAtATime(run) : run()));
+    }
     const path = this.paths.find((p) => p.name === name);
     const call = path
       ? { id: `mcp_${randomUUID()}`, name: NAVIGATE_TOOL, input: { target: path.target } }
@@ -169,6 +179,12 @@ export class GaiMcpServer {
     return pathTools(this.brain.store.document, reserved);
   }
 
+  private currentRoutineTools(): RoutineTool[] {
+    if (!this.brain) return [];
+    const reserved = new Set([...this.deps.runtime.registry.getAll().map((tool) => tool.name), ...this.paths.map((p) => p.name), START_RECORDING, STOP_RECORDING]);
+    return routineTools(this.brain.store.document, reserved);
+  }
+
   /** The brain file changed: reload it, and tell every client when the path tools changed. */
   private async brainChanged(): Promise<void> {
     if (!this.brain) return;
@@ -179,9 +195,11 @@ export class GaiMcpServer {
       return;
     }
     const next = this.currentPathTools();
-    const key = (tools: PathTool[]): string => tools.map((t) => `${t.name}\u0000${t.target}`).join('\u0001');
-    if (key(next) === key(this.paths)) return;
+    const nextRoutines = this.currentRoutineTools();
+    const key = (tools: PathTool[], routines: RoutineTool[]): string => [...tools.map((t) => `${t.name}\u0000${t.target}`), ...routines.map((r) => JSON.stringify(r.tool))].join('\u0001');
+    if (key(next, nextRoutines) === key(this.paths, this.routines)) return;
     this.paths = next;
+    this.routines = nextRoutines;
     this.deps.logger.info(`mcp: path tools now ${next.map((t) => t.name).join(', ') || 'none'}`);
     for (const server of this.sessions) {
       server.sendToolListChanged().catch((error: unknown) => this.deps.logger.debug(`mcp: list_changed not sent (${errorMessage(error)})`));

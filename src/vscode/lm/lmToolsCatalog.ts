@@ -47,6 +47,13 @@ export const LM_TOOLS: readonly LmToolSpec[] = [
     icon: '$(compass)',
     progress: 'Navigating',
   },
+  {
+    tool: 'run_routine',
+    displayName: 'GAI: Run Routine',
+    userDescription: 'Runs a task you recorded with GAI: Record Steps, without a model (asks first).',
+    icon: '$(run-all)',
+    progress: 'Running the routine',
+  },
   { tool: 'get_current_node', displayName: 'GAI: Where Am I', userDescription: "Says which known screen of GAI's navigation memory is showing.", icon: '$(location)', progress: 'Recognising the screen' },
 ];
 
