@@ -124,6 +124,22 @@ describe('routine player', function () {
     }
   });
 
+  it('does not take a check box labelled "Replace all in:" for the button "Replace All", and leaves a check box already as the recording left it', async function () {
+    const box = { name: 'Replace all in:', role: 'check box', bbox: { x: 300, y: 300, width: 120, height: 20 }, app: 'mousepad', states: ['checked'] };
+    const { player, calls } = setUp([editor], [box], [{ text: 'Replace', x: 320, y: 303, w: 60, h: 14 }, { text: 'all', x: 384, y: 303, w: 20, h: 14 }, { text: 'in:', x: 408, y: 303, w: 20, h: 14 }]);
+    const button = await player.run(routine([clickStep('Replace All')]), {});
+    assert.equal(button.ok, false);
+    assert.deepEqual(calls, []);
+    const toggled: RoutineStep = { ...clickStep('Replace all in:'), anchors: { ...clickStep('Replace all in:').anchors, element: { role: 'check box', name: 'Replace all in:', ancestors: [], checked: false } } };
+    const left = await player.run(routine([toggled]), {});
+    assert.equal(left.ok, true, left.reason);
+    assert.match(left.steps[0]!.observation, /already checked, as the recorded click left it; not clicked/);
+    assert.deepEqual(calls, []);
+    const again = await player.run(routine([{ ...toggled, anchors: { ...toggled.anchors, element: { ...toggled.anchors.element!, checked: true } } }]), {});
+    assert.equal(again.ok, true, again.reason);
+    assert.deepEqual(calls, [{ name: 'click', input: { x: 360, y: 310 } }]);
+  });
+
   it('does not click a target another window covers', async function () {
     const { player, calls } = setUp([other, editor], [{ name: 'Save', role: 'push button', bbox: { x: 600, y: 150, width: 60, height: 24 }, app: 'mousepad' }]);
     const report = await player.run(routine([clickStep('Save')]), {});

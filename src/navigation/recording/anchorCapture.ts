@@ -11,7 +11,7 @@ import type { WindowInfo } from '../../desktop/ports/windowPort';
 import type { OcrElement } from '../../desktop/ocr/ocrTypes';
 import { crop } from '../../desktop/reading/screenDiff';
 import { isSecretRole } from '../../desktop/reading/screenPrivacy';
-import { listAllWindows } from '../routines/anchorFinder';
+import { elementAt, isChecked, listAllWindows, TOGGLE_ROLES } from '../recognition/pointScene';
 import type { ElementAnchor, Landmark, RoutineAnchors, WindowAnchor } from '../store/routineTypes';
 
 /** The screen as it was before an input: its pixels, its tree, its windows (topmost first). */
@@ -53,21 +53,13 @@ export function windowAnchor(window: WindowInfo | undefined, recorded?: Recorded
   return app ? { app: app.slice(0, 200), title: title.slice(0, 500) } : undefined;
 }
 
-/** The element under the point: the smallest one whose box holds it. */
-export function elementAt(elements: readonly AccessibleElement[], point: Point): AccessibleElement | undefined {
-  let best: AccessibleElement | undefined;
-  for (const element of elements) {
-    if (!containsPoint(element.bbox, point)) continue;
-    if (!best || boxArea(element.bbox) < boxArea(best.bbox)) best = element;
-  }
-  return best;
-}
-
 export function elementAnchor(element: AccessibleElement): ElementAnchor {
   return {
     role: element.role.slice(0, 100) || 'unknown',
     name: element.name.slice(0, 300),
     ancestors: (element.ancestors ?? []).slice(-4).map((a) => ({ role: a.role.slice(0, 100), name: a.name.slice(0, 300) })),
+    // A check box's state before the click: a replay leaves it alone when it is already as the click left it.
+    ...(TOGGLE_ROLES.has(element.role) ? { checked: isChecked(element) } : {}),
   };
 }
 

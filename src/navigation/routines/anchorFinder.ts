@@ -9,7 +9,8 @@ import type { Candidate } from '../../desktop/grounding/candidate';
 import type { AccessibleElement } from '../../desktop/ports/accessibilityPort';
 import type { Point } from '../../desktop/ports/inputPort';
 import type { WindowInfo } from '../../desktop/ports/windowPort';
-import type { ClickStep, Landmark, ScrollStep, WindowAnchor } from '../store/routineTypes';
+import type { ClickStep, ScrollStep, WindowAnchor } from '../store/routineTypes';
+import { elementAt, listAllWindows } from '../recognition/pointScene';
 
 export type AnchorRung = 'element' | 'text' | 'landmarks' | 'model';
 
@@ -17,6 +18,15 @@ export interface FoundTarget {
   point: Point;
   via: AnchorRung;
   window: WindowInfo;
+  /** The tree's element there now, when the tree is read (its state decides whether a toggle needs the click). */
+  element?: AccessibleElement;
+}
+
+/** The app's windows, every window (topmost first) and the tree as it is now, read once per step. */
+interface Scene {
+  windows: WindowInfo[];
+  all: WindowInfo[];
+  elements?: AccessibleElement[];
 }
 
 export type FindResult = { found: FoundTarget } | { problem: string };
@@ -32,18 +42,19 @@ export async function findTarget(step: ClickStep | ScrollStep, context: FindCont
   const { anchors } = step;
   const windows = await appWindows(anchors.window, context);
   if ('problem' in windows) return windows;
+  const scene: Scene = { ...windows, ...(await readTree(step, context)) };
   const problems: string[] = [];
-  const byElement = await fromElement(step, windows, context);
+  const byElement = fromElement(step, scene);
   if (byElement && 'found' in byElement) return byElement;
   if (byElement) problems.push(byElement.problem);
   const label = anchors.label ?? (anchors.element?.name.trim() || undefined);
   if (label) {
-    const byText = await fromText(label, step, windows, context);
+    const byText = await fromText(label, step, scene, context);
     if ('found' in byText) return byText;
     problems.push(byText.problem);
   }
   if (anchors.landmarks.length > 0) {
-    const byLandmarks = await fromLandmarks(anchors.landmarks, Boolean(label), windows, context);
+    const byLandmarks = await fromLandmarks(step, Boolean(label), scene, context);
     if ('found' in byLandmarks) return byLandmarks;
     problems.push(byLandmarks.problem);
   }
@@ -76,14 +87,20 @@ export function sameLabel(a: string, b: string): boolean {
   return norm(a) === norm(b);
 }
 
-async function fromElement(step: ClickStep | ScrollStep, found: { windows: WindowInfo[]; all: WindowInfo[] }, context: FindContext): Promise<FindResult | undefined> {
-  const anchor = step.anchors.element;
+async function readTree(step: ClickStep | ScrollStep, context: FindContext): Promise<{ elements?: AccessibleElement[] }> {
   const tree = context.services.desktop.accessibility;
-  if (!anchor || !tree || !(await tree.available().catch(() => false))) return undefined;
+  if (!tree || !(await tree.available().catch(() => false))) return {};
   const active = await context.services.desktop.windows.activeWindow().catch(() => undefined);
+  // The app's window may be behind another (a covering window is the active one): then every window's tree.
   const activeOnly = active !== undefined && sameApp(active.appName, step.anchors.window?.app);
-  const elements = await tree.elements({ activeWindowOnly: activeOnly, signal: context.signal }).catch(() => [] as AccessibleElement[]);
-  let matches = elements.filter((e) => e.role === anchor.role && sameLabel(e.name, anchor.name) && inWindows(e.bbox, found.windows));
+  const elements = await tree.elements({ activeWindowOnly: activeOnly, signal: context.signal }).catch(() => undefined);
+  return elements ? { elements } : {};
+}
+
+function fromElement(step: ClickStep | ScrollStep, scene: Scene): FindResult | undefined {
+  const anchor = step.anchors.element;
+  if (!anchor || !scene.elements) return undefined;
+  let matches = scene.elements.filter((e) => e.role === anchor.role && sameLabel(e.name, anchor.name) && inWindows(e.bbox, scene.windows));
   if (anchor.name.trim() === '' && matches.length !== 1) return undefined; // an unnamed element is no anchor among several
   const nearest = anchor.ancestors.at(-1);
   if (nearest && matches.length > 1) {
@@ -91,29 +108,33 @@ async function fromElement(step: ClickStep | ScrollStep, found: { windows: Windo
     if (under.length > 0) matches = under;
   }
   if (matches.length === 0) return { problem: `no ${anchor.role} "${anchor.name}" in the tree of "${step.anchors.window?.app ?? 'the app'}"` };
-  const chosen = nearestToOffset(matches.map((e) => e.bbox), step, found.windows);
-  return visible(chosen, 'element', found, step.anchors.window);
+  const chosen = nearestToOffset(matches.map((e) => e.bbox), step, scene.windows);
+  return visible(chosen, 'element', scene, step.anchors.window);
 }
 
-async function fromText(label: string, step: ClickStep | ScrollStep, found: { windows: WindowInfo[]; all: WindowInfo[] }, context: FindContext): Promise<FindResult> {
+async function fromText(label: string, step: ClickStep | ScrollStep, scene: Scene, context: FindContext): Promise<FindResult> {
   const result = await context.services.locator.locate(label, { signal: context.signal });
-  if (result.status === 'found') {
-    if (!inWindows(result.bbox, found.windows)) return { problem: `"${label}" was found, but not in a window of "${step.anchors.window?.app ?? 'the app'}"` };
-    return visible(result.bbox, 'text', found, step.anchors.window);
+  const app = step.anchors.window?.app ?? 'the app';
+  // Only the whole label: "Replace all in:" is not "Replace All".
+  if (result.status === 'found' && (result.kind === 'exact' || sameLabel(result.text, label))) {
+    if (!inWindows(result.bbox, scene.windows)) return { problem: `"${label}" was found, but not in a window of "${app}"` };
+    return sameKind(visible(result.bbox, 'text', scene, step.anchors.window), step, scene, label);
   }
-  if (result.status === 'ambiguous' || result.status === 'low_confidence') {
-    const boxes = result.candidates.filter((c: Candidate) => c.bbox && inWindows(c.bbox, found.windows)).map((c) => c.bbox);
-    if (boxes.length === 0) return { problem: `"${label}" is not shown in a window of "${step.anchors.window?.app ?? 'the app'}"` };
-    return visible(nearestToOffset(boxes, step, found.windows), 'text', found, step.anchors.window);
+  if (result.status === 'ambiguous' || result.status === 'low_confidence' || result.status === 'found') {
+    const candidates = result.status === 'found' ? [] : result.candidates;
+    const boxes = candidates.filter((c: Candidate) => c.bbox && sameLabel(c.text, label) && inWindows(c.bbox, scene.windows)).map((c) => c.bbox);
+    if (boxes.length === 0) return { problem: `the text "${label}" is not shown whole in a window of "${app}"` };
+    return sameKind(visible(nearestToOffset(boxes, step, scene.windows), 'text', scene, step.anchors.window), step, scene, label);
   }
   return { problem: `the text "${label}" is not on the screen` };
 }
 
-async function fromLandmarks(landmarks: readonly Landmark[], hadLabel: boolean, found: { windows: WindowInfo[]; all: WindowInfo[] }, context: FindContext): Promise<FindResult> {
+async function fromLandmarks(step: ClickStep | ScrollStep, hadLabel: boolean, scene: Scene, context: FindContext): Promise<FindResult> {
+  const { landmarks } = step.anchors;
   const points: Point[] = [];
   for (const landmark of landmarks) {
     const result = await context.services.locator.locate(landmark.text, { signal: context.signal });
-    if (result.status !== 'found' || !inWindows(result.bbox, found.windows)) continue;
+    if (result.status !== 'found' || !sameLabel(result.text, landmark.text) || !inWindows(result.bbox, scene.windows)) continue;
     const scale = Math.min(3, Math.max(0.5, result.bbox.height / landmark.height));
     const centre = centreOf(result.bbox);
     points.push({ x: Math.round(centre.x + landmark.dx * scale), y: Math.round(centre.y + landmark.dy * scale) });
@@ -124,7 +145,17 @@ async function fromLandmarks(landmarks: readonly Landmark[], hadLabel: boolean, 
   if (points.length < needed) return { problem: `the landmarks ${names} were not both found near it` };
   if (points.length === 2 && distance(points[0]!, points[1]!) > 24) return { problem: `the landmarks ${names} disagree about where it is` };
   const point = points[0]!;
-  return visible({ x: point.x - 1, y: point.y - 1, width: 2, height: 2 }, 'landmarks', found, undefined);
+  return sameKind(visible({ x: point.x - 1, y: point.y - 1, width: 2, height: 2 }, 'landmarks', scene, undefined), step, scene, names);
+}
+
+/** Where the tree knows what lies at the point, it must be the kind of control recorded (not a check box for a button). */
+function sameKind(found: FindResult, step: ClickStep | ScrollStep, scene: Scene, what: string): FindResult {
+  if (!('found' in found) || !scene.elements) return found;
+  const there = elementAt(scene.elements, found.found.point);
+  const wanted = step.anchors.element;
+  if (!there) return found;
+  if (wanted && there.role !== wanted.role) return { problem: `at ${what.startsWith('"') ? what : `"${what}"`} there is a ${there.role} "${there.name}", not the ${wanted.role} recorded` };
+  return { found: { ...found.found, element: there } };
 }
 
 /** Whether a point someone else found (the model) lies in a window of the step's app, uncovered. */
@@ -135,14 +166,15 @@ export async function checkPoint(point: Point, step: ClickStep | ScrollStep, con
 }
 
 /** The box's centre when it lies in a window of the app and the topmost window there is one of the app's. */
-function visible(box: BBox, via: AnchorRung, found: { windows: WindowInfo[]; all: WindowInfo[] }, anchor: WindowAnchor | undefined): FindResult {
+function visible(box: BBox, via: AnchorRung, found: Scene, anchor: WindowAnchor | undefined): FindResult {
   const point = centreOf(box);
   const top = found.all.find((w) => containsPoint(w.bounds, point));
   if (!top || !found.windows.includes(top)) {
     const by = via === 'element' ? 'its accessible element' : via === 'model' ? 'the model' : `its ${via}`;
     return { problem: `it is covered${top ? ` by "${top.title || top.appName}"` : ''}${top ? '' : ' or outside every window of the app'} (found by ${by}${anchor ? ` in "${anchor.app}"` : ''})` };
   }
-  return { found: { point, via, window: top } };
+  const element = found.elements ? elementAt(found.elements, point) : undefined;
+  return { found: { point, via, window: top, ...(element ? { element } : {}) } };
 }
 
 function inWindows(box: BBox, windows: readonly WindowInfo[]): boolean {
@@ -162,14 +194,4 @@ function nearestToOffset(boxes: readonly BBox[], step: ClickStep | ScrollStep, w
     return distance(centre, wanted);
   };
   return [...boxes].sort((a, b) => score(a) - score(b))[0]!;
-}
-
-/** Every window, open popups first, then managed windows topmost first. */
-export async function listAllWindows(services: DesktopServices): Promise<WindowInfo[]> {
-  const { windows } = services.desktop;
-  const [popups, managed] = await Promise.all([
-    windows.listPopups?.().catch(() => []) ?? Promise.resolve([]),
-    windows.listWindows ? windows.listWindows().catch(() => []) : windows.activeWindow().then((w) => (w ? [w] : []), () => []),
-  ]);
-  return [...popups, ...managed];
 }

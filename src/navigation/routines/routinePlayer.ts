@@ -14,6 +14,7 @@ import type { ClickStep, Routine, RoutineStep, ScrollStep } from '../store/routi
 import { routineTrusted } from '../store/routineRecords';
 import { appWindows, checkPoint, findTarget, sameApp, sameLabel, type AnchorRung, type FindResult } from './anchorFinder';
 import { locateByModel } from './modelLocate';
+import { isChecked, TOGGLE_ROLES } from '../recognition/pointScene';
 import { captureAnchors, takeSnapshot } from '../recording/anchorCapture';
 import type { ModelAccess } from '../../model/modelAccess';
 import type { Point } from '../../desktop/ports/inputPort';
@@ -159,6 +160,12 @@ export class RoutinePlayer {
         }
         via = found.found.via;
         const { x, y } = found.found.point;
+        const now = found.found.element;
+        const wasChecked = step.anchors.element?.checked;
+        if (step.kind === 'click' && wasChecked !== undefined && now && TOGGLE_ROLES.has(now.role) && isChecked(now) !== wasChecked) {
+          // Already as the recorded click left it: clicking would undo it.
+          return { ok: true, via, observation: `"${now.name}" is already ${isChecked(now) ? 'checked' : 'unchecked'}, as the recorded click left it; not clicked.` };
+        }
         const stepApproval = byModel
           ? { approval: 'required' as const, approvalKind: 'untrusted-path' as const, approvalNote: `The routine "${routine.name}" could not find step ${index + 1} (${describeStep(step)}); a model points at (${x}, ${y}). It is only done if you approve, and the new way is kept as a proposal you accept or reject.` }
           : approval;

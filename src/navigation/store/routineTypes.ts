@@ -18,6 +18,8 @@ export const ElementAnchorSchema = Type.Object(
     name: ShortText,
     /** Its named ancestors below the window, outermost first (a menu item's menu). */
     ancestors: Type.Array(Type.Object({ role: Type.String({ maxLength: 100 }), name: ShortText }, { additionalProperties: false }), { maxItems: 4 }),
+    /** A check box's (radio's, switch's) state before the click. */
+    checked: Type.Optional(Type.Boolean()),
   },
   { additionalProperties: false },
 );
