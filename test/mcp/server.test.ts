@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { ToolListChangedNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { BrainStore } from '../../src/navigation/store/brainStore';
 import { addPath, upsertNode } from '../../src/navigation/store/brainRecords';
+import { addRoutine, editRoutine } from '../../src/navigation/store/routineRecords';
 import { connectStdio, SOURCE_MCP_SERVER, startHttp, type HttpServer, type StdioSession } from '../support/mcpServerProcess';
 import { runCliCaptured } from '../support/cliHarness';
 import { homePage, networkPage, nodeFor, pathFor } from '../brain/support/brainFixtures';
@@ -142,6 +143,31 @@ describe('gai mcp over stdio (real MCP SDK client)', function () {
     await store.forgetPath('p-long');
     await gone;
     assert.equal((await session.client.listTools()).tools.some((t) => t.name.startsWith('goto_')), false);
+  });
+  it('a routine recorded in another process becomes a run_ tool with its parameters in the schema; bad values are named; recording without a display says why', async () => {
+    const { store } = await BrainStore.open(join(home, 'brain'), { writerId: 'other-process' });
+    const changed = nextListChanged(session);
+    await store.update((draft, context) => {
+      const anchors = { window: { app: 'Mousepad', title: 'notes' }, landmarks: [] };
+      addRoutine(draft, { name: 'Replace words', steps: [{ id: 's1', kind: 'key', key: 'r', modifiers: ['ctrl'], anchors }, { id: 's2', kind: 'type', text: 'cat', anchors }] }, context.now);
+      editRoutine(draft, 'replace-words', { kind: 'parameter', name: 'find', value: 'cat', description: 'the word to find' }, context.now);
+    });
+    await changed;
+    const { tools } = await session.client.listTools();
+    const tool = tools.find((t) => t.name === 'run_replace_words');
+    assert.ok(tool, tools.map((t) => t.name).join(', '));
+    assert.deepEqual(tool.inputSchema, { type: 'object', properties: { find: { type: 'string', description: 'the word to find' } }, additionalProperties: false });
+    assert.match(tool.description ?? '', /^Runs the routine "Replace words" the person recorded \(2 steps\) without a model/);
+    assert.ok(tools.some((t) => t.name === 'start_recording') && tools.some((t) => t.name === 'stop_recording'));
+    const bad = textOf((await session.client.callTool({ name: 'run_replace_words', arguments: { colour: 'red' } })) as CallToolResult);
+    assert.deepEqual([bad.success, bad.code], [false, 'INVALID_INPUT']);
+    assert.match(bad.observation, /params\.colour: "Replace words" has no such parameter \(it has find\)/);
+    const record = textOf((await session.client.callTool({ name: 'start_recording', arguments: { name: 'Anything' } })) as CallToolResult);
+    assert.deepEqual([record.success, record.code], [false, 'UNAVAILABLE']);
+    assert.match(record.observation, /^start_recording did not run: Recording could not start: .*DISPLAY/);
+    assert.doesNotMatch(record.observation, /Traceback|Xlib\.error|at .*\.ts:/);
+    const stop = textOf((await session.client.callTool({ name: 'stop_recording', arguments: {} })) as CallToolResult);
+    assert.match(stop.observation, /No recording is under way/);
   });
 });
 
