@@ -3,6 +3,9 @@
 // Built on first use: nothing touches the display until a desktop tool runs.
 import { createDesktopServices, type DesktopServices } from '../desktop/desktopServices';
 import { askedFrom } from '../platform/linux/askedFrom';
+import type { Asker } from '../desktop/grounding/askerWindows';
+import type { InputRecorderPort } from '../desktop/ports/inputRecorderPort';
+import { createPlatformRecorder } from '../platform/platformRecorder';
 import { InputPermissionScope, withGuardedInput } from '../desktop/input/guardedInput';
 import { withWatchedInput } from '../desktop/input/watchedInput';
 import { InputClock } from '../desktop/input/inputClock';
@@ -40,6 +43,7 @@ export class DesktopAssembly {
   private monitor?: SafetyMonitor;
   private services?: DesktopServices;
   private display?: ComputerDisplay;
+  private inputRecorder?: InputRecorderPort;
 
   constructor(
     private readonly settings: StackSettings,
@@ -81,7 +85,7 @@ export class DesktopAssembly {
       inputs,
       screenshotMaxWidth: desktop.screenshotMaxWidth,
       // The terminal or editor GAI was started from shows the request: click by text looks past it.
-      ...(front.platform ? {} : { asker: askedFrom(front.env, front.desktopEnv) }),
+      ...(this.asker ? { asker: this.asker } : {}),
       redactor: front.redactor,
       privateWindowTitles: desktop.privateWindowTitles,
     });
@@ -102,6 +106,17 @@ export class DesktopAssembly {
       frames: (options) => new LiveFrames(port, this.desktopServices.desktop.images, options),
       onGaiInput: (listener) => this.inputs.onInput(listener),
     };
+  }
+
+  /** The person's input as Record Steps watches it, on the display GAI works on. */
+  get recorder(): InputRecorderPort {
+    this.inputRecorder ??= this.front.recorder ?? createPlatformRecorder(this.front.desktopEnv ?? this.front.env);
+    return this.inputRecorder;
+  }
+
+  /** The windows requests come from (the terminal, the editor); none for a test's own platform. */
+  get asker(): Asker | undefined {
+    return this.front.platform ? undefined : askedFrom(this.front.env, this.front.desktopEnv);
   }
 
   /** The display as the `computer` tool shows it (the agent sets the model's image limits on it). */

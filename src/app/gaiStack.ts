@@ -87,6 +87,9 @@ export class GaiStack {
       logger: front.logger,
       thumbnails: this.settings.brainThumbnails,
       ...(front.promptSecret ? { promptSecret: front.promptSecret } : {}),
+      recorder: this.desktopParts.recorder,
+      ...(this.desktopParts.asker ? { asker: this.desktopParts.asker } : {}),
+      ...(this.settings.safety.stopHotkey ? { stopHotkey: this.settings.safety.stopHotkey } : {}),
     });
     for (const warning of warnings) (front.onBrainWarning ?? ((text: string) => front.logger.warn(`brain: ${text}`)))(warning);
     return brain;

@@ -4,6 +4,9 @@
 import { Agent } from '../agent/agent';
 import type { Logger } from '../common/logger';
 import type { DesktopServices } from '../desktop/desktopServices';
+import type { Asker } from '../desktop/grounding/askerWindows';
+import type { KeyCombo } from '../desktop/ports/inputPort';
+import type { InputRecorderPort } from '../desktop/ports/inputRecorderPort';
 import { waitForSettle } from '../desktop/reading/settle';
 import type { LlmManager } from '../model/llmManager';
 import type { ModelAccess } from '../model/modelAccess';
@@ -38,6 +41,10 @@ export interface NavigationSetup {
   promptSecret?: SecretPrompt;
   /** Labels whose replayed steps ask every time; default DEFAULT_CONSEQUENTIAL_LABELS. */
   consequentialLabels?: readonly string[];
+  /** Record Steps: the person's input, the windows to leave out, the hotkey that ends it. */
+  recorder?: InputRecorderPort;
+  asker?: Asker;
+  stopHotkey?: KeyCombo;
 }
 
 export async function openNavigationBrain(setup: NavigationSetup): Promise<{ brain: NavigationBrain; warnings: string[] }> {
@@ -65,6 +72,10 @@ export async function openNavigationBrain(setup: NavigationSetup): Promise<{ bra
     ...(setup.thumbnails === false ? { thumbnails: false } : {}),
     ...(setup.promptSecret ? { promptSecret: setup.promptSecret } : {}),
     ...(setup.consequentialLabels ? { consequentialLabels: setup.consequentialLabels } : {}),
+    ...(setup.recorder ? { recorder: setup.recorder } : {}),
+    ...(setup.models ? { models: setup.models } : {}),
+    ...(setup.asker ? { asker: setup.asker } : {}),
+    ...(setup.stopHotkey ? { stopHotkey: setup.stopHotkey } : {}),
   });
   return { brain, warnings };
 }

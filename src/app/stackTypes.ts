@@ -3,6 +3,7 @@
 import type { Logger } from '../common/logger';
 import type { SecretRedactor } from '../common/redact';
 import type { Desktop } from '../desktop/ports/desktop';
+import type { InputRecorderPort } from '../desktop/ports/inputRecorderPort';
 import type { InterruptPort } from '../desktop/ports/interruptPort';
 import type { WindowTitleRule } from '../desktop/reading/privateWindows';
 import type { McpServerEntry } from '../mcp/client/clientConfig';
@@ -106,4 +107,6 @@ export interface StackFront {
   platform?: () => Desktop;
   /** The stop hotkey and takeover watcher; default: this machine's. */
   interrupts?: InterruptPort;
+  /** Watches the person's input for Record Steps (tests pass their own); default: the platform's. */
+  recorder?: InputRecorderPort;
 }

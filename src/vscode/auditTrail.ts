@@ -17,7 +17,7 @@ export const AUDIT_RECENT_MAX = 200;
  * conversation, the `gai.approvals.alwaysAllow` or `gai.autoApprove` setting, nobody (a
  * read-only tool), the person's own command, or a learned path the person had approved.
  */
-export type ApprovalSource = 'chat' | 'modal' | 'conversation-grant' | 'app-conversation-grant' | 'setting-always-allow' | 'setting-auto-approve' | 'read-only' | 'command' | 'learned-path';
+export type ApprovalSource = 'chat' | 'modal' | 'conversation-grant' | 'app-conversation-grant' | 'setting-always-allow' | 'setting-auto-approve' | 'read-only' | 'command' | 'learned-path' | 'recorded-routine';
 
 export interface AuditEntry {
   at: Date;
@@ -95,13 +95,17 @@ export class AuditTrail {
   }
 
   /** A replayed step of a learned path; `approval` says who, when the step had to ask. */
-  replayStep(step: { action: string; pathId: string; ok: boolean; observation: string; durationMs: number }, approval?: { decision: ApprovalDecision; by: 'chat' | 'modal' }): void {
+  replayStep(
+    step: { action: string; pathId: string; ok: boolean; observation: string; durationMs: number },
+    approval?: { decision: ApprovalDecision; by: 'chat' | 'modal' },
+    origin: 'learned-path' | 'recorded-routine' = 'learned-path',
+  ): void {
     const decision = approval ? (approval.decision === 'deny' ? 'denied' : 'approved') : 'approved';
     this.record({
       at: this.now(),
       tool: 'replay_step',
-      input: { path: step.pathId, step: step.action },
-      approval: { decision, by: approval?.by ?? 'learned-path', ...(approval?.decision === 'always' ? { forConversation: true } : {}) },
+      input: { [origin === 'learned-path' ? 'path' : 'routine']: step.pathId, step: step.action },
+      approval: { decision, by: approval?.by ?? origin, ...(approval?.decision === 'always' ? { forConversation: true } : {}) },
       result: { success: step.ok, ...(step.ok ? {} : { code: 'FAILED' as const }), durationMs: step.durationMs, observation: step.observation },
     });
   }

@@ -54,6 +54,7 @@ describe('GAI extension in a real VS Code extension host', function () {
       'a picture opens full size in an editor tab',
       'a picture of the chat opens full size in an editor tab',
       "the live view shows frames of GAI's own desktop",
+      'Record Steps keeps a click the person made on the fixture',
     ]) {
       assert.ok(titles.some((title) => title.includes(expected)), `no passing in-host test about "${expected}": ${titles.join(' | ')}`);
     }

@@ -48,11 +48,11 @@ export class AgentActivity implements vscode.Disposable {
   }
 
   /** A replayed step: its audit line (who approved it) and, when it worked, the last action. */
-  replayStep(step: ReplayStep): void {
+  replayStep(step: Pick<ReplayStep, 'action' | 'pathId' | 'ok' | 'observation' | 'durationMs'>, origin: 'learned-path' | 'recorded-routine' = 'learned-path'): void {
     // A step that had to ask (imported path, consequential label) was answered just before it ended.
     const answer = this.lastAnswer;
     this.lastAnswer = undefined;
-    this.audit.replayStep(step, answer);
+    this.audit.replayStep(step, answer, origin);
     if (step.ok) this.noteAction(step.action, { success: true, observation: step.observation });
   }
 

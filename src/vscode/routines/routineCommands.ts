@@ -94,6 +94,8 @@ export function registerRoutineCommands(controller: GaiController): vscode.Dispo
         return await routines.run(routine.id, params, {
           signal: abort.signal,
           onStepStart: (index, total, action) => progress.report({ message: `Step ${index + 1} of ${total}: ${action}` }),
+          // Every step in the audit trail, as a replayed path's are.
+          onStep: (step) => controller.activity.replayStep({ ...step, pathId: routine.id }, 'recorded-routine'),
           // A step GAI cannot find: the person may show it; the new way is only proposed.
           tellPerson: async (message) => (await vscode.window.showWarningMessage(`GAI: ${message}`, 'Show me', 'Stop')) === 'Show me',
         });
