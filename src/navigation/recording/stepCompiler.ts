@@ -16,7 +16,12 @@ export type Observation =
 const DOUBLE_CLICK_MS = 450;
 const DOUBLE_CLICK_PX = 5;
 const SCROLL_RUN_MS = 1_500;
-const MODIFIER_KEYS = new Set(['ctrl', 'alt', 'shift', 'super', 'command', 'capslock']);
+/**
+ * The recorder reports a modifier only when it was pressed alone (one that served a chord rides
+ * on that chord's key); alone, shift and caps lock change nothing, while super or alt may open a
+ * launcher or a menu, so those stay key steps.
+ */
+const INERT_KEYS = new Set(['shift', 'capslock']);
 
 export interface CompiledRecording {
   steps: RoutineStep[];
@@ -75,7 +80,7 @@ export function compileSteps(observations: readonly Observation[]): CompiledReco
       }
       case 'key': {
         const { input } = observation;
-        if (MODIFIER_KEYS.has(input.key)) break; // a modifier alone only served a chord
+        if (INERT_KEYS.has(input.key)) break;
         const chord = input.modifiers.some((m) => m !== 'shift');
         const sameField = typing !== undefined && typing.window?.app === observation.window?.app && sameAnchor(typing.field, observation.field);
         if (input.text !== undefined && !chord) {
