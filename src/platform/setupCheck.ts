@@ -149,7 +149,7 @@ function checkDisplay(): SetupReport['display'] {
     return {
       ok: true,
       kind: 'wayland',
-      detail: `${described}: screen through grim, input through a virtual pointer and keyboard, windows and the stop hotkey through sway's IPC, the accessibility tree placed by sway's window boxes; no takeover pause or fail-safe corner (a Wayland program cannot see the person's input)`,
+      detail: `${described}: screen through grim, input through a virtual pointer and keyboard, windows and the stop hotkey through sway's IPC, the accessibility tree placed by sway's window boxes; no takeover pause, fail-safe corner or Record Steps (a Wayland program cannot see the person's input)`,
     };
   }
   if (session.compositor === 'gnome') {
@@ -158,7 +158,7 @@ function checkDisplay(): SetupReport['display'] {
       return {
         ok: true,
         kind: 'wayland',
-        detail: `${described}: screen and input through a remote-desktop session of Mutter (GNOME shows its screen-sharing indicator while GAI runs), the accessibility tree placed by matching its labels with the screen's text; no stop hotkey, takeover pause or fail-safe corner (use VS Code's Stop, Escape or Ctrl+C)`,
+        detail: `${described}: screen and input through a remote-desktop session of Mutter (GNOME shows its screen-sharing indicator while GAI runs), the accessibility tree placed by matching its labels with the screen's text; no stop hotkey, takeover pause, fail-safe corner or Record Steps (use VS Code's Stop, Escape or Ctrl+C)`,
       };
     }
     return { ok: false, kind: 'wayland', detail: `${described}: ${problem}; or log into "GNOME on Xorg", where GAI works fully` };
@@ -169,7 +169,7 @@ function checkDisplay(): SetupReport['display'] {
       return {
         ok: true,
         kind: 'wayland',
-        detail: `${described}: screen and input through the desktop portal's remote-desktop session (Plasma shows a notification when it starts), windows and the accessibility tree's places through KWin's scripting, the stop hotkey through the portal's global shortcuts; no takeover pause or fail-safe corner (a Wayland program cannot see the person's input)`,
+        detail: `${described}: screen and input through the desktop portal's remote-desktop session (Plasma shows a notification when it starts), windows and the accessibility tree's places through KWin's scripting, the stop hotkey through the portal's global shortcuts; no takeover pause, fail-safe corner or Record Steps (a Wayland program cannot see the person's input)`,
       };
     }
     return { ok: false, kind: 'wayland', detail: `${described}: ${problem}; or log into "Plasma (X11)", where GAI works fully` };
