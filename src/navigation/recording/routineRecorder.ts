@@ -12,7 +12,7 @@ import { waitForSettle } from '../../desktop/reading/settle';
 import { isSecretRole } from '../../desktop/reading/screenPrivacy';
 import { captureAnchors, takeSnapshot, windowAnchor, type ScreenSnapshot } from './anchorCapture';
 import { compileSteps, type CompiledRecording, type Observation } from './stepCompiler';
-import type { ElementAnchor, RoutineStep } from '../store/routineTypes';
+import type { ElementAnchor, RoutineAnchors, RoutineStep } from '../store/routineTypes';
 import { describeStep } from '../routines/stepWords';
 
 export interface RecorderDeps {
@@ -22,6 +22,8 @@ export interface RecorderDeps {
   asker?: Asker;
   stopHotkey?: KeyCombo;
   logger?: Logger;
+  /** The brain's node the screen shows now, when it is known cheaply (no OCR); kept on each click as before/after. */
+  identify?(signal: AbortSignal): Promise<string | undefined>;
 }
 
 export interface RecordingEvents {
@@ -53,6 +55,9 @@ export class RoutineRecording {
   private events = 0;
   private skipped = 0;
   private snapshot?: ScreenSnapshot;
+  /** The brain's node of the settled screen, when known; and the last click's anchors, which get it as `after`. */
+  private node?: string;
+  private lastClickAnchors?: RoutineAnchors;
   private watch?: InputRecording;
   private focus?: { at: number; window?: string; field?: ElementAnchor; secret: boolean };
   private readonly started = performance.now();
@@ -85,6 +90,7 @@ export class RoutineRecording {
   async stop(): Promise<FinishedRecording> {
     await this.watch?.stop();
     await this.queue;
+    if (this.lastClickAnchors && !this.lastClickAnchors.after) await this.noteNode(this.abort.signal);
     this.abort.abort();
     const compiled = compileSteps(this.observations);
     return { ...compiled, events: this.events, skipped: this.skipped, durationMs: performance.now() - this.started, anchorMs: this.anchorMs, warnings: this.warnings };
@@ -123,7 +129,9 @@ export class RoutineRecording {
     } else {
       const snapshot = this.snapshot ?? (await takeSnapshot(this.deps.services, signal));
       if (snapshot.takenAt > input.seenAt) this.logger.debug('recording: the input came before the screen settled; anchored on the screen after it');
-      const anchors = await captureAnchors({ services: this.deps.services, snapshot, point: input.at, ...(input.window ? { recorded: input.window } : {}), signal });
+      const captured = await captureAnchors({ services: this.deps.services, snapshot, point: input.at, ...(input.window ? { recorded: input.window } : {}), signal });
+      const anchors = this.node ? { ...captured, before: this.node } : captured;
+      this.lastClickAnchors = anchors;
       this.observations.push(input.kind === 'button' ? { kind: 'click', input, anchors } : { kind: 'scroll', input, anchors });
       this.observed(this.observations.length - 1);
       // What the click changed is not on this snapshot any more.
@@ -138,6 +146,13 @@ export class RoutineRecording {
     await waitForSettle(this.deps.services.desktop.screen, { timeoutMs: SETTLE_MS, intervalMs: 60, signal }).catch(() => undefined);
     if (this.pending > 0 || signal.aborted) return; // the next input came meanwhile: it takes its own
     this.snapshot = await takeSnapshot(this.deps.services, signal);
+    await this.noteNode(signal);
+  }
+
+  /** The screen's node now: the one the last click led to, and the one the next starts from. */
+  private async noteNode(signal: AbortSignal): Promise<void> {
+    this.node = await this.deps.identify?.(signal).catch(() => undefined);
+    if (this.node && this.lastClickAnchors && !this.lastClickAnchors.after) this.lastClickAnchors.after = this.node;
   }
 
   /** The focused field of the window keys go to (asked again when the window changes or a second passed). */

@@ -15,6 +15,8 @@ import { addImported, parseRoutineFile, routineFileText } from './routineFile';
 import { RoutineRecording, type FinishedRecording, type RecordingEvents } from '../recording/routineRecorder';
 import { RoutinePlayer, type PersonHelpRequest, type RoutineRunReport, type RunOptions } from './routinePlayer';
 import { describeStep } from './stepWords';
+import { probeSignature } from '../recognition/signatureProbe';
+import { nodeBySignature } from '../recognition/screenSignature';
 
 export interface RoutineBookDeps {
   store: BrainStore;
@@ -72,13 +74,26 @@ export class RoutineBook {
     this.recording = placeholder;
     try {
       placeholder.session = await RoutineRecording.start(
-        { port: this.deps.recorder, services: this.deps.services, ...(this.deps.asker ? { asker: this.deps.asker } : {}), ...(this.deps.stopHotkey ? { stopHotkey: this.deps.stopHotkey } : {}), ...(this.deps.logger ? { logger: this.deps.logger } : {}) },
+        {
+          port: this.deps.recorder,
+          services: this.deps.services,
+          identify: (signal) => this.knownNode(signal),
+          ...(this.deps.asker ? { asker: this.deps.asker } : {}),
+          ...(this.deps.stopHotkey ? { stopHotkey: this.deps.stopHotkey } : {}),
+          ...(this.deps.logger ? { logger: this.deps.logger } : {}),
+        },
         events,
       );
     } catch (error) {
       this.recording = undefined;
       throw error instanceof GaiError ? error : new GaiError('UNAVAILABLE', `Recording could not start: ${error instanceof Error ? error.message : String(error)}`);
     }
+  }
+
+  /** The known node the screen is, by its signature alone (no OCR while the person works). */
+  private async knownNode(signal: AbortSignal): Promise<string | undefined> {
+    const probe = await probeSignature(this.deps.services, signal);
+    return probe.observed ? nodeBySignature(this.deps.store.document.nodes, probe.observed)?.node.key : undefined;
   }
 
   /** Ends the recording and keeps it as a routine (nothing is kept when nothing was done). */
