@@ -3,6 +3,7 @@
 // screen settled after the event before it (the screen they saw when they acted), one at a time
 // in a queue of our own, and the whole is compiled into steps when they stop.
 import type { Logger } from '../../common/logger';
+import type { SecretRedactor } from '../../common/redact';
 import { NullLogger } from '../../common/logger';
 import type { DesktopServices } from '../../desktop/desktopServices';
 import { isAskerWindow, type Asker } from '../../desktop/grounding/askerWindows';
@@ -92,7 +93,7 @@ export class RoutineRecording {
     await this.queue;
     if (this.lastClickAnchors && !this.lastClickAnchors.after) await this.noteNode(this.abort.signal);
     this.abort.abort();
-    const compiled = compileSteps(this.observations);
+    const compiled = secretsKept(compileSteps(this.observations), this.deps.services.redactor);
     return { ...compiled, events: this.events, skipped: this.skipped, durationMs: performance.now() - this.started, anchorMs: this.anchorMs, warnings: this.warnings };
   }
 
@@ -169,7 +170,8 @@ export class RoutineRecording {
 
   private observed(index: number): void {
     if (!this.events_.onObserved) return;
-    const { steps } = compileSteps(this.observations.slice(0, index + 1));
+    // The line a person sees is as careful as what is kept: a token typed shows as a secret.
+    const { steps } = secretsKept(compileSteps(this.observations.slice(0, index + 1)), this.deps.services.redactor);
     const last = steps.at(-1);
     if (last) this.events_.onObserved(describeStep(last), last);
   }
@@ -179,6 +181,16 @@ export class RoutineRecording {
     this.warnings.push(message);
     this.events_.onWarning?.(message);
   }
+}
+
+/** Typed text that looks like a credential (a token's shape, a known key, a configured pattern) is kept as a secret: its length only. */
+function secretsKept(compiled: CompiledRecording, redactor: SecretRedactor): CompiledRecording {
+  const steps = compiled.steps.map((step): RoutineStep => {
+    if (step.kind !== 'type' || step.text === undefined || !redactor.isSecret(step.text)) return step;
+    const { text, ...rest } = step;
+    return { ...rest, secret: true, length: Math.max(1, [...text].length) };
+  });
+  return { steps, typed: compiled.typed.filter((text) => !redactor.isSecret(text)) };
 }
 
 function windowPart(window: RecordedWindow | undefined): { window?: ReturnType<typeof windowAnchor> & object } {
