@@ -8,17 +8,21 @@ import { BrainPanel } from './brain/brainPanel';
 import type { ConversationHistory } from './chat/conversationHistory';
 import type { GaiController } from './gaiController';
 
+/** Registers a command whose failure is logged and shown in a few words, never thrown at VS Code. */
+export function registerReported(controller: Pick<GaiController, 'logger' | 'redactor'>, id: string, run: (...args: unknown[]) => unknown): vscode.Disposable {
+  return vscode.commands.registerCommand(id, async (...args: unknown[]) => {
+    try {
+      return await run(...args);
+    } catch (error) {
+      controller.logger.error(`${id} failed: ${errorMessage(error)}`);
+      void vscode.window.showErrorMessage(`GAI: ${controller.redactor.redactError(error)}`);
+      return undefined;
+    }
+  });
+}
+
 export function registerCommands(controller: GaiController, keys: ApiKeyStore, focusChat: () => void, extensionUri: vscode.Uri, history: ConversationHistory): vscode.Disposable[] {
-  const register = (id: string, run: (...args: unknown[]) => unknown): vscode.Disposable =>
-    vscode.commands.registerCommand(id, async (...args: unknown[]) => {
-      try {
-        return await run(...args);
-      } catch (error) {
-        controller.logger.error(`${id} failed: ${errorMessage(error)}`);
-        void vscode.window.showErrorMessage(`GAI: ${controller.redactor.redactError(error)}`);
-        return undefined;
-      }
-    });
+  const register = (id: string, run: (...args: unknown[]) => unknown): vscode.Disposable => registerReported(controller, id, run);
 
   const withProgress = (title: string, work: (signal: AbortSignal) => Promise<ToolResult>): Thenable<ToolResult> =>
     vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, (_progress, token) => {

@@ -1,9 +1,9 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { err, EXIT, out, type CliIo } from '../../common/cliIo';
+import { err, EXIT, out } from '../../common/cliIo';
 import { GaiError, isGaiError } from '../../common/errors';
-import type { Logger } from '../../common/logger';
+import type { BrainCommandDeps } from './brainCommand';
 import { BrainStore } from '../../navigation/store/brainStore';
 import { editRoutine, forgetRoutine, requireRoutine, type RoutineEdit } from '../../navigation/store/routineRecords';
 import { addImported, parseRoutineFile, routineFileText } from '../../navigation/routines/routineFile';
@@ -13,12 +13,8 @@ import { formatRoutine } from './routineCommands';
 // `gai routine list|show|param|optional|delete-step|move-step|rename|forget|export|import|confirm`:
 // review and edit recorded routines in the brain folder; no desktop is needed.
 
-export interface RoutineManageDeps {
-  io: CliIo;
-  setExit: (code: number) => void;
-  logger: () => Logger;
-  configuredDir?: () => string | undefined;
-}
+/** What `gai brain` takes: the same folder, the same way of saying errors. */
+export type RoutineManageDeps = BrainCommandDeps;
 
 interface DirOption {
   brainDir?: string;

@@ -1,11 +1,11 @@
 // Record Steps, Stop Recording and Run Routine in the command palette: the person shows a task
 // once, names the texts that change between runs, and runs it again without a model.
 import * as vscode from 'vscode';
-import { errorMessage } from '../../common/errors';
 import type { RoutineRunReport } from '../../navigation/routines/routinePlayer';
 import { describeStep } from '../../navigation/routines/stepWords';
 import type { Routine } from '../../navigation/store/routineTypes';
 import type { GaiController } from '../gaiController';
+import { registerReported } from '../commands';
 
 interface StopArgs {
   parameters?: Record<string, string>;
@@ -29,19 +29,8 @@ export function registerRoutineCommands(controller: GaiController): vscode.Dispo
     status.tooltip = 'GAI is watching your clicks and keys to learn this task. Click to stop (or press the stop hotkey).';
     status.show();
   };
-  const guarded =
-    <A extends unknown[], R>(id: string, run: (...args: A) => Promise<R>) =>
-    async (...args: A): Promise<R | undefined> => {
-      try {
-        return await run(...args);
-      } catch (error) {
-        controller.logger.error(`${id} failed: ${errorMessage(error)}`);
-        void vscode.window.showErrorMessage(`GAI: ${controller.redactor.redactError(error)}`);
-        return undefined;
-      }
-    };
 
-  const record = guarded('gai.recordSteps', async (arg?: unknown) => {
+  const record = async (arg?: unknown): Promise<boolean> => {
     const name = typeof arg === 'string' ? arg : await vscode.window.showInputBox({ title: 'GAI: Record Steps', prompt: 'Name the task you will show, e.g. "Export report"', ignoreFocusOut: true });
     if (!name?.trim()) return false;
     const routines = await book();
@@ -53,9 +42,9 @@ export function registerRoutineCommands(controller: GaiController): vscode.Dispo
     await setRecording(name.trim());
     if (typeof arg !== 'string') void vscode.window.showInformationMessage(`GAI is recording "${name.trim()}": do the task in its windows, then click Stop in the status bar.`);
     return true;
-  });
+  };
 
-  const stop = guarded('gai.stopRecording', async (arg?: unknown) => {
+  const stop = async (arg?: unknown): Promise<Routine | boolean> => {
     const given = typeof arg === 'object' && arg !== null ? (arg as StopArgs) : undefined;
     const routines = await book();
     await setRecording(undefined);
@@ -72,9 +61,9 @@ export function registerRoutineCommands(controller: GaiController): vscode.Dispo
       if (choice === 'Show steps') controller.logger.channel.show(true);
     }
     return routine;
-  });
+  };
 
-  const run = guarded('gai.runRoutine', async (arg?: unknown) => {
+  const run = async (arg?: unknown): Promise<RoutineRunReport | undefined> => {
     const routines = await book();
     const given = typeof arg === 'object' && arg !== null ? (arg as RunArgs) : typeof arg === 'string' ? { name: arg } : undefined;
     const routine = given ? routines.find(given.name) : await pickRoutine(routines.list());
@@ -108,13 +97,13 @@ export function registerRoutineCommands(controller: GaiController): vscode.Dispo
     if (report.ok) void vscode.window.showInformationMessage(line);
     else void vscode.window.showWarningMessage(line);
     return report;
-  });
+  };
 
   return [
     status,
-    vscode.commands.registerCommand('gai.recordSteps', record),
-    vscode.commands.registerCommand('gai.stopRecording', stop),
-    vscode.commands.registerCommand('gai.runRoutine', run),
+    registerReported(controller, 'gai.recordSteps', record),
+    registerReported(controller, 'gai.stopRecording', stop),
+    registerReported(controller, 'gai.runRoutine', run),
   ];
 }
 
