@@ -29,6 +29,8 @@ interface ScriptElement {
   text?: string;
   textCut?: boolean;
   popups?: Array<[number, number, number, number]>;
+  /** Named ancestors below the window, outermost first (left out when none). */
+  ancestors?: Array<{ role: string; name: string }>;
   ref?: string;
 }
 
@@ -192,6 +194,7 @@ function toElement(raw: ScriptElement, from: ScriptWindow): AccessibleElement {
     ...(raw.textCut ? { textCut: true } : {}),
     ...(raw.popups && raw.popups.length > 0 ? { popups: raw.popups.map(([px, py, pw, ph]) => ({ x: px, y: py, width: pw, height: ph })) } : {}),
     window: from.window,
+    ...(raw.ancestors && raw.ancestors.length > 0 ? { ancestors: raw.ancestors.map((a) => ({ role: a.role, name: a.name })) } : {}),
     app: from.app,
     ...(from.pid ? { pid: from.pid } : {}),
     ...(raw.ref && from.bus ? { ref: `${from.bus} ${raw.ref}` } : {}),

@@ -48,7 +48,9 @@ class TreeParts:
         from: its parent is walked again when a walk held it; when none did, it showed in none
         (an exact walk visits every node that shows), and only walks that are not exact are
         walked whole. A new name of a node a walk visited and kept no element of walks it again
-        (a label named at last), unless it is a container's."""
+        (a label named at last), unless it is a container's: that is only written into its
+        record, for the elements under it (their ancestors)."""
+        self.note_renamed(bus)
         changes = self.changed.pop(bus, None)
         if not changes:
             return
@@ -67,7 +69,14 @@ class TreeParts:
                 continue
             key, entry, rec, own = found
             if kind == NAME_EVENT and own and rec.get('role') in CONTAINERS:
-                continue  # a container renamed (a page's title), which no walk keeps
+                # A container renamed (a page's title): no element of its own, but the elements
+                # under it name it among their ancestors. A GTK 4 walk is not laid out again alone.
+                if names_others(rec):
+                    if self.gtk4.get(bus):
+                        self.drop(key, 'a container renamed (GTK 4)')
+                    else:
+                        entry.setdefault('renamed', {})[rec['path']] = (rec, source)
+                continue
             if not entry.get('parts'):
                 self.drop(key, 'not exact, after ' + kind)
                 continue
@@ -83,6 +92,20 @@ class TreeParts:
             if len(pending) > MAX_PARTS:
                 self.drop(key, 'too many parts changed')
 
+    def note_renamed(self, bus):
+        """The elements renamed in place (the Tree's name_dirty, read into their walk after this)
+        that hold others: the names those others keep of their ancestors change with them."""
+        marks = self.name_dirty.get(bus)
+        if not marks:
+            return
+        for key, entry in self.cache.items():
+            if key[0] != bus:
+                continue
+            for path, node in marks.items():
+                rec = entry.get('recs', {}).get(path)
+                if rec is not None and names_others(rec):
+                    entry.setdefault('renamed', {})[path] = (rec, node)
+
     def drop(self, key, why):
         if self.cache.pop(key, None) is not None:
             if len(self.dropped) >= CACHE_LIMIT:
@@ -93,9 +116,15 @@ class TreeParts:
         """Walks again the changed parts of a kept walk, shallowest first (a part inside another
         is walked with it), and lays the walk out anew. What was walked (for diagnostics), None
         when nothing was, False when a part could not be walked whole (out of time or nodes):
-        the window is then walked whole."""
+        the window is then walked whole. Renamed nodes are written into their records first;
+        laid out again, the elements under them name them anew."""
+        renamed = rename(entry.pop('renamed', {}))
+        if renamed is None:
+            return False
         pending = entry.pop('pending', None)
         if not pending:
+            if renamed:
+                lay_out(entry)
             return None
         parts, nodes, kinds = 0, 0, set()
         for rec, kind in sorted(pending.values(), key=lambda p: p[0]['depth']):
@@ -173,6 +202,23 @@ class Climber:
         for path in way:
             self.seen[path] = found[:3] + (False,) if found else found
         return found
+
+def names_others(rec):
+    # Whether the elements under a record name it among their ancestors (below the window).
+    return rec['depth'] > 0 and bool(rec['kids'])
+
+def rename(renamed):
+    """Writes the names now held by renamed nodes (path -> (record, node)) into their records:
+    whether one changed; None when one cannot be read (gone)."""
+    changed = False
+    for rec, node in renamed.values():
+        try:
+            name = (node.get_name() or '').strip()
+        except Exception:
+            return None
+        if rec.get('name', '') != name:
+            rec['name'], changed = name, True
+    return changed
 
 def below(rec):
     """The records of a node and of everything walked under it."""

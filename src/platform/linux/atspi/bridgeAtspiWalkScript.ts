@@ -7,7 +7,8 @@
 // makes its cells on demand (Calc's 2^31 cells: the filled cells showing are read through its
 // Table interface instead), a capped number of Text reads. Each node visited leaves a record of
 // what it gave and where it was walked from, so that a change in one part of a window walks
-// that part again alone (bridgeAtspiPartsScript.ts).
+// that part again alone (bridgeAtspiPartsScript.ts), and of its name: each element carries its
+// named ancestors, laid out from the records with no call to the app.
 export const BRIDGE_ATSPI_WALK_SCRIPT = String.raw`
 USEFUL = {'push button', 'toggle button', 'check box', 'radio button', 'menu item', 'check menu item',
     'radio menu item', 'menu', 'label', 'text', 'entry', 'password text', 'spin button', 'combo box',
@@ -38,6 +39,9 @@ MAX_TEXT_READS = 200
 DROPS = {'menu', 'combo box', 'menu item', 'popup menu'}
 # These are popups of their own, drawn over their parent rather than inside it.
 POPUP_CHILDREN = {'menu', 'popup menu', 'window', 'tool tip'}
+# An element's named ancestors kept (the nearest), and their names' length: as a routine keeps them.
+MAX_ANCESTORS = 4
+MAX_ANCESTOR_NAME = 300
 
 def is_office(root):
     # LibreOffice's page tabs keep the clipping they had (its VCL boxes are corrected apart).
@@ -218,7 +222,8 @@ def walk_root(Atspi, root, deadline, max_depth, max_nodes, gtk4=None, part=None,
                 rec['closed'] = True
                 return False  # cut off, scrolled away or 0 px: its children with it
             layers = popup_layers(role, box, layers, depth)
-            name = shown_text(node, role, (node.get_name() or '').strip())
+            # Kept for the elements under it, which name it among their ancestors (lay_out).
+            name = rec['name'] = shown_text(node, role, (node.get_name() or '').strip())
             # A paragraph (of a document, a web page) counts for the text it shows.
             wanted = name or (role in USEFUL and role not in BARE_LABELS) or role in TEXT_ONLY
             item = None
@@ -270,7 +275,7 @@ def walk_root(Atspi, root, deadline, max_depth, max_nodes, gtk4=None, part=None,
         if not (states.contains(SHOWING) or states.contains(VISIBLE)):
             return False
         raw = node.get_name() or ''
-        name = gtk4_plain_name(raw.strip(), role)
+        name = rec['name'] = gtk4_plain_name(raw.strip(), role)
         if raw == GTK4_POPOVER_CONTENT:
             placed = gtk4_popover(node, SCREEN, gtk4['places'])
             if placed is None:
@@ -312,7 +317,7 @@ def walk_root(Atspi, root, deadline, max_depth, max_nodes, gtk4=None, part=None,
             for kid in rec['kids']:
                 flatten(kid, out, [], [])
             labels = [e['name'] for e in out if e['role'] == 'label' and e['name']]
-            item['name'] = gtk4_shown_name(item['name'], labels)
+            item['name'] = rec['name'] = gtk4_shown_name(item['name'], labels)
         return shown or box is not None
 
     if part is None:
@@ -329,65 +334,35 @@ def walk_root(Atspi, root, deadline, max_depth, max_nodes, gtk4=None, part=None,
             found['paths'] = {key: i for i, key in enumerate(keys)}
     return found
 
-def flatten(rec, out, keys, texts):
-    """The elements (and their keys, and text nodes) under a record, in the order walked."""
-    stack = [rec] if rec is not None else []
+def flatten(rec, out, keys, texts, lineage=None):
+    """The elements (and their keys, and text nodes) under a record, in the order walked.
+    lineage: the named ancestors above it (a tuple), to write each element's 'ancestors' from
+    the names its records keep (no call to the app); None leaves them as they are."""
+    stack = [(rec, lineage)] if rec is not None else []
     while stack:
-        r = stack.pop()
+        r, above = stack.pop()
+        here = above
+        if above is not None and r['depth'] > 0 and r.get('name'):
+            # The window itself is left out: its name is the element's window.
+            here = (above + ({'role': r['role'], 'name': r['name'][:MAX_ANCESTOR_NAME]},))[-MAX_ANCESTORS:]
         for key, item in r['own']:
+            if above is not None:
+                # A cell read through its table's interface lies under the table's node.
+                mine = above if key == r['path'] else here
+                if mine:
+                    item['ancestors'] = mine
+                else:
+                    item.pop('ancestors', None)
             keys.append(key)
             out.append(item)
         texts.extend(r['texts'])
-        stack.extend(reversed(r['kids']))
+        stack.extend((kid, here) for kid in reversed(r['kids']))
 
 def lay_out(walk):
-    """A walk's elements, their places by key, and its text nodes, from its records; the keys."""
+    """A walk's elements (their ancestors written anew: a part walked again or a node renamed
+    changes them), their places by key, and its text nodes, from its records; the keys."""
     out, keys, texts = [], [], []
-    flatten(walk['top'], out, keys, texts)
+    flatten(walk['top'], out, keys, texts, ())
     walk['elements'], walk['paths'], walk['textNodes'] = out, {key: i for i, key in enumerate(keys)}, texts
     return keys
-
-def focused_in_active(Atspi, apps, max_nodes, deadline):
-    node = focused_node(Atspi, apps, max_nodes, deadline)
-    if node is None:
-        return None
-    states = node.get_state_set()
-    return {'name': (node.get_name() or '').strip(), 'role': node.get_role_name() or '', 'states': [s.value_nick for s in states.get_states()]}
-
-def focused_node(Atspi, apps, max_nodes, deadline):
-    # An explicit stack: deep trees must not hit the recursion limit, and the walk stops at the focus.
-    ACTIVE, FOCUSED, SHOWING, VISIBLE = (Atspi.StateType.ACTIVE, Atspi.StateType.FOCUSED,
-        Atspi.StateType.SHOWING, Atspi.StateType.VISIBLE)
-    for app in apps:
-        try:
-            tops = [app.get_child_at_index(i) for i in range(app.get_child_count())]
-        except Exception:
-            continue
-        for top in tops:
-            try:
-                if top is None or not top.get_state_set().contains(ACTIVE):
-                    continue
-            except Exception:
-                continue
-            stack, visited = [top], 0
-            while stack and visited < max_nodes and time.monotonic() < deadline:
-                node = stack.pop()
-                visited += 1
-                try:
-                    states = node.get_state_set()
-                    if node is not top and states.contains(FOCUSED):
-                        return node
-                    if node is not top and not (states.contains(SHOWING) or states.contains(VISIBLE)):
-                        continue
-                    if states.contains(Atspi.StateType.DEFUNCT):
-                        continue
-                    count = node.get_child_count()
-                    if huge_managed(Atspi, states, count):
-                        continue
-                    count = min(count, MAX_CHILDREN)
-                    stack.extend(node.get_child_at_index(i) for i in reversed(range(count)))
-                except Exception:
-                    continue
-            return None
-    return None
 `;
