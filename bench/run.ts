@@ -17,6 +17,7 @@ import { runPrivacyBench } from './privacyBench';
 import { runWarmBench } from './warmBench';
 import { runWaylandBench } from './waylandBench';
 import { runLiveViewBench } from './liveViewBench';
+import { runRoutineDriftBench } from './routineDriftBench';
 
 // `npm run bench`: every benchmark, a table on stdout and JSON in .bench/results.json.
 
@@ -37,6 +38,7 @@ const BENCHES: Array<{ name: string; run: () => Promise<BenchRow[]> }> = [
   { name: 'tokens', run: runTokenBench },
   { name: 'wayland', run: runWaylandBench },
   { name: 'live', run: runLiveViewBench },
+  { name: 'routines', run: runRoutineDriftBench },
 ];
 
 async function main(): Promise<void> {
