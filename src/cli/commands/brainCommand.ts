@@ -40,19 +40,7 @@ export function registerBrainCommands(program: Command, deps: BrainCommandDeps):
     return { ...opened, logged: logger.warned };
   };
 
-  /** Runs an action; brain errors become a message and an exit code instead of a stack. */
-  const run =
-    <A extends unknown[]>(action: (...args: A) => Promise<void>) =>
-    async (...args: A): Promise<void> => {
-      try {
-        await action(...args);
-        setExit(EXIT.ok);
-      } catch (error) {
-        if (!isGaiError(error)) throw error;
-        err(io, `gai brain: ${error.message}\n`);
-        setExit(exitCodeFor(error));
-      }
-    };
+  const run = reportingAction(io, setExit, 'gai brain', exitCodeFor);
 
   const brain = program.command('brain').description('show, export, import and edit the navigation brain (learned screens and paths)');
   const withDir = (command: Command): Command => command.option('--brain-dir <dir>', 'the brain folder (default: $GAI_BRAIN_DIR, else the user data folder)');
@@ -179,6 +167,21 @@ async function readDocument(file: string): Promise<unknown> {
   } catch (error) {
     throw new GaiError('BRAIN_INVALID', `import: ${file} is not valid JSON (${errorMessage(error)})`);
   }
+}
+
+/** Wraps a command's action: a brain error becomes `prefix: message` and an exit code instead of a stack. */
+export function reportingAction(io: CliIo, setExit: (code: number) => void, prefix: string, codeFor: (error: GaiError) => number) {
+  return <A extends unknown[]>(action: (...args: A) => Promise<void>) =>
+    async (...args: A): Promise<void> => {
+      try {
+        await action(...args);
+        setExit(EXIT.ok);
+      } catch (error) {
+        if (!isGaiError(error)) throw error;
+        err(io, `${prefix}: ${error.message}\n`);
+        setExit(codeFor(error));
+      }
+    };
 }
 
 function exitCodeFor(error: GaiError): number {

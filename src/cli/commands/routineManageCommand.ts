@@ -2,8 +2,8 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { err, EXIT, out } from '../../common/cliIo';
-import { GaiError, isGaiError } from '../../common/errors';
-import type { BrainCommandDeps } from './brainCommand';
+import { GaiError } from '../../common/errors';
+import { reportingAction, type BrainCommandDeps } from './brainCommand';
 import { BrainStore } from '../../navigation/store/brainStore';
 import { editRoutine, forgetRoutine, requireRoutine, type RoutineEdit } from '../../navigation/store/routineRecords';
 import { addImported, parseRoutineFile, routineFileText } from '../../navigation/routines/routineFile';
@@ -27,18 +27,7 @@ export function registerRoutineManageCommand(program: Command, deps: RoutineMana
     const dir = await ensureBrainDir(resolveBrainDir({ flag: options.brainDir, env: io.env, configured: deps.configuredDir?.() }));
     return (await BrainStore.open(dir, { logger: deps.logger() })).store;
   };
-  const run =
-    <A extends unknown[]>(action: (...args: A) => Promise<void>) =>
-    async (...args: A): Promise<void> => {
-      try {
-        await action(...args);
-        setExit(EXIT.ok);
-      } catch (error) {
-        if (!isGaiError(error)) throw error;
-        err(io, `gai routine: ${error.message}\n`);
-        setExit(error.code === 'INVALID_INPUT' || error.code === 'BRAIN_NOT_FOUND' ? EXIT.usage : EXIT.failed);
-      }
-    };
+  const run = reportingAction(io, setExit, 'gai routine', (error) => (error.code === 'INVALID_INPUT' || error.code === 'BRAIN_NOT_FOUND' ? EXIT.usage : EXIT.failed));
   const edit = async (name: string, change: RoutineEdit, options: DirOption): Promise<void> => {
     const store = await open(options);
     const { result } = await store.update((draft, context) => structuredClone(editRoutine(draft, name, change, context.now)));
