@@ -42,6 +42,8 @@ describe('GAI conversations and the view', () => {
       [
         ['gai.newConversation', 'view == gai.chat'],
         ['gai.showHistory', 'view == gai.chat'],
+        ['gai.recordSteps', 'view == gai.chat && !gai.recording'],
+        ['gai.stopRecording', 'view == gai.chat && gai.recording'],
       ],
     );
     const icons = Object.fromEntries(manifest.contributes.commands.map((command) => [command.command, command.icon]));

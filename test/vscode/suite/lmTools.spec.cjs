@@ -9,7 +9,7 @@ const { readFileSync } = require('node:fs');
 const vscode = require('vscode');
 
 const EXTENSION_ID = 'gai.gai';
-const GAI_TOOLS = ['gai_screen_capture', 'gai_ocr', 'gai_get_element_tree', 'gai_click', 'gai_type_text', 'gai_press_key', 'gai_scroll', 'gai_drag', 'gai_launch_app', 'gai_navigate_to', 'gai_get_current_node'];
+const GAI_TOOLS = ['gai_screen_capture', 'gai_ocr', 'gai_get_element_tree', 'gai_click', 'gai_type_text', 'gai_press_key', 'gai_scroll', 'gai_drag', 'gai_launch_app', 'gai_navigate_to', 'gai_get_current_node', 'gai_run_routine'];
 
 function fixtureEvents() {
   return readFileSync(process.env.GAI_FIXTURE_LOG, 'utf8')
