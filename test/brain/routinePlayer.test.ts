@@ -20,12 +20,19 @@ const editor: WindowInfo = { title: 'notes.txt - Mousepad', appName: 'Mousepad',
 const other: WindowInfo = { title: 'Terminal', appName: 'XTerm', bounds: { x: 500, y: 100, width: 300, height: 200 }, id: '0x2' };
 
 class StackedWindows extends FakeWindows {
+  /** Open override-redirect windows (menus, completion lists); Escape closes the first, as in GTK. */
+  popups: WindowInfo[] = [];
+
   constructor(public stack: WindowInfo[]) {
     super(stack[0]);
   }
 
   async listWindows(): Promise<WindowInfo[]> {
     return this.stack;
+  }
+
+  async listPopups(): Promise<WindowInfo[]> {
+    return this.popups;
   }
 }
 
@@ -63,6 +70,7 @@ function setUp(stack: WindowInfo[], elements: Parameters<typeof tree>[0], words:
     windowWaitMs: 300,
     callTool: (call, _signal, options) => {
       calls.push(call);
+      if (call.name === 'press_key' && call.input.key === 'Escape') windows.popups.shift();
       approvals.push(options?.approval ?? 'default');
       return Promise.resolve(ToolResults.success(`${call.name} done`));
     },
@@ -162,5 +170,36 @@ describe('routine player', function () {
     const typed = await player.run(typing, { who: 'Zoë' });
     assert.equal(typed.ok, true, typed.reason);
     assert.deepEqual(calls, [{ name: 'type_text', input: { text: 'Hello Zoë' } }]);
+  });
+
+  it("closes a popup of the app left open with Escape before a click it would take, clicks in a popup only a step recorded in one, and leaves another app's popup alone", async function () {
+    const save = { name: 'Save', role: 'push button', bbox: { x: 600, y: 450, width: 60, height: 24 }, app: 'mousepad' };
+    const completion: WindowInfo = { title: '', appName: 'Mousepad', type: 'combo', bounds: { x: 150, y: 200, width: 500, height: 50 }, id: '0x9' };
+    const { player, calls, windows } = setUp([editor], [save]);
+    // GTK's completion list under the name field: a click on Save would only close it.
+    windows.popups = [completion];
+    const elsewhere = await player.run(routine([clickStep('Save')]), {});
+    assert.equal(elsewhere.ok, true, elsewhere.reason);
+    assert.deepEqual(calls, [{ name: 'press_key', input: { key: 'Escape' } }, { name: 'click', input: { x: 630, y: 462 } }]);
+    assert.match(elsewhere.steps[0]!.observation, /popup of the app closed with Escape first/);
+    // A menu over the target (the step was not in one) is closed too.
+    calls.length = 0;
+    windows.popups = [{ ...completion, type: 'popup_menu', bounds: { x: 580, y: 400, width: 200, height: 120 } }];
+    assert.equal((await player.run(routine([clickStep('Save')]), {})).ok, true);
+    assert.deepEqual(calls.map((c) => c.name), ['press_key', 'click']);
+    // A step recorded in a menu is clicked there; a tooltip takes no click and stays.
+    calls.length = 0;
+    const inMenu = clickStep('Save');
+    windows.popups = [{ ...completion, type: 'popup_menu', bounds: { x: 580, y: 400, width: 200, height: 120 } }, { ...completion, type: 'tooltip', id: '0x10' }];
+    const menuStep = { ...inMenu, anchors: { ...inMenu.anchors, window: { app: 'Mousepad', title: '', popup: true as const } } };
+    assert.equal((await player.run(routine([menuStep]), {})).ok, true);
+    assert.deepEqual(calls, [{ name: 'click', input: { x: 630, y: 462 } }]);
+    // Another app's menu open elsewhere: no Escape into it, no click, the reason.
+    calls.length = 0;
+    windows.popups = [{ ...completion, appName: 'XTerm', type: 'popup_menu' }];
+    const foreign = await player.run(routine([clickStep('Save')]), {});
+    assert.equal(foreign.ok, false);
+    assert.match(foreign.reason ?? '', /an open popup of "XTerm" \(popup menu\) would take the click.*belongs to "XTerm", not to "Mousepad", so it is left alone/);
+    assert.deepEqual(calls, []);
   });
 });

@@ -96,12 +96,13 @@ describe('routines recorded from the person and replayed without a model (real a
     return { routine, context };
   }
 
-  async function replay(scene: RoutineScene, context: SceneContext, round: number): Promise<void> {
+  async function replay(scene: RoutineScene, context: SceneContext, round: number): Promise<RoutineRunReport> {
     const values = await scene.prepare(context, round);
     const report = await brain.routines.run(scene.name, values);
     assert.equal(report.ok, true, `the replay stopped: ${report.reason}\n${explain(report)}`);
     assert.equal(report.modelCalls, 0);
     assert.equal(await scene.verify(context, values), undefined, explain(report));
+    return report;
   }
 
   it('galculator: the keys clicked are steps anchored on their elements; the replay computes 42 again; without the keys it stops and clicks nothing', async () => {
@@ -144,6 +145,8 @@ describe('routines recorded from the person and replayed without a model (real a
     const [menu, item, find, field, , replace, close] = routine.steps;
     assert.deepEqual(menu?.anchors.element && [menu.anchors.element.role, menu.anchors.element.name], ['menu', 'Search']);
     assert.deepEqual(item?.anchors.element && [item.anchors.element.role, item.anchors.element.name], ['menu item', 'Find and Replace...']);
+    // The item was in the open Search menu (a popup): the replay clicks it only in one, and the menu's own click was not.
+    assert.deepEqual([menu?.anchors.window?.popup, item?.anchors.window?.popup], [undefined, true]);
     assert.equal(find?.anchors.element?.role, 'text', 'the find text went to a text field');
     assert.equal(field?.anchors.window?.title, 'Find and Replace');
     // Unnamed, like the find field: it is placed by the two texts nearest to it.
@@ -166,10 +169,15 @@ describe('routines recorded from the person and replayed without a model (real a
     assert.deepEqual(routine.parameters.map((p) => [p.name, p.default]), [['name', 'march-report']]);
     assert.ok(existsSync(path.join(home.reports, 'march-report.txt')), 'the person saved into Reports');
 
-    // The document is in Reports now, so the chooser opens there; from elsewhere, with Reports no
-    // longer empty, the name entry's completion popup takes the Save click (bench: npm run bench routines).
+    // The document is in Reports now, so the chooser opens there.
     await replay(saveAsScene, context, 0);
     assert.deepEqual(readdirSync(home.reports).sort(), ['march-report.txt', 'report-1.txt']);
+    // From a document elsewhere, with Reports no longer empty: picking Reports with a name typed
+    // opens the name entry's completion list, which would take the Save click and only close.
+    await saveAsScene.startElsewhere!(context);
+    const second = await replay(saveAsScene, context, 1);
+    assert.match(second.steps[4]!.observation, /popup of the app closed with Escape first/, explain(second));
+    assert.deepEqual(readdirSync(home.reports).sort(), ['march-report.txt', 'report-1.txt', 'report-2.txt']);
 
     // Its window closed: the first step (a key for mousepad) stops, and nothing is saved.
     await context.app.stop();
@@ -177,7 +185,7 @@ describe('routines recorded from the person and replayed without a model (real a
     const gone = await brain.routines.run(saveAsScene.name, { name: 'never' });
     assert.equal(gone.ok, false);
     assert.match(gone.reason ?? '', /^step 1 \(press ctrl\+shift\+s.*no window of "Mousepad" is open/);
-    assert.deepEqual(readdirSync(home.reports).sort(), ['march-report.txt', 'report-1.txt']);
+    assert.deepEqual(readdirSync(home.reports).sort(), ['march-report.txt', 'report-1.txt', 'report-2.txt']);
   });
 
   it('through the CLI: gai record keeps the routine with --param, gai run --param replays it with zero model calls', async () => {

@@ -16,6 +16,16 @@ export async function listAllWindows(services: DesktopServices): Promise<WindowI
   return [...popups, ...managed];
 }
 
+/**
+ * Popups that hold the pointer while open (menus, drop-downs, a field's completion list): a click
+ * outside one only closes it. Tooltips and notifications do not, and are not listed here.
+ */
+const GRABBING_POPUP_TYPES: ReadonlySet<string> = new Set(['popup_menu', 'dropdown_menu', 'menu', 'combo', 'popup']);
+
+export function isGrabbingPopup(window: Pick<WindowInfo, 'type'>): boolean {
+  return window.type !== undefined && GRABBING_POPUP_TYPES.has(window.type);
+}
+
 /** The element under the point: the smallest one whose box holds it. */
 export function elementAt(elements: readonly AccessibleElement[], point: Point): AccessibleElement | undefined {
   let best: AccessibleElement | undefined;

@@ -11,7 +11,7 @@ import type { WindowInfo } from '../../desktop/ports/windowPort';
 import type { OcrElement } from '../../desktop/ocr/ocrTypes';
 import { crop } from '../../desktop/reading/screenDiff';
 import { isSecretRole } from '../../desktop/reading/screenPrivacy';
-import { elementAt, isChecked, listAllWindows, TOGGLE_ROLES } from '../recognition/pointScene';
+import { elementAt, isChecked, isGrabbingPopup, listAllWindows, TOGGLE_ROLES } from '../recognition/pointScene';
 import type { ElementAnchor, Landmark, RoutineAnchors, WindowAnchor } from '../store/routineTypes';
 
 /** The screen as it was before an input: its pixels, its tree, its windows (topmost first). */
@@ -90,7 +90,9 @@ export async function captureAnchors(options: CaptureOptions): Promise<RoutineAn
     point: { x: Math.round(point.x), y: Math.round(point.y) },
   };
   const win = windowAnchor(window, options.recorded);
-  if (win) anchors.window = win;
+  // Popups are listed first: the topmost window at the point says whether it was in an open menu or list.
+  const topmost = snapshot.windows.find((w) => containsPoint(w.bounds, point));
+  if (win) anchors.window = topmost && isGrabbingPopup(topmost) ? { ...win, popup: true } : win;
   if (element && !isSecretRole(element.role)) anchors.element = elementAnchor(element);
   if (label) anchors.label = label.text.slice(0, 300);
   if (bounds && bounds.width > 0 && bounds.height > 0) {

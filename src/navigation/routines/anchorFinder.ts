@@ -10,7 +10,7 @@ import type { AccessibleElement } from '../../desktop/ports/accessibilityPort';
 import type { Point } from '../../desktop/ports/inputPort';
 import type { WindowInfo } from '../../desktop/ports/windowPort';
 import type { ClickStep, ScrollStep, WindowAnchor } from '../store/routineTypes';
-import { elementAt, listAllWindows } from '../recognition/pointScene';
+import { elementAt, isGrabbingPopup, listAllWindows } from '../recognition/pointScene';
 
 export type AnchorRung = 'element' | 'text' | 'landmarks' | 'model';
 
@@ -29,7 +29,8 @@ interface Scene {
   elements?: AccessibleElement[];
 }
 
-export type FindResult = { found: FoundTarget } | { problem: string };
+/** inTheWay: an open popup that would take the click (one over the target, or one elsewhere that a click only closes). */
+export type FindResult = { found: FoundTarget } | { problem: string; inTheWay?: WindowInfo };
 
 export interface FindContext {
   services: DesktopServices;
@@ -44,18 +45,19 @@ export async function findTarget(step: ClickStep | ScrollStep, context: FindCont
   if ('problem' in windows) return windows;
   const scene: Scene = { ...windows, ...(await readTree(step, context)) };
   const problems: string[] = [];
+  // Found behind a popup ends the search too: the next rung would find the same place behind it.
   const byElement = fromElement(step, scene);
-  if (byElement && 'found' in byElement) return byElement;
+  if (byElement && ('found' in byElement || byElement.inTheWay)) return byElement;
   if (byElement) problems.push(byElement.problem);
   const label = anchors.label ?? (anchors.element?.name.trim() || undefined);
   if (label) {
     const byText = await fromText(label, step, scene, context);
-    if ('found' in byText) return byText;
+    if ('found' in byText || byText.inTheWay) return byText;
     problems.push(byText.problem);
   }
   if (anchors.landmarks.length > 0) {
     const byLandmarks = await fromLandmarks(step, Boolean(label), scene, context);
-    if ('found' in byLandmarks) return byLandmarks;
+    if ('found' in byLandmarks || byLandmarks.inTheWay) return byLandmarks;
     problems.push(byLandmarks.problem);
   }
   return { problem: problems.length ? problems.join('; ') : 'the step has nothing to find it by (no element, text or landmark was recorded)' };
@@ -145,7 +147,7 @@ async function fromLandmarks(step: ClickStep | ScrollStep, hadLabel: boolean, sc
   if (points.length < needed) return { problem: `the landmarks ${names} were not both found near it` };
   if (points.length === 2 && distance(points[0]!, points[1]!) > 24) return { problem: `the landmarks ${names} disagree about where it is` };
   const point = points[0]!;
-  return sameKind(visible({ x: point.x - 1, y: point.y - 1, width: 2, height: 2 }, 'landmarks', scene, undefined), step, scene, names);
+  return sameKind(visible({ x: point.x - 1, y: point.y - 1, width: 2, height: 2 }, 'landmarks', scene, step.anchors.window), step, scene, names);
 }
 
 /** Where the tree knows what lies at the point, it must be the kind of control recorded (not a check box for a button). */
@@ -165,10 +167,20 @@ export async function checkPoint(point: Point, step: ClickStep | ScrollStep, con
   return visible({ x: point.x - 1, y: point.y - 1, width: 2, height: 2 }, 'model', windows, step.anchors.window);
 }
 
-/** The box's centre when it lies in a window of the app and the topmost window there is one of the app's. */
+/**
+ * The box's centre when it lies in a window of the app, the topmost window there is one of the
+ * app's, and no open menu or list would take the click: one over the point when the step was not
+ * recorded in one, or one elsewhere (a click outside a popup only closes it).
+ */
 function visible(box: BBox, via: AnchorRung, found: Scene, anchor: WindowAnchor | undefined): FindResult {
   const point = centreOf(box);
   const top = found.all.find((w) => containsPoint(w.bounds, point));
+  const named = (w: WindowInfo): string => `"${w.appName}"${w.type ? ` (${w.type.replace(/_/g, ' ')})` : ''}`;
+  if (top && isGrabbingPopup(top) && !anchor?.popup) {
+    return { problem: `an open popup of ${named(top)} lies over it; the step was not in one`, inTheWay: top };
+  }
+  const elsewhere = top && isGrabbingPopup(top) ? undefined : found.all.find((w) => isGrabbingPopup(w) && !containsPoint(w.bounds, point));
+  if (elsewhere) return { problem: `an open popup of ${named(elsewhere)} would take the click (a click outside it only closes it)`, inTheWay: elsewhere };
   if (!top || !found.windows.includes(top)) {
     const by = via === 'element' ? 'its accessible element' : via === 'model' ? 'the model' : `its ${via}`;
     return { problem: `it is covered${top ? ` by "${top.title || top.appName}"` : ''}${top ? '' : ' or outside every window of the app'} (found by ${by}${anchor ? ` in "${anchor.app}"` : ''})` };

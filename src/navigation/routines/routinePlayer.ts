@@ -14,6 +14,7 @@ import type { ClickStep, Routine, RoutineStep, ScrollStep } from '../store/routi
 import { routineTrusted } from '../store/routineRecords';
 import { appWindows, checkPoint, findTarget, sameApp, sameLabel, type AnchorRung, type FindResult } from './anchorFinder';
 import { locateByModel } from './modelLocate';
+import { closePopup } from './popupCloser';
 import { isChecked, TOGGLE_ROLES } from '../recognition/pointScene';
 import { captureAnchors, takeSnapshot } from '../recording/anchorCapture';
 import type { ModelAccess } from '../../model/modelAccess';
@@ -136,13 +137,22 @@ export class RoutinePlayer {
     const approval = this.approval(routine, index, step);
     const before = await this.deps.services.desktop.screen.grab().catch(() => undefined);
     let result: ToolResult;
+    let popupsClosed = 0;
     let via: RoutineStepReport['via'];
     switch (step.kind) {
       case 'click':
       case 'scroll': {
         let found = await findTarget(step, context);
+        let closed = 0;
+        // Nested menus close one level per Escape.
+        while ('problem' in found && found.inTheWay && closed < 3) {
+          const problem = await closePopup(found.inTheWay, step.anchors.window?.app, this.deps, signal, approval.approvalKind === 'consequential' ? { approval: 'skip' } : approval);
+          if (problem) return notFound(`${found.problem}; ${problem}`);
+          closed += 1;
+          found = await findTarget(step, context);
+        }
         let byModel: RoutineStep | undefined;
-        if ('problem' in found && this.deps.models && !step.optional) {
+        if ('problem' in found && !found.inTheWay && this.deps.models && !step.optional) {
           const problem = found.problem;
           const model = await this.byModel(step, context);
           this.modelCalls += 1;
@@ -158,6 +168,7 @@ export class RoutinePlayer {
           options.onProposal?.(step.id, shown, found.problem, 'person');
           return { ok: true, via: 'person', observation: `Not found (${found.problem}); the person did it, and the new anchors are proposed as a change to the step.` };
         }
+        popupsClosed = closed;
         via = found.found.via;
         const { x, y } = found.found.point;
         const now = found.found.element;
@@ -194,6 +205,7 @@ export class RoutinePlayer {
       }
     }
     if (!result.success) return { ok: false, via, observation: result.observation, ...(result.code === 'DENIED' ? { denied: true } : {}) };
+    if (popupsClosed > 0) result = { ...result, observation: `${result.observation} (an open popup of the app closed with Escape first)` };
     await waitForSettle(this.deps.services.desktop.screen, { timeoutMs: this.deps.settleTimeoutMs ?? 2_500, signal, ...(before ? { before } : {}), reactionMs: 400 }).catch(() => undefined);
     return { ok: true, via, observation: result.observation };
   }

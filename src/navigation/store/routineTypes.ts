@@ -30,6 +30,8 @@ export const WindowAnchorSchema = Type.Object(
     /** The application (X11: WM_CLASS's class), compared without case. */
     app: Type.String({ maxLength: 200 }),
     title: Type.String({ maxLength: 500 }),
+    /** The point was in an open menu or list of the app: a replay clicks it only in such a popup. */
+    popup: Type.Optional(Type.Literal(true)),
   },
   { additionalProperties: false },
 );
