@@ -93,7 +93,9 @@ async function main(): Promise<void> {
   const cells: Cell[] = [];
   const anchoring: Record<'click' | 'key', number[]> = { click: [], key: [] };
   try {
-    for (const scene of ROUTINE_SCENES) cells.push(...(await driftScene(scene, brain, services, person, tally, anchoring)));
+    // GAI_BENCH_ROUTINES=TEXT: only the routines whose name holds it, to look at one while changing the code.
+    const only = process.env.GAI_BENCH_ROUTINES?.toLowerCase();
+    for (const scene of ROUTINE_SCENES.filter((s) => !only || s.name.toLowerCase().includes(only))) cells.push(...(await driftScene(scene, brain, services, person, tally, anchoring)));
     const overhead = await recordingOverhead(services, tally.port);
     process.stdout.write(`BENCH_ROWS ${JSON.stringify(rowsOf(cells, anchoring, overhead, load, performance.now() - started))}\n`);
   } finally {

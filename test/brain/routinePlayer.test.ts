@@ -202,4 +202,33 @@ describe('routine player', function () {
     assert.match(foreign.reason ?? '', /an open popup of "XTerm" \(popup menu\) would take the click.*belongs to "XTerm", not to "Mousepad", so it is left alone/);
     assert.deepEqual(calls, []);
   });
+
+  it('places an unnamed field by its two landmarks under a 1.25 larger font, scaled by the words\' width (an OCR box\'s height is noisy), the nearer one deciding', async function () {
+    const field = (y: number) => ({ name: '', role: 'text', bbox: { x: 360, y, width: 300, height: 30 }, app: 'mousepad' });
+    const words = [
+      // "Replace with:" read 25 px high (it was 14): its height would scale 1.8 times.
+      { text: 'Replace', x: 230, y: 280, w: 65, h: 25 },
+      { text: 'with:', x: 300, y: 280, w: 42, h: 25 },
+      { text: 'Wrap', x: 400, y: 340, w: 42, h: 17 },
+      { text: 'around', x: 447, y: 340, w: 63, h: 17 },
+    ];
+    const { player, calls } = setUp([editor], [field(230), field(285)], words);
+    const step: RoutineStep = {
+      id: 'f',
+      kind: 'click',
+      button: 'left',
+      anchors: {
+        window: { app: 'Mousepad', title: 'Find and Replace' },
+        element: { role: 'text', name: '', ancestors: [] },
+        landmarks: [
+          { text: 'Replace with:', dx: 175, dy: 0, height: 14, width: 90 },
+          { text: 'Wrap around', dx: 34, dy: -40, height: 14, width: 88 },
+        ],
+      },
+    };
+    const report = await player.run(routine([step]), {});
+    assert.equal(report.ok, true, report.reason);
+    assert.equal(report.steps[0]!.via, 'landmarks');
+    assert.deepEqual(calls, [{ name: 'click', input: { x: 498, y: 299 } }]);
+  });
 });

@@ -83,10 +83,11 @@ export async function captureAnchors(options: CaptureOptions): Promise<RoutineAn
   const secretBoxes = snapshot.elements.filter((e) => isSecretRole(e.role)).map((e) => e.bbox);
   const privateWindow = window !== undefined && services.privacy.isPrivateWindow(window) !== undefined;
   // A private window's text and pixels are never kept: only its element and where it was.
-  const lines = privateWindow ? [] : await readAround(services, snapshot.frame, point, bounds ?? screen, secretBoxes, options.signal);
+  const read = privateWindow ? [] : await readAround(services, snapshot.frame, point, bounds ?? screen, secretBoxes, options.signal);
+  const lines = read.filter((e) => e.level === 'line');
   const label = labelAt(lines, point);
   const anchors: RoutineAnchors = {
-    landmarks: landmarksAround(lines, point, label),
+    landmarks: landmarksAround(lines, read.filter((e) => e.level === 'word'), point, label),
     point: { x: Math.round(point.x), y: Math.round(point.y) },
   };
   const win = windowAnchor(window, options.recorded);
@@ -114,7 +115,7 @@ async function readAround(services: DesktopServices, frame: ScreenImage, point: 
   const image = services.privacy.maskImage(crop(frame, region), secrets.map((b) => padBox(b, 2)));
   const analysis = await services.desktop.ocr.recognize(image, signal ? { signal } : {}).catch(() => undefined);
   if (!analysis) return [];
-  return analysis.elements.filter((e) => e.level === 'line' && e.text.trim() !== '' && !secrets.some((s) => containsPoint(padBox(s, 2), centreOf(e.bbox))));
+  return analysis.elements.filter((e) => e.text.trim() !== '' && !secrets.some((s) => containsPoint(padBox(s, 2), centreOf(e.bbox))));
 }
 
 /** The text line at the point, or the nearest within a few pixels (a click just beside a label). */
@@ -125,18 +126,56 @@ function labelAt(lines: readonly OcrElement[], point: Point): OcrElement | undef
   return near[0]?.l;
 }
 
-/** The two nearest other lines with words in them: where the point is from each, in the pixels of now. */
-function landmarksAround(lines: readonly OcrElement[], point: Point, label: OcrElement | undefined): Landmark[] {
-  return lines
-    .filter((l) => l !== label && /\p{L}{3,}/u.test(l.text) && l.confidence >= 0.6)
-    .map((l) => ({ l, gap: gapTo(l.bbox, point) }))
+/**
+ * Two other texts near the point and where the point is from each, in the pixels of now: the
+ * field's own label first when there is one (left on its row or just above, ending in ':'), then
+ * the nearest. Only a line's words count: a check box or arrow read as "4", "#" or "w" beside them
+ * changes with the theme and the size, and the line would no longer be found whole.
+ */
+function landmarksAround(lines: readonly OcrElement[], words: readonly OcrElement[], point: Point, label: OcrElement | undefined): Landmark[] {
+  const near = lines
+    .filter((l) => l !== label && l.confidence >= 0.6)
+    .map((l) => wordsOf(l, words))
+    .filter((t): t is Text => t !== undefined && /\p{L}{3,}/u.test(t.text))
+    .map((t) => ({ t, gap: gapTo(t.bbox, point) }))
     .filter((x) => x.gap <= MAX_LANDMARK_GAP)
     .sort((a, b) => a.gap - b.gap)
-    .slice(0, 2)
-    .map(({ l }) => {
-      const centre = centreOf(l.bbox);
-      return { text: l.text.trim().slice(0, 200), dx: Math.round(point.x - centre.x), dy: Math.round(point.y - centre.y), height: Math.max(1, l.bbox.height) };
-    });
+    .map((x) => x.t);
+  const own = near.find((t) => isLabelOf(t, point));
+  return [...(own ? [own] : []), ...near.filter((t) => t !== own)].slice(0, 2).map((t) => {
+    const centre = centreOf(t.bbox);
+    return { text: t.text.slice(0, 200), dx: Math.round(point.x - centre.x), dy: Math.round(point.y - centre.y), height: Math.max(1, t.bbox.height), width: Math.max(1, t.bbox.width) };
+  });
+}
+
+interface Text {
+  text: string;
+  bbox: BBox;
+}
+
+/** The line without the marks at its ends that are not words (glyphs read as letters or digits). */
+function wordsOf(line: OcrElement, words: readonly OcrElement[]): Text | undefined {
+  const inLine = words.filter((w) => containsPoint(padBox(line.bbox, 2), centreOf(w.bbox))).sort((a, b) => a.bbox.x - b.bbox.x);
+  if (inLine.length === 0) return { text: line.text.trim(), bbox: line.bbox };
+  const isWord = (w: OcrElement): boolean => /^[\p{L}][\p{L}'’-]*[\p{L}.:…]?$/u.test(w.text.trim()) && /\p{L}{2}/u.test(w.text);
+  const first = inLine.findIndex(isWord);
+  if (first < 0) return undefined;
+  const last = inLine.length - 1 - [...inLine].reverse().findIndex(isWord);
+  const kept = inLine.slice(first, last + 1);
+  const x = Math.min(...kept.map((w) => w.bbox.x));
+  const y = Math.min(...kept.map((w) => w.bbox.y));
+  const right = Math.max(...kept.map((w) => w.bbox.x + w.bbox.width));
+  const bottom = Math.max(...kept.map((w) => w.bbox.y + w.bbox.height));
+  return { text: kept.map((w) => w.text.trim()).join(' '), bbox: { x, y, width: right - x, height: bottom - y } };
+}
+
+/** A field's label: ends in ':' and lies to its left on the same row, or just above it. */
+function isLabelOf(text: Text, point: Point): boolean {
+  if (!/:$/.test(text.text)) return false;
+  const { bbox } = text;
+  const sameRow = Math.abs(point.y - (bbox.y + bbox.height / 2)) <= bbox.height && bbox.x + bbox.width <= point.x;
+  const above = bbox.y + bbox.height <= point.y && point.y - (bbox.y + bbox.height) <= 3 * bbox.height && bbox.x <= point.x + 40 && point.x - bbox.x <= 400;
+  return sameRow || above;
 }
 
 async function cropAround(services: DesktopServices, frame: ScreenImage, point: Point, secrets: BBox[]): Promise<RoutineAnchors['crop']> {

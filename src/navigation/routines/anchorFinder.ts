@@ -133,20 +133,27 @@ async function fromText(label: string, step: ClickStep | ScrollStep, scene: Scen
 
 async function fromLandmarks(step: ClickStep | ScrollStep, hadLabel: boolean, scene: Scene, context: FindContext): Promise<FindResult> {
   const { landmarks } = step.anchors;
-  const points: Point[] = [];
+  const placed: Array<{ point: Point; reach: number }> = [];
   for (const landmark of landmarks) {
-    const result = await context.services.locator.locate(landmark.text, { signal: context.signal });
+    // Read by OCR, as when recorded: a tree's box (a label's whole widget) has another centre and size.
+    const result = await context.services.locator.locate(landmark.text, { signal: context.signal, accessibility: false });
     if (result.status !== 'found' || !sameLabel(result.text, landmark.text) || !inWindows(result.bbox, scene.windows)) continue;
-    const scale = Math.min(3, Math.max(0.5, result.bbox.height / landmark.height));
+    // The same words' width says how much the look grew (a larger font); OCR's box heights vary too much.
+    const ratio = landmark.width ? result.bbox.width / landmark.width : result.bbox.height / landmark.height;
+    const scale = Math.min(3, Math.max(0.5, ratio));
     const centre = centreOf(result.bbox);
-    points.push({ x: Math.round(centre.x + landmark.dx * scale), y: Math.round(centre.y + landmark.dy * scale) });
+    const offset = { x: landmark.dx * scale, y: landmark.dy * scale };
+    placed.push({ point: { x: Math.round(centre.x + offset.x), y: Math.round(centre.y + offset.y) }, reach: Math.hypot(offset.x, offset.y) });
   }
   const names = landmarks.map((l) => `"${l.text}"`).join(' and ');
   // One landmark alone places an unlabelled icon; a labelled target needs both to agree.
   const needed = hadLabel || landmarks.length > 1 ? 2 : 1;
-  if (points.length < needed) return { problem: `the landmarks ${names} were not both found near it` };
-  if (points.length === 2 && distance(points[0]!, points[1]!) > 24) return { problem: `the landmarks ${names} disagree about where it is` };
-  const point = points[0]!;
+  if (placed.length < needed) return { problem: `the landmarks ${names} were not both found near it` };
+  // The farther a landmark, the more a small error in its scale moves the point: the nearer one places it.
+  placed.sort((a, b) => a.reach - b.reach);
+  const tolerance = Math.max(24, 0.12 * (placed.at(-1)?.reach ?? 0));
+  if (placed.length === 2 && distance(placed[0]!.point, placed[1]!.point) > tolerance) return { problem: `the landmarks ${names} disagree about where it is` };
+  const point = placed[0]!.point;
   return sameKind(visible({ x: point.x - 1, y: point.y - 1, width: 2, height: 2 }, 'landmarks', scene, step.anchors.window), step, scene, names);
 }
 

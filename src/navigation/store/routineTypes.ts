@@ -38,7 +38,14 @@ export const WindowAnchorSchema = Type.Object(
 
 /** Text read near the point: where the point lies from the text's centre, in the pixels of the time. */
 export const LandmarkSchema = Type.Object(
-  { text: Type.String({ minLength: 1, maxLength: 200 }), dx: Type.Number(), dy: Type.Number(), height: Type.Number({ minimum: 1 }) },
+  {
+    text: Type.String({ minLength: 1, maxLength: 200 }),
+    dx: Type.Number(),
+    dy: Type.Number(),
+    height: Type.Number({ minimum: 1 }),
+    /** The text's width then: its width now says how much the look has grown (a box's height varies with what OCR took in). */
+    width: Type.Optional(Type.Number({ minimum: 1 })),
+  },
   { additionalProperties: false },
 );
 
