@@ -170,6 +170,14 @@ describe('routine player', function () {
     const typed = await player.run(typing, { who: 'Zoë' });
     assert.equal(typed.ok, true, typed.reason);
     assert.deepEqual(calls, [{ name: 'type_text', input: { text: 'Hello Zoë' } }]);
+    // Typed into a dialog when recorded: not into the app's main window when the dialog did not open.
+    const intoDialog = routine([{ id: 't', kind: 'type', text: 'fish', anchors: { window: { app: 'Mousepad', title: 'Find and Replace', dialog: true }, landmarks: [] } }]);
+    const noDialog = await player.run(intoDialog, {});
+    assert.match(noDialog.reason ?? '', /the keys would go to "notes.txt - Mousepad", not to the dialog "Find and Replace" of "Mousepad"/);
+    assert.equal(calls.length, 1);
+    windows.active = { ...editor, title: 'Find and Replace', id: '0x3' };
+    assert.equal((await player.run(intoDialog, {})).ok, true);
+    assert.deepEqual(calls[1], { name: 'type_text', input: { text: 'fish' } });
   });
 
   it("closes a popup of the app left open with Escape before a click it would take, clicks in a popup only a step recorded in one, and leaves another app's popup alone", async function () {

@@ -61,4 +61,33 @@ describe('a recording (scripted watcher, in-memory screen)', function () {
     assert.ok(!JSON.stringify(done).includes(token), 'the token is nowhere in what was recorded');
     assert.deepEqual(seen, ['click "Network" (Settings)', `type a secret (${token.length} characters, not stored) + enter`]);
   });
+
+  it("anchors a quick second click on the screen after the first (an open menu's item), though the first is still being anchored", async () => {
+    const fake = createFakeDesktop({ width: 800, height: 600, analysis: ocrWords([{ text: 'Search', x: 100, y: 10, w: 50, h: 14 }]) });
+    const menuItem = { name: 'Find and Replace...', role: 'menu item', bbox: { x: 100, y: 40, width: 160, height: 24 }, states: [] };
+    const documentText = { name: '', role: 'text', bbox: { x: 0, y: 30, width: 800, height: 570 }, states: [] };
+    let shown = [{ name: 'Search', role: 'menu', bbox: { x: 100, y: 6, width: 50, height: 22 }, states: [] }, documentText];
+    const accessibility = { name: 'test tree', available: () => Promise.resolve(true), elements: () => Promise.resolve(shown) };
+    // The first click's text takes long to read (a busy machine): the item's click comes before it is done.
+    const slow = fake.ocr.recognize.bind(fake.ocr);
+    let reads = 0;
+    fake.ocr.recognize = async (image, options) => (++reads === 1 ? new Promise((resolve) => setTimeout(() => resolve(slow(image, options)), 900)) : slow(image, options));
+    const desktop = { ...fake, windows: new ListedWindows(app), accessibility };
+    const services = makeServices(desktop as typeof fake);
+    const port = new ScriptedRecorder();
+    const recording = await RoutineRecording.start({ port, services });
+    port.send({ kind: 'button', button: 'left', at: { x: 125, y: 17 }, modifiers: [], window, seenAt: performance.now(), serverTime: ++t });
+    shown = [shown[0]!, menuItem, documentText]; // the menu opens
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    port.send({ kind: 'button', button: 'left', at: { x: 180, y: 52 }, modifiers: [], window, seenAt: performance.now(), serverTime: ++t });
+    shown = [documentText]; // the item's dialog replaces the menu before the queue reaches the click
+    const done = await recording.stop();
+    assert.deepEqual(
+      done.steps.map((step) => step.kind === 'click' && [step.anchors.element?.role, step.anchors.element?.name]),
+      [
+        ['menu', 'Search'],
+        ['menu item', 'Find and Replace...'],
+      ],
+    );
+  });
 });

@@ -148,6 +148,8 @@ describe('routines recorded from the person and replayed without a model (real a
     // The item was in the open Search menu (a popup): the replay clicks it only in one, and the menu's own click was not.
     assert.deepEqual([menu?.anchors.window?.popup, item?.anchors.window?.popup], [undefined, true]);
     assert.equal(find?.anchors.element?.role, 'text', 'the find text went to a text field');
+    // Typed into the dialog: a replay types only into a window of that title (its click may not have opened it).
+    assert.deepEqual(find?.anchors.window, { app: 'Mousepad', title: 'Find and Replace', dialog: true });
     assert.equal(field?.anchors.window?.title, 'Find and Replace');
     // Unnamed, like the find field: it is placed by the two texts nearest to it.
     assert.deepEqual([field?.anchors.element?.role, field?.anchors.label, field?.anchors.landmarks.length], ['text', undefined, 2], JSON.stringify(field?.anchors));

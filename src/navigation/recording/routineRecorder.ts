@@ -1,7 +1,9 @@
 // One recording (Record Steps): the person's input arrives from the platform's watcher, after it
-// happened and off their path; each event is anchored on a snapshot of the screen taken once the
+// happened and off their path; each click is anchored on a snapshot of the screen taken once the
 // screen settled after the event before it (the screen they saw when they acted), one at a time
-// in a queue of our own, and the whole is compiled into steps when they stop.
+// in a queue of our own, and the whole is compiled into steps when they stop. The settled
+// snapshot is taken while earlier clicks are still being anchored: a person opens a menu and
+// picks its item within a second, and the item must be anchored on the open menu.
 import type { Logger } from '../../common/logger';
 import type { SecretRedactor } from '../../common/redact';
 import { NullLogger } from '../../common/logger';
@@ -13,7 +15,7 @@ import { waitForSettle } from '../../desktop/reading/settle';
 import { isSecretRole } from '../../desktop/reading/screenPrivacy';
 import { captureAnchors, takeSnapshot, windowAnchor, type ScreenSnapshot } from './anchorCapture';
 import { compileSteps, type CompiledRecording, type Observation } from './stepCompiler';
-import type { ElementAnchor, RoutineAnchors, RoutineStep } from '../store/routineTypes';
+import type { ElementAnchor, RoutineAnchors, RoutineStep, WindowAnchor } from '../store/routineTypes';
 import { describeStep } from '../routines/stepWords';
 
 export interface RecorderDeps {
@@ -52,13 +54,18 @@ export class RoutineRecording {
   private readonly warnings: string[] = [];
   private readonly anchorMs: number[] = [];
   private queue: Promise<void> = Promise.resolve();
-  private pending = 0;
   private events = 0;
   private skipped = 0;
-  private snapshot?: ScreenSnapshot;
-  /** The brain's node of the settled screen, when known; and the last click's anchors, which get it as `after`. */
-  private node?: string;
-  private lastClickAnchors?: RoutineAnchors;
+  /** Events let through (the asker's own are not): each may change the screen. */
+  private generation = 0;
+  /** The screen once it settled after event `generation` (the start is 0), with its node when known. */
+  private settled?: Settled;
+  /** A settled snapshot being taken: its grab began before any event that arrives meanwhile. */
+  private inflight?: { generation: number; promise: Promise<Settled | undefined> };
+  private refreshing = false;
+  private refreshAgain = false;
+  /** Clicks waiting for the node of the screen they led to, by generation. */
+  private readonly awaitingAfter = new Map<number, RoutineAnchors>();
   private watch?: InputRecording;
   private focus?: { at: number; window?: string; field?: ElementAnchor; secret: boolean };
   private readonly started = performance.now();
@@ -77,8 +84,12 @@ export class RoutineRecording {
     const recording = new RoutineRecording(deps, events);
     // A cold OCR made the first click's anchoring take ~3 s: the person's next click came before
     // the screen after the first was kept, and was anchored on the screen after it instead.
-    const [snapshot] = await Promise.all([takeSnapshot(deps.services), deps.services.desktop.ocr.warmUp?.().catch(() => undefined)]);
-    recording.snapshot = snapshot;
+    const [snapshot, node] = await Promise.all([
+      takeSnapshot(deps.services),
+      deps.identify?.(recording.abort.signal).catch(() => undefined),
+      deps.services.desktop.ocr.warmUp?.().catch(() => undefined),
+    ]);
+    recording.settled = { snapshot, generation: 0, ...(node ? { node } : {}) };
     recording.watch = await deps.port.record(deps.stopHotkey ? { stopHotkey: deps.stopHotkey } : {}, {
       onInput: (input) => recording.enqueue(input),
       onStop: () => events.onStopHotkey?.(),
@@ -91,7 +102,12 @@ export class RoutineRecording {
   async stop(): Promise<FinishedRecording> {
     await this.watch?.stop();
     await this.queue;
-    if (this.lastClickAnchors && !this.lastClickAnchors.after) await this.noteNode(this.abort.signal);
+    // The last click's screen after it, when it had not settled yet.
+    const last = this.awaitingAfter.get(this.generation);
+    if (last) {
+      const node = await this.deps.identify?.(this.abort.signal).catch(() => undefined);
+      if (node) last.after = node;
+    }
     this.abort.abort();
     const compiled = secretsKept(compileSteps(this.observations), this.deps.services.redactor);
     return { ...compiled, events: this.events, skipped: this.skipped, durationMs: performance.now() - this.started, anchorMs: this.anchorMs, warnings: this.warnings };
@@ -109,51 +125,101 @@ export class RoutineRecording {
       this.skipped += 1;
       return;
     }
-    this.pending += 1;
+    const generation = ++this.generation;
+    const before = input.kind === 'key' ? undefined : this.screenBefore(generation);
+    this.refreshSoon();
     this.queue = this.queue
-      .then(() => this.handle(input))
-      .catch((error: unknown) => this.warn(`a ${input.kind} could not be anchored: ${error instanceof Error ? error.message : String(error)}`))
-      .finally(() => {
-        this.pending -= 1;
-      })
-      .then(() => (this.pending === 0 && !this.abort.signal.aborted ? this.refresh() : undefined))
-      .catch((error: unknown) => this.logger.debug(`recording: snapshot failed: ${String(error)}`));
+      .then(() => this.handle(input, generation, before))
+      .catch((error: unknown) => this.warn(`a ${input.kind} could not be anchored: ${error instanceof Error ? error.message : String(error)}`));
   }
 
-  private async handle(input: RecordedInput): Promise<void> {
+  /**
+   * The screen the person acted on, chosen when the event arrives (not when the queue reaches it):
+   * the one settled after the event before, or the one being taken then, or, when they were
+   * quicker than the screen settled, the screen now.
+   */
+  private screenBefore(generation: number): Promise<Settled | undefined> {
+    if (this.settled?.generation === generation - 1) return Promise.resolve(this.settled);
+    if (this.inflight?.generation === generation - 1) return this.inflight.promise;
+    this.logger.debug('recording: an input came before the screen settled; anchored on the screen as it is now');
+    const now = takeSnapshot(this.deps.services, this.abort.signal).then((snapshot) => ({ snapshot, generation }));
+    return now.catch(() => undefined);
+  }
+
+  private async handle(input: RecordedInput, generation: number, before: Promise<Settled | undefined> | undefined): Promise<void> {
     const started = performance.now();
     const signal = this.abort.signal;
     if (input.kind === 'key') {
       const focus = await this.focusOf(input.window, input.seenAt);
-      this.observations.push({ kind: 'key', input, secret: focus.secret, ...(focus.field ? { field: focus.field } : {}), ...windowPart(input.window) });
+      this.observations.push({ kind: 'key', input, secret: focus.secret, ...(focus.field ? { field: focus.field } : {}), ...this.windowPart(input.window) });
       if (input.text === undefined || input.modifiers.some((m) => m !== 'shift')) this.observed(this.observations.length - 1);
     } else {
-      const snapshot = this.snapshot ?? (await takeSnapshot(this.deps.services, signal));
-      if (snapshot.takenAt > input.seenAt) this.logger.debug('recording: the input came before the screen settled; anchored on the screen after it');
-      const captured = await captureAnchors({ services: this.deps.services, snapshot, point: input.at, ...(input.window ? { recorded: input.window } : {}), signal });
-      const anchors = this.node ? { ...captured, before: this.node } : captured;
-      this.lastClickAnchors = anchors;
+      const screen: { snapshot: ScreenSnapshot; node?: string } = (await before) ?? { snapshot: await takeSnapshot(this.deps.services, signal) };
+      const captured = await captureAnchors({ services: this.deps.services, snapshot: screen.snapshot, point: input.at, ...(input.window ? { recorded: input.window } : {}), signal });
+      const anchors: RoutineAnchors = screen.node ? { ...captured, before: screen.node } : captured;
+      const after = this.settled?.generation === generation ? this.settled.node : undefined;
+      if (after) anchors.after = after;
+      else this.awaitingAfter.set(generation, anchors);
       this.observations.push(input.kind === 'button' ? { kind: 'click', input, anchors } : { kind: 'scroll', input, anchors });
       this.observed(this.observations.length - 1);
-      // What the click changed is not on this snapshot any more.
-      this.snapshot = undefined;
     }
     this.anchorMs.push(performance.now() - started);
   }
 
-  /** Once nothing is queued: waits for the screen to settle and keeps what it shows for the next input. */
-  private async refresh(): Promise<void> {
-    const signal = this.abort.signal;
-    await waitForSettle(this.deps.services.desktop.screen, { timeoutMs: SETTLE_MS, intervalMs: 60, signal }).catch(() => undefined);
-    if (this.pending > 0 || signal.aborted) return; // the next input came meanwhile: it takes its own
-    this.snapshot = await takeSnapshot(this.deps.services, signal);
-    await this.noteNode(signal);
+  /** After each event: once the screen settles with no event since, keeps what it shows for the next (one loop at a time). */
+  private refreshSoon(): void {
+    if (this.refreshing) {
+      this.refreshAgain = true;
+      return;
+    }
+    this.refreshing = true;
+    void this.refreshLoop().finally(() => (this.refreshing = false));
   }
 
-  /** The screen's node now: the one the last click led to, and the one the next starts from. */
-  private async noteNode(signal: AbortSignal): Promise<void> {
-    this.node = await this.deps.identify?.(signal).catch(() => undefined);
-    if (this.node && this.lastClickAnchors && !this.lastClickAnchors.after) this.lastClickAnchors.after = this.node;
+  private async refreshLoop(): Promise<void> {
+    const signal = this.abort.signal;
+    try {
+      do {
+        this.refreshAgain = false;
+        const generation = this.generation;
+        await waitForSettle(this.deps.services.desktop.screen, { timeoutMs: SETTLE_MS, intervalMs: 60, signal }).catch(() => undefined);
+        if (signal.aborted) return;
+        if (generation !== this.generation) {
+          this.refreshAgain = true; // another event came: settle after it instead
+          continue;
+        }
+        const promise = this.settledSnapshot(generation, signal);
+        this.inflight = { generation, promise };
+        const settled = await promise;
+        if (settled && (!this.settled || this.settled.generation < generation)) this.settled = settled;
+        if (settled?.node) this.noteAfter(generation, settled.node);
+      } while (this.refreshAgain && !signal.aborted);
+    } catch (error) {
+      if (!signal.aborted) this.logger.debug(`recording: snapshot failed: ${String(error)}`);
+    }
+  }
+
+  private async settledSnapshot(generation: number, signal: AbortSignal): Promise<Settled | undefined> {
+    const snapshot = await takeSnapshot(this.deps.services, signal).catch(() => undefined);
+    if (!snapshot) return undefined;
+    const node = await this.deps.identify?.(signal).catch(() => undefined);
+    return { snapshot, generation, ...(node ? { node } : {}) };
+  }
+
+  /** The window keys went to; a dialog is marked (the last settled screen knows its type), so a replay types into none other. */
+  private windowPart(window: RecordedWindow | undefined): { window?: WindowAnchor } {
+    const anchor = windowAnchor(undefined, window);
+    if (!anchor) return {};
+    const seen = window && this.settled?.snapshot.windows.find((w) => w.id !== undefined && (w.id === window.id || Number(w.id) === Number(window.id)));
+    return { window: seen?.type === 'dialog' ? { ...anchor, dialog: true } : anchor };
+  }
+
+  /** The node a click led to: kept on its anchors as `after`. */
+  private noteAfter(generation: number, node: string): void {
+    const anchors = this.awaitingAfter.get(generation);
+    if (!anchors) return;
+    anchors.after = node;
+    this.awaitingAfter.delete(generation);
   }
 
   /** The focused field of the window keys go to (asked again when the window changes or a second passed). */
@@ -183,6 +249,12 @@ export class RoutineRecording {
   }
 }
 
+interface Settled {
+  snapshot: ScreenSnapshot;
+  generation: number;
+  node?: string;
+}
+
 /** Typed text that looks like a credential (a token's shape, a known key, a configured pattern) is kept as a secret: its length only. */
 function secretsKept(compiled: CompiledRecording, redactor: SecretRedactor): CompiledRecording {
   const steps = compiled.steps.map((step): RoutineStep => {
@@ -191,9 +263,4 @@ function secretsKept(compiled: CompiledRecording, redactor: SecretRedactor): Com
     return { ...rest, secret: true, length: Math.max(1, [...text].length) };
   });
   return { steps, typed: compiled.typed.filter((text) => !redactor.isSecret(text)) };
-}
-
-function windowPart(window: RecordedWindow | undefined): { window?: ReturnType<typeof windowAnchor> & object } {
-  const anchor = windowAnchor(undefined, window);
-  return anchor ? { window: anchor } : {};
 }

@@ -236,10 +236,12 @@ export class RoutinePlayer {
     const windows = await appWindows(step.anchors.window, { services: this.deps.services, signal, windowWaitMs: wait });
     if ('problem' in windows) return windows.problem;
     const deadline = performance.now() + wait;
+    // Keys that went to a dialog go to that dialog only: its click may not have opened it.
+    const dialog = step.anchors.window?.dialog ? step.anchors.window.title.trim() : undefined;
     for (;;) {
       const active = await this.deps.services.desktop.windows.activeWindow().catch(() => undefined);
-      if (active && sameApp(active.appName, app)) return undefined;
-      if (performance.now() >= deadline) return `the keys would go to "${active?.title || active?.appName || 'no window'}", not to "${app}"`;
+      if (active && sameApp(active.appName, app) && (!dialog || active.title.trim() === dialog)) return undefined;
+      if (performance.now() >= deadline) return `the keys would go to "${active?.title || active?.appName || 'no window'}", not to ${dialog ? `the dialog "${dialog}" of "${app}"` : `"${app}"`}`;
       await sleep(100, signal);
     }
   }

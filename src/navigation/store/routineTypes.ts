@@ -32,6 +32,8 @@ export const WindowAnchorSchema = Type.Object(
     title: Type.String({ maxLength: 500 }),
     /** The point was in an open menu or list of the app: a replay clicks it only in such a popup. */
     popup: Type.Optional(Type.Literal(true)),
+    /** Keys went to a dialog of the app: a replay sends them only to a window of that title. */
+    dialog: Type.Optional(Type.Literal(true)),
   },
   { additionalProperties: false },
 );
