@@ -44,6 +44,8 @@ interface Drift {
   place?(recorded: Placement): Placement;
   /** A sticky note over a corner without targets, per routine. */
   cover?: boolean;
+  /** Recorded again in this look first, then replayed in the default one (dark → light). */
+  recordedIn?: SceneLook;
 }
 
 /** Each drift is replayed twice in a row (the second in the same drifted app when the first completed). */
@@ -58,6 +60,7 @@ const DRIFTS: Drift[] = [
   { name: 'dark theme', look: { dark: true } },
   { name: 'larger font (GDK_DPI_SCALE 1.25)', look: { bigFont: true } },
   { name: 'toolbar / keys added before the targets', look: { extraControls: true } },
+  { name: 'light theme, recorded in the dark one', recordedIn: { dark: true } },
 ];
 
 /** Where the sticky note goes for each routine: a corner of its window where none of its targets are. */
@@ -133,6 +136,10 @@ async function driftScene(
         const dirty = cells.length > 0 && cells.at(-1)!.outcome !== 'completed';
         let cover: { close(): Promise<void> } | undefined;
         try {
+          if (drift.recordedIn && again === 0) {
+            await app.stop();
+            app = await recordAgain(scene, brain, home, drift.recordedIn, person, services);
+          }
           if ((drift.look && again === 0) || dirty) {
             await app.stop();
             app = await startScene(scene, process.env, home, drift.look ?? {});
@@ -158,6 +165,20 @@ async function driftScene(
     home.dispose();
   }
   return cells;
+}
+
+/** The scene recorded again in another look (replacing the routine); returns its app restarted in the default look. */
+async function recordAgain(scene: RoutineScene, brain: NavigationBrain, home: SceneHome, look: SceneLook, person: ScriptedPerson, services: DesktopServices): Promise<SceneApp> {
+  // The Save As routines' file from the first recording: the chooser would ask whether to replace it.
+  if (typeof scene.parameters.name === 'string') rmSync(path.join(home.reports, `${scene.parameters.name}.txt`), { force: true });
+  const app = await startScene(scene, process.env, home, look, PLACEMENTS[scene.kind]);
+  try {
+    const { routine } = await recordScene(brain, scene, { home, app, services }, person);
+    log(`${scene.name}: recorded again (${JSON.stringify(look)}), ${routine.steps.length} steps`);
+  } finally {
+    await app.stop();
+  }
+  return startScene(scene, process.env, home, {});
 }
 
 async function replayOnce(scene: RoutineScene, brain: NavigationBrain, context: SceneContext, round: number, drift: string): Promise<Cell> {

@@ -183,10 +183,18 @@ for (const [kind, title] of KINDS) describe(`Wayland: GNOME (${title}, headless)
       assert.ok(calculator && mousepad, JSON.stringify(windows));
       assert.equal(windows[0], mousepad, 'the new window has the focus and comes first');
       assert.equal((await desktop.windows.activeWindow())?.pid, editor.pid);
-      // Each box holds the window's own title bar label, drawn there.
-      for (const window of [calculator, mousepad]) {
-        const strip = await desktop.screen.grab({ x: window.bounds.x, y: window.bounds.y, width: window.bounds.width, height: 30 });
-        assert.match((await desktop.ocr.recognize(strip)).fullText, window === mousepad ? /Mousepad/ : /galculator/);
+      // Each box holds the window's own title bar label, drawn there. A window just mapped may not
+      // have drawn its title bar yet (CI once read mousepad's root-account bar there): read again.
+      for (const pid of [app!.pid, editor.pid]) {
+        const title = pid === editor.pid ? /Mousepad/ : /galculator/;
+        let read = '';
+        for (let attempt = 0; attempt < 8 && !title.test(read); attempt++) {
+          if (attempt > 0) await new Promise((r) => setTimeout(r, 400));
+          const window = (await desktop.windows.listWindows!()).find((w) => w.pid === pid)!;
+          const strip = await desktop.screen.grab({ x: window.bounds.x, y: window.bounds.y, width: window.bounds.width, height: 30 });
+          read = (await desktop.ocr.recognize(strip)).fullText;
+        }
+        assert.match(read, title);
       }
     } finally {
       editor.kill('SIGTERM');

@@ -274,7 +274,7 @@ export const calculatorScene: RoutineScene = {
 export const REPLACEMENTS: Array<[string, string]> = [
   ['cat', 'dog'], ['bird', 'fish'], ['fox', 'wolf'], ['owl', 'hawk'], ['elk', 'moose'], ['yak', 'bison'],
   ['emu', 'crane'], ['ant', 'wasp'], ['bee', 'moth'], ['cod', 'tuna'], ['newt', 'frog'], ['lynx', 'puma'],
-  ['rat', 'mink'], ['pig', 'goat'], ['ram', 'seal'], ['kiwi', 'dodo'], ['crab', 'clam'], ['boar', 'deer'],
+  ['rat', 'mink'], ['pig', 'goat'], ['ram', 'seal'], ['kiwi', 'dodo'], ['crab', 'clam'], ['boar', 'deer'], ['hen', 'duck'], ['ape', 'orca'],
 ];
 export const WORDS_TEXT = REPLACEMENTS.map(([word]) => `the ${word} met a ${word}\n`).join('');
 
