@@ -14,6 +14,7 @@ import { describeSession, detectDisplaySession } from './linux/displaySession';
 import { gnomeProblem } from './linux/gnome/gnomeReadiness';
 import { kdeProblem } from './linux/kde/kdeReadiness';
 import { unsupportedReason } from './linux/wayland/waylandDesktop';
+import { platformSupport, type PlatformPart } from './platformSupport';
 
 type Sharp = (typeof import('sharp'))['default'];
 
@@ -44,6 +45,8 @@ export interface SetupReport {
   browsers: { ok: boolean; detail: string; findings: BrowserTreeFinding[] };
   /** Running GTK 2 apps without the accessibility modules (read from /proc): likewise OCR only. */
   gtk2: { ok: boolean; detail: string; findings: Gtk2TreeFinding[] };
+  /** This platform's parts and what checks each (CI on real desktops, a scripted helper, nothing). */
+  support: PlatformPart[];
 }
 
 export interface SetupCheckOptions {
@@ -76,6 +79,7 @@ export async function checkSetup(options: SetupCheckOptions = {}): Promise<Setup
     display: checkDisplay(),
     browsers: checkBrowsers(),
     gtk2: checkGtk2(),
+    support: platformSupport(),
   };
 }
 

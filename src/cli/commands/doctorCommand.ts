@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { checkSetup, type SetupCheck, type SetupReport } from '../../platform/setupCheck';
 import { checkOwnDesktop, installOwnDesktopPackages, type OwnDesktopReadiness } from '../../platform/linux/ownDesktopReadiness';
 import { EXIT, err, out, type CliIo } from '../../common/cliIo';
+import { VERIFICATION_WORDS } from '../../platform/platformSupport';
 
 /** Names another os-release file than /etc/os-release: the install line for an image being built, or a test's. */
 export const OS_RELEASE_VAR = 'GAI_OS_RELEASE';
@@ -69,7 +70,15 @@ export function formatSetupReport(report: SetupReport, own?: OwnDesktopReadiness
     note('browsers', report.browsers.ok, report.browsers.detail) +
     note('GTK 2', report.gtk2.ok, report.gtk2.detail) +
     (own ? note('own desktop', own.ok, own.detail) + (own.install ? `  ${''.padEnd(11)}       or: gai doctor --fix${own.install.asRoot ? '' : ' (as root)'}\n` : '') : '') +
+    supportLines(report) +
     (!report.ok ? 'Some parts are missing or broken; see above.\n' : own && !own.ok ? "The desktop parts work; GAI's own desktop is missing some (its row says which and how to install them).\n" : 'All parts found.\n') +
     (report.display.ok || noDisplay ? '' : 'GAI cannot drive this desktop; the display row says why and what to do.\n')
   );
+}
+
+/** Each part of this platform, how GAI does it and what proves it works. */
+function supportLines(report: SetupReport): string {
+  const lines = report.support.map((part) => `  ${part.part.padEnd(24)} ${part.verified.padEnd(11)} ${part.how}\n`);
+  const used = [...new Set(report.support.map((part) => part.verified))].map((v) => `${v}: ${VERIFICATION_WORDS[v]}`);
+  return `What GAI does on ${report.platform.split(' ')[0]}, and what checks it (${used.join('; ')}):\n${lines.join('')}`;
 }
