@@ -22,3 +22,4 @@ export declare function headerProblem(header: BinaryHeader, target: string): str
 export declare function checkFile(name: string, bytes: Buffer, target: string): NativeFile | undefined;
 export declare function checkVsix(vsixPath: string, target: string): Promise<VsixCheck>;
 export declare function formatCheck(check: VsixCheck): string;
+export declare function readVsixFile(vsixPath: string, entryName: string): Promise<Buffer | undefined>;

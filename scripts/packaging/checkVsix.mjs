@@ -56,6 +56,15 @@ export function formatCheck(check) {
   return lines.join('\n');
 }
 
+/** The bytes of one entry of a .vsix (e.g. extension.vsixmanifest), or undefined. */
+export async function readVsixFile(vsixPath, entryName) {
+  let found;
+  await eachEntry(vsixPath, (name, bytes) => {
+    if (name === entryName) found = bytes;
+  });
+  return found;
+}
+
 async function eachEntry(vsixPath, onFile) {
   const yauzl = require('yauzl');
   const zip = await new Promise((resolve, reject) => yauzl.open(vsixPath, { lazyEntries: true }, (error, opened) => (error ? reject(error) : resolve(opened))));
