@@ -102,6 +102,7 @@ export class UiaHelper {
     const { signal } = options;
     if (signal?.aborted) throw new Error('cancelled');
     await this.start();
+    if (signal?.aborted) throw new Error('cancelled'); // while it started
     const child = this.child;
     if (!child) throw new Error(this.lastCrash?.reason ?? `${NAME} is not running`);
     const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;

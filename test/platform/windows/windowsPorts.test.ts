@@ -1,0 +1,156 @@
+import { strict as assert } from 'node:assert';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { isSecretRole } from '../../../src/desktop/reading/screenPrivacy';
+import { TOGGLE_ROLES, isChecked } from '../../../src/navigation/recognition/pointScene';
+import { createWindowsPorts, type WindowsPorts, type WindowsPortsOptions } from '../../../src/platform/windows/windowsDesktop';
+
+// The Windows ports end to end over the helper protocol, against a scripted helper that answers
+// as the PowerShell script would (scriptedUiaHelper.mjs).
+
+const SCRIPT = join(__dirname, 'scriptedUiaHelper.mjs');
+
+describe('Windows ports over the UI Automation helper protocol', () => {
+  let dir: string;
+  let ports: WindowsPorts | undefined;
+  let warnings: string[];
+
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'gai-uia-'));
+    warnings = [];
+  });
+  afterEach(async () => {
+    await ports?.dispose();
+    ports = undefined;
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  function start(flags = '', options: WindowsPortsOptions = {}, env: NodeJS.ProcessEnv = {}): WindowsPorts {
+    ports = createWindowsPorts(
+      { ...process.env, GAI_SCRIPT_LOG: join(dir, 'requests.log'), GAI_SCRIPT_STATE: join(dir, 'state'), ...env },
+      { helperCommand: process.execPath, helperArgs: [SCRIPT, flags], onWarning: (m) => warnings.push(m), idleMs: 0, ...options },
+    );
+    return ports;
+  }
+
+  function requests(): Array<Record<string, unknown>> {
+    return readFileSync(join(dir, 'requests.log'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+  }
+
+  it('lists windows topmost first, named by executable, with pid, type and physical bounds at negative coordinates', async () => {
+    const { windows } = start('', { screenSize: async () => ({ width: 6400, height: 2160 }) });
+    const list = await windows.listWindows!();
+    assert.deepEqual(list.map((w) => [w.title, w.appName, w.pid, w.type]), [
+      ['Save As', 'Notepad', 4120, 'dialog'],
+      ['notes.txt - Notepad', 'Notepad', 4120, 'normal'],
+      ['Settings', 'SystemSettings', 7312, 'normal'],
+    ]);
+    assert.deepEqual(list[1]!.bounds, { x: -3000, y: 150, width: 1500, height: 1050 });
+    assert.equal((await windows.activeWindow())?.title, 'notes.txt - Notepad');
+    assert.equal(await windows.activeWindowId!(), '197146');
+    assert.deepEqual(warnings, [], 'a DPI-aware host needs no scaling and says nothing');
+  });
+
+  it('scales boxes to the screenshots of a DPI-unaware host, and says so once', async () => {
+    // The unaware node.exe sees 2560 + 3840 / 1.5 = 5120 pixels across the two monitors.
+    const { windows, accessibility } = start('', { screenSize: async () => ({ width: 5120, height: 1440 }) });
+    const active = await windows.activeWindow();
+    assert.deepEqual(active?.bounds, { x: -2400, y: 120, width: 1200, height: 840 });
+    const ok = (await accessibility.elements()).find((e) => e.name === 'OK');
+    assert.deepEqual(ok?.bbox, { x: -1760, y: 560, width: 108, height: 38 });
+    assert.equal(warnings.length, 1);
+    assert.match(warnings[0]!, /not DPI aware.*scaled by 0\.800/);
+  });
+
+  it('reads the tree with Linux role words, states, ancestors, app and refs, in reading order', async () => {
+    const { accessibility } = start();
+    assert.equal(await accessibility.available(), true);
+    const elements = await accessibility.elements();
+    assert.deepEqual(elements.map((e) => [e.name, e.role]), [
+      ['File', 'menu item'],
+      ['Word wrap', 'check menu item'],
+      ['Text editor', 'document text'],
+      ['', 'password text'],
+      ['OK', 'push button'],
+    ], 'zero-sized elements and unnamed panes are left out');
+    const wrap = elements[1]!;
+    assert.ok(TOGGLE_ROLES.has(wrap.role) && isChecked(wrap), 'a checked toggle menu item reads as checked');
+    assert.deepEqual(wrap.ancestors, [{ role: 'menu bar', name: 'Application' }]);
+    assert.equal(wrap.app, 'Notepad');
+    assert.equal(wrap.pid, 4120);
+    assert.equal(wrap.ref, 'g1e1');
+    assert.deepEqual(wrap.window, { name: 'notes.txt - Notepad', role: 'frame', active: true });
+    assert.ok(elements[2]!.states.includes('focused'));
+    assert.ok(isSecretRole(elements[3]!.role), 'a password edit is masked like AT-SPI\'s password text');
+    assert.deepEqual(requests().find((r) => r.cmd === 'elements')?.activeOnly, true);
+  });
+
+  it('tells a focused password field', async () => {
+    const { accessibility } = start();
+    const focused = await accessibility.focusedElement!();
+    assert.equal(focused?.role, 'password text');
+    assert.ok(isSecretRole(focused!.role));
+    assert.deepEqual(focused?.states, ['enabled', 'focused']);
+  });
+
+  it('presses without the pointer through the pattern the element offers, and says which on a dry run', async () => {
+    const { accessibility } = start();
+    await accessibility.elements();
+    assert.equal(await accessibility.perform!('g1e4', { kind: 'press' }), 'invoke');
+    assert.equal(await accessibility.perform!('g1e1', { kind: 'press' }), 'toggle');
+    assert.equal(await accessibility.perform!('g1e0', { kind: 'press', dryRun: true }), 'expand');
+    assert.equal(requests().filter((r) => r.cmd === 'perform').at(-1)?.dryRun, true);
+    await assert.rejects(accessibility.perform!('g1e3', { kind: 'press' }), /offers no Invoke, Toggle, SelectionItem or ExpandCollapse pattern/);
+    await assert.rejects(accessibility.perform!('g9e9', { kind: 'press' }), /not from the last reading of the tree; read it again/);
+    await assert.rejects(accessibility.perform!('g1e2', { kind: 'press' }), /the element is gone/);
+  });
+
+  it('answers through PowerShell chatter and malformed lines', async () => {
+    const { windows, accessibility } = start('malformed');
+    assert.equal((await windows.listWindows!()).length, 3);
+    assert.equal((await accessibility.elements()).length, 5);
+  });
+});
+
+describe('Windows ports when the helper cannot work', () => {
+  let dir: string;
+  let ports: WindowsPorts | undefined;
+  let warnings: string[];
+
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'gai-uia-'));
+    warnings = [];
+  });
+  afterEach(async () => {
+    await ports?.dispose();
+    ports = undefined;
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  function start(flags: string, options: WindowsPortsOptions = {}): WindowsPorts {
+    ports = createWindowsPorts(
+      { ...process.env, GAI_SCRIPT_STATE: join(dir, 'state') },
+      { helperCommand: process.execPath, helperArgs: [SCRIPT, flags], onWarning: (m) => warnings.push(m), idleMs: 0, ...options },
+    );
+    return ports;
+  }
+
+  it('an unloadable UI Automation means OCR only, said once', async () => {
+    const { accessibility } = start('fatal');
+    assert.equal(await accessibility.available(), false);
+    assert.equal(await accessibility.available(), false);
+    assert.equal(warnings.length, 1);
+    assert.match(warnings[0]!, /by OCR only: the UI Automation helper did not start: Could not load file or assembly 'UIAutomationClient'/);
+  });
+
+  it('names a missing powershell.exe', async () => {
+    const { accessibility, interrupts } = start('', { helperCommand: join(dir, 'powershell.exe'), helperArgs: [] });
+    assert.equal(await accessibility.available(), false);
+    assert.match(warnings[0]!, /the UI Automation helper did not start: .*powershell\.exe not found \(Windows PowerShell 5\.1/);
+    await assert.rejects(
+      interrupts.watch({ failSafeCorner: true, watchInput: true }, { onStop: () => {}, onWarning: () => {} }),
+      /^Error: the stop hotkey and takeover watch cannot run: the UI Automation helper did not start: .*not found.*; use the Stop button$/,
+    );
+  });
+});
