@@ -45,8 +45,12 @@ export function packageSource(root, lockPath, entry, cacheDir, log = () => undef
     mkdirSync(unpacked);
     const tar = spawnSync('tar', ['-xzf', join(work, tarball), '-C', unpacked], { encoding: 'utf8' });
     if (tar.status !== 0) throw new Error(`tar could not unpack ${tarball}: ${(tar.stderr || String(tar.error)).trim()}`);
-    rmSync(cached, { recursive: true, force: true });
-    renameSync(join(unpacked, 'package'), cached);
+    try {
+      renameSync(join(unpacked, 'package'), cached);
+    } catch (error) {
+      // Another build filled the cache meanwhile (the same verified tarball).
+      if (!existsSync(join(cached, 'package.json'))) throw error;
+    }
     return cached;
   } finally {
     rmSync(work, { recursive: true, force: true });
