@@ -10,7 +10,7 @@ import { GetCurrentNodeTool } from '../../src/navigation/tools/getCurrentNodeToo
 import { RunRoutineTool } from '../../src/navigation/tools/runRoutineTool';
 import { NavigateToTool } from '../../src/navigation/tools/navigateToTool';
 import { createDesktopTools } from '../../src/tools/desktop/desktopTools';
-import { GAI_TAG, LM_TOOL_SET_NAME, LM_TOOLS, lmToolName, lmToolsManifest, type ToolFacts } from '../../src/vscode/lm/lmToolsCatalog';
+import { GAI_TAG, LM_TOOLS, lmToolName, lmToolsManifest, type ToolFacts } from '../../src/vscode/lm/lmToolsCatalog';
 import { createFakeDesktop, makeServices } from '../support/fakeDesktop';
 
 const PACKAGE_JSON = join(__dirname, '..', '..', 'package.json');
@@ -32,7 +32,6 @@ describe('language model tools in package.json', () => {
     // Spliced into the text: the rest of package.json keeps its hand formatting.
     let text = readFileSync(PACKAGE_JSON, 'utf8');
     text = spliceContribution(text, 'languageModelTools', expected.languageModelTools);
-    text = spliceContribution(text, 'languageModelToolSets', expected.languageModelToolSets);
     writeFileSync(PACKAGE_JSON, text);
   }
   const manifest = JSON.parse(readFileSync(PACKAGE_JSON, 'utf8')) as Manifest;
@@ -50,14 +49,17 @@ describe('language model tools in package.json', () => {
     assert.match(click.modelDescription, /confirms each call in VS Code first/);
   });
 
-  it('exposes the tools the issue names, under gai_ names, all in the "gai" tool set', () => {
+  it('exposes the tools the issue names, under gai_ names, each one a #reference in a prompt, and no proposed tool set', () => {
     const names = LM_TOOLS.map((spec) => spec.tool);
     for (const tool of ['screen_capture', 'ocr', 'get_element_tree', 'click', 'type_text', 'press_key', 'scroll', 'drag', 'launch_app', 'navigate_to', 'get_current_node']) {
       assert.ok(names.includes(tool), `${tool} is exposed`);
     }
-    assert.deepEqual(manifest.contributes.languageModelToolSets, [{ ...expected.languageModelToolSets[0], name: LM_TOOL_SET_NAME, tools: names.map(lmToolName) }], hint);
-    // Extension tool sets are a proposed contribution in VS Code; without the proposal the editor drops the set.
-    assert.ok(manifest.enabledApiProposals?.includes('contribLanguageModelToolSets'), 'enabledApiProposals has contribLanguageModelToolSets');
+    const declared = manifest.contributes.languageModelTools as Array<{ name: string; toolReferenceName: string; canBeReferencedInPrompt: boolean }>;
+    assert.deepEqual(declared.map((tool) => tool.toolReferenceName), names.map(lmToolName));
+    assert.ok(declared.every((tool) => tool.canBeReferencedInPrompt && tool.toolReferenceName === tool.name));
+    // Tool sets are a proposed contribution (contribLanguageModelToolSets): the registries refuse a package enabling one.
+    assert.equal(manifest.contributes.languageModelToolSets, undefined, 'no languageModelToolSets');
+    assert.equal(manifest.enabledApiProposals, undefined, 'no enabledApiProposals');
   });
 
   it('a renamed tool fails loudly instead of vanishing from VS Code', () => {

@@ -19,9 +19,8 @@ export interface LmToolSpec {
   progress: string;
 }
 
-/** The tag every GAI tool carries in `vscode.lm.tools`, and the tool set's name (`#gai`). */
+/** The tag every GAI tool carries in `vscode.lm.tools`. */
 export const GAI_TAG = 'gai';
-export const LM_TOOL_SET_NAME = 'gai';
 
 export const LM_TOOLS: readonly LmToolSpec[] = [
   {
@@ -88,13 +87,6 @@ export interface LmToolContribution {
   inputSchema: JsonObjectSchema;
 }
 
-export interface LmToolSetContribution {
-  name: string;
-  description: string;
-  icon: string;
-  tools: string[];
-}
-
 export function lmToolContribution(spec: LmToolSpec, facts: ToolFacts): LmToolContribution {
   const name = lmToolName(spec.tool);
   const asks = facts.risk === 'read' ? '' : ' The person confirms each call in VS Code first; GAI\'s tool profile and app permissions still apply (a refusal comes back as the result, saying why).';
@@ -115,22 +107,14 @@ export function lmToolContribution(spec: LmToolSpec, facts: ToolFacts): LmToolCo
 /**
  * The entries package.json must hold, from the registry's tools (every spec must name one).
  * Throws naming the missing tool: a renamed tool must not silently vanish from VS Code.
+ * No tool set: `languageModelToolSets` needs the proposed API `contribLanguageModelToolSets`,
+ * and the Marketplace and Open VSX refuse an extension that enables a proposed API.
  */
-export function lmToolsManifest(tools: readonly ToolFacts[]): { languageModelTools: LmToolContribution[]; languageModelToolSets: LmToolSetContribution[] } {
+export function lmToolsManifest(tools: readonly ToolFacts[]): { languageModelTools: LmToolContribution[] } {
   const languageModelTools = LM_TOOLS.map((spec) => {
     const facts = tools.find((tool) => tool.name === spec.tool);
     if (!facts) throw new Error(`lmToolsCatalog: GAI has no tool named "${spec.tool}" (tools: ${tools.map((t) => t.name).join(', ')})`);
     return lmToolContribution(spec, facts);
   });
-  return {
-    languageModelTools,
-    languageModelToolSets: [
-      {
-        name: LM_TOOL_SET_NAME,
-        description: "GAI's desktop tools: read the screen, click, type, press keys, scroll, drag, start apps, and navigate with GAI's navigation memory.",
-        icon: '$(device-desktop)',
-        tools: languageModelTools.map((tool) => tool.toolReferenceName),
-      },
-    ],
-  };
+  return { languageModelTools };
 }
