@@ -102,7 +102,8 @@ function toElement(e: RawElement, scale: number, app: string | undefined, pid: n
   const secret = role === 'password text';
   const ancestors = e.ancestors.slice(-4).map((a) => ({ role: macRole(a.role, a.subrole), name: a.name }));
   return {
-    name: e.name,
+    // A static text's words are its AXValue (AT-SPI names a label by its text).
+    name: e.name || (role === 'label' && e.value ? e.value.slice(0, 200) : ''),
     role,
     bbox: toPixels(e.frame, scale),
     states: macStates(role, e.states, e.checked),

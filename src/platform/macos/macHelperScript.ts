@@ -14,14 +14,26 @@ export const MAC_HELPER_SCRIPT = String.raw`
 ObjC.import('Cocoa');
 ObjC.import('ApplicationServices');
 ObjC.import('CoreGraphics');
+// CGWindowListCopyWindowInfo returns a +1 CFArrayRef: hand it to ARC as an NSArray.
+ObjC.bindFunction('CFBridgingRelease', ['id', ['void *']]);
 
 var out = $.NSFileHandle.fileHandleWithStandardOutput;
 function send(obj) {
   out.writeData($(JSON.stringify(obj) + '\n').dataUsingEncoding($.NSUTF8StringEncoding));
 }
+// AX values come back as CF references: cast to an ObjC object, then unwrap only plain values
+// (strings, numbers); an element or an AXValue stays an object.
 function js(ref) {
   if (ref === undefined || ref === null) return undefined;
-  try { return ObjC.deepUnwrap(ObjC.castRefToObject(ref)); } catch (e) { return undefined; }
+  try {
+    var obj = ObjC.castRefToObject(ref);
+    if (obj.isKindOfClass($.NSString) || obj.isKindOfClass($.NSNumber)) return obj.js;
+    return undefined;
+  } catch (e) { return undefined; }
+}
+function str(obj) {
+  var v = ObjC.unwrap(obj);
+  return typeof v === 'string' ? v : undefined;
 }
 function copyAttr(el, name) {
   var ref = Ref();
@@ -66,7 +78,8 @@ function permissions() {
   return { accessibility: !!$.AXIsProcessTrusted(), screenRecording: screen };
 }
 function prompt() {
-  var opts = $.NSDictionary.dictionaryWithObjectForKey($.kCFBooleanTrue, $('AXTrustedCheckOptionPrompt'));
+  // kAXTrustedCheckOptionPrompt's value; an NSNumber bool is a CFBoolean.
+  var opts = $.NSDictionary.dictionaryWithObjectForKey($.NSNumber.numberWithBool(true), $('AXTrustedCheckOptionPrompt'));
   var trusted = !!$.AXIsProcessTrustedWithOptions(opts);
   if (typeof $.CGRequestScreenCaptureAccess === 'function') $.CGRequestScreenCaptureAccess();
   return { accessibility: trusted };
@@ -90,12 +103,12 @@ function appsByPid() {
   var apps = $.NSWorkspace.sharedWorkspace.runningApplications;
   for (var i = 0; i < apps.count; i++) {
     var a = apps.objectAtIndex(i);
-    map[a.processIdentifier] = { name: a.localizedName.js, bundleId: a.bundleIdentifier.js, active: !!a.active };
+    map[a.processIdentifier] = { name: str(a.localizedName), bundleId: str(a.bundleIdentifier) };
   }
   return map;
 }
 function windows() {
-  var info = ObjC.deepUnwrap(ObjC.castRefToObject($.CGWindowListCopyWindowInfo($.kCGWindowListOptionOnScreenOnly | $.kCGWindowListExcludeDesktopElements, 0))) || [];
+  var info = ObjC.deepUnwrap($.CFBridgingRelease($.CGWindowListCopyWindowInfo($.kCGWindowListOptionOnScreenOnly | $.kCGWindowListExcludeDesktopElements, 0))) || [];
   var apps = appsByPid();
   var front = $.NSWorkspace.sharedWorkspace.frontmostApplication;
   var frontPid = front ? front.processIdentifier : -1;
@@ -123,7 +136,7 @@ function elements(req) {
   var front = $.NSWorkspace.sharedWorkspace.frontmostApplication;
   var pid = req.pid || (front ? front.processIdentifier : 0);
   var app = $.AXUIElementCreateApplication(pid);
-  var appName = front && front.processIdentifier === pid ? front.localizedName.js : '';
+  var appName = front && front.processIdentifier === pid ? str(front.localizedName) || '' : '';
   walk++;
   refs = {};
   var max = req.max || 2000;
@@ -174,16 +187,20 @@ function perform(req) {
   var el = refs[req.ref];
   if (!el) throw new Error('the element is gone (read again): ' + req.ref);
   if (!attrBool(el, 'AXEnabled')) throw new Error('the element is disabled');
-  var names = js(copyAttrNames(el)) || [];
+  var names = actionNames(el);
   if (names.indexOf('AXPress') < 0) throw new Error('the element offers no press action (it has: ' + (names.join(', ') || 'none') + ')');
   if (req.dryRun) return { action: 'press' };
   var err = $.AXUIElementPerformAction(el, $('AXPress'));
   if (err !== 0) throw new Error('AXPress failed (AXError ' + err + ')');
   return { action: 'press' };
 }
-function copyAttrNames(el) {
+function actionNames(el) {
   var ref = Ref();
-  return $.AXUIElementCopyActionNames(el, ref) === 0 ? ref[0] : undefined;
+  if ($.AXUIElementCopyActionNames(el, ref) !== 0 || !ref[0]) return [];
+  var arr = ObjC.castRefToObject(ref[0]);
+  var names = [];
+  for (var i = 0; i < arr.count; i++) names.push(str(arr.objectAtIndex(i)));
+  return names;
 }
 
 // The person's input since the helper started: the HID system's event counters (no permission

@@ -61,7 +61,7 @@ describe('macOS ports over the JXA helper protocol', () => {
     const { accessibility } = start();
     assert.equal(await accessibility.available(), true);
     const elements = await accessibility.elements();
-    const byName = new Map(elements.map((e) => [e.name || e.text, e]));
+    const byName = new Map(elements.map((e) => [e.name, e]));
     const save = byName.get('Save')!;
     assert.equal(save.role, 'push button');
     assert.deepEqual(save.bbox, { x: 1400, y: 1200, width: 160, height: 48 });
@@ -87,6 +87,7 @@ describe('macOS ports over the JXA helper protocol', () => {
     assert.equal(item.role, 'menu item');
     assert.deepEqual(item.ancestors, [{ role: 'menu', name: 'File' }, { role: 'menu', name: 'File' }]);
     assert.equal(byName.get('Hello from TextEdit')!.role, 'label');
+    assert.equal(byName.get('Hello from TextEdit')!.text, 'Hello from TextEdit');
     assert.equal(byName.get('Learn more')!.role, 'link');
     assert.deepEqual(save.window, { name: 'Untitled', role: 'frame', active: true });
     const focused = await accessibility.focusedElement!();
@@ -97,7 +98,7 @@ describe('macOS ports over the JXA helper protocol', () => {
   it('presses through AXPress, says so on a dry run, and rejects a disabled, gone or actionless element with the reason', async () => {
     const { accessibility } = start();
     const elements = await accessibility.elements();
-    const ref = (name: string): string => elements.find((e) => e.name === name || e.text === name)!.ref!;
+    const ref = (name: string): string => elements.find((e) => e.name === name)!.ref!;
     assert.equal(await accessibility.perform!(ref('Save'), { kind: 'press', dryRun: true }), 'press');
     assert.equal(await accessibility.perform!(ref('Save'), { kind: 'press' }), 'press');
     await assert.rejects(accessibility.perform!(ref('Delete'), { kind: 'press' }), /the element is disabled/);
