@@ -20,7 +20,7 @@ export interface PlatformPart {
 }
 
 const LINUX: PlatformPart[] = [
-  { part: 'screen and input', how: 'nut-js (libnut, XTest) on X11; per compositor on Wayland (sway, GNOME, KDE Plasma)', verified: 'ci' },
+  { part: 'screen and input', how: 'nut-js (libnut, XTest) on X11, x64; per compositor on Wayland (sway, GNOME, KDE Plasma)', verified: 'ci' },
   { part: 'accessibility tree', how: 'AT-SPI through a python3 helper: GTK 2/3/4, Qt, LibreOffice, Chromium, Firefox', verified: 'ci' },
   { part: 'stop hotkey and takeover', how: "X11: XInput 2 in a helper; sway: its IPC; KDE: the portal's GlobalShortcuts; GNOME Wayland: no global shortcut (Mutter gives none)", verified: 'ci' },
   { part: 'Record Steps', how: 'X11: XInput 2 raw events in a helper; Wayland gives no program the input of other windows', verified: 'ci' },
@@ -43,10 +43,16 @@ const MACOS: PlatformPart[] = [
   { part: 'OCR', how: 'tesseract.js (wasm), the same on every platform', verified: 'ci' },
 ];
 
-export function platformSupport(platform: NodeJS.Platform = process.platform): PlatformPart[] {
-  if (platform === 'win32') return WINDOWS;
-  if (platform === 'darwin') return MACOS;
-  return LINUX;
+/** libnut publishes no arm64 addon for Linux or Windows (docs/packaging.md): no nut-js input or screen there. */
+const NO_LIBNUT: Record<string, PlatformPart> = {
+  linux: { part: 'screen and input', how: 'X11 needs libnut, which has no arm64 addon: not available; Wayland (sway, GNOME, KDE Plasma) through the compositor', verified: 'packaged' },
+  win32: { part: 'screen and input', how: 'libnut has no arm64 addon for Windows: mouse, keyboard and screen capture are not available', verified: 'unavailable' },
+};
+
+export function platformSupport(platform: NodeJS.Platform = process.platform, arch: string = process.arch): PlatformPart[] {
+  const parts = platform === 'win32' ? WINDOWS : platform === 'darwin' ? MACOS : LINUX;
+  const missing = arch === 'arm64' ? NO_LIBNUT[platform === 'win32' ? 'win32' : platform === 'darwin' ? '' : 'linux'] : undefined;
+  return missing ? parts.map((part) => (part.part === missing.part ? missing : part)) : parts;
 }
 
 export const VERIFICATION_WORDS: Record<Verification, string> = {

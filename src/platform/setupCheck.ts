@@ -15,6 +15,7 @@ import { gnomeProblem } from './linux/gnome/gnomeReadiness';
 import { kdeProblem } from './linux/kde/kdeReadiness';
 import { unsupportedReason } from './linux/wayland/waylandDesktop';
 import { platformSupport, type PlatformPart } from './platformSupport';
+import { nutMissing } from './nut/nutLoader';
 
 type Sharp = (typeof import('sharp'))['default'];
 
@@ -103,7 +104,9 @@ function checkBrowsers(): SetupReport['browsers'] {
 
 async function checkNut(): Promise<{ detail: string; nativeModule?: string }> {
   // Importing nut-js loads libnut's native addon; it opens the display only when used.
-  await import('@nut-tree-fork/nut-js');
+  await import('@nut-tree-fork/nut-js').catch((error: unknown) => {
+    throw nutMissing(error);
+  });
   const nativeModule = loadedNativeFile('libnut.node') ?? installedLibnut();
   return { detail: nativeModule ? `native module ${nativeModule}` : 'loaded (native module path unknown)', nativeModule };
 }
