@@ -231,27 +231,28 @@ public static class GaiUia {
     return "[" + string.Join(",", s) + "]";
   }
 
-  static string Element(AutomationElement e, string window, string ancestors, string reference) {
+  static string Element(AutomationElement e, Rect r, string window, string ancestors, string reference) {
     var c = e.Cached;
-    Rect r = c.BoundingRectangle;
     object t = e.GetCachedPropertyValue(TogglePattern.ToggleStateProperty, true);
     return "{\"name\":" + GaiJson.S(c.Name) + ",\"controlType\":" + GaiJson.S(c.ControlType.ProgrammaticName) + "," + GaiJson.R(r.X, r.Y, r.Width, r.Height)
       + ",\"states\":" + States(e, false) + ",\"password\":" + (c.IsPassword ? "true" : "false") + ",\"toggles\":" + (t is ToggleState ? "true" : "false")
       + ",\"pid\":" + c.ProcessId + ",\"app\":" + GaiJson.S(GaiWin.App((uint)c.ProcessId)) + ",\"window\":" + window + ",\"ancestors\":[" + ancestors + "],\"ref\":" + GaiJson.S(reference) + "}";
   }
 
-  static void Walk(AutomationElement e, string window, List<string> named, List<string> output, int depth) {
+  /** Boxes are clipped to the window: a scrolled-away part of a list is not where a click lands. */
+  static void Walk(AutomationElement e, Rect clip, string window, List<string> named, List<string> output, int depth) {
     if (output.Count >= MaxElements || depth > 60) return;
     foreach (AutomationElement child in e.CachedChildren) {
       var c = child.Cached;
-      if (c.IsOffscreen || c.BoundingRectangle.IsEmpty || c.BoundingRectangle.Width < 1 || c.BoundingRectangle.Height < 1) { Walk(child, window, named, output, depth + 1); continue; }
+      Rect r = Rect.Intersect(c.BoundingRectangle, clip);
+      if (c.IsOffscreen || r.IsEmpty || r.Width < 1 || r.Height < 1) { Walk(child, clip, window, named, output, depth + 1); continue; }
       string reference = "g" + generation + "e" + output.Count;
       int from = Math.Max(0, named.Count - 4);
-      output.Add(Element(child, window, string.Join(",", named.GetRange(from, named.Count - from)), reference));
+      output.Add(Element(child, r, window, string.Join(",", named.GetRange(from, named.Count - from)), reference));
       refs[reference] = child;
       bool pushed = !string.IsNullOrEmpty(c.Name);
       if (pushed) named.Add("{\"role\":" + GaiJson.S(c.ControlType.ProgrammaticName) + ",\"name\":" + GaiJson.S(c.Name) + "}");
-      Walk(child, window, named, output, depth + 1);
+      Walk(child, clip, window, named, output, depth + 1);
       if (pushed) named.RemoveAt(named.Count - 1);
     }
   }
@@ -269,7 +270,7 @@ public static class GaiUia {
       AutomationElement root;
       try { root = AutomationElement.FromHandle(h).GetUpdatedCache(cr); } catch (ElementNotAvailableException) { continue; }
       string window = "{\"name\":" + GaiJson.S(root.Cached.Name) + ",\"role\":\"frame\",\"active\":" + (h == active ? "true" : "false") + "}";
-      Walk(root, window, new List<string>(), output, 0);
+      Walk(root, root.Cached.BoundingRectangle, window, new List<string>(), output, 0);
     }
     return "\"elements\":[" + string.Join(",", output) + "]";
   }

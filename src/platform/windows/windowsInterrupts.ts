@@ -99,7 +99,8 @@ class WindowsWatch implements InterruptWatch {
     if (this.closed) return;
     this.closed = true;
     this.unsubscribe();
-    await this.helper.request('unwatch').catch(() => undefined); // a helper that died released the hotkey with it
+    if (this.warnedEnd) return; // the helper that died released the hotkey with it: starting one to say so is a waste
+    await this.helper.request('unwatch').catch(() => undefined);
   }
 
   private async mark(): Promise<void> {

@@ -4,7 +4,7 @@
 // The desktop: a 2560x1440 monitor at 100% at (0,0) and a 3840x2160 one at 150% to its left, at
 // (-3840,0); Notepad on the left one, a Settings dialog on the right. argv[2]: comma-separated
 // behaviours (fatal, silent, crash-once, crash-always, slow-elements, malformed, hotkey-held,
-// press-hotkey, press-corner). GAI_SCRIPT_LOG: a file each request is appended to.
+// press-hotkey, press-corner, crash-in-watch). GAI_SCRIPT_LOG: a file each request is appended to.
 import { appendFileSync, existsSync, writeFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 
@@ -84,6 +84,7 @@ createInterface({ input: process.stdin }).on('line', (line) => {
       ok({ hotkey: q.vk !== 0 && !held, hotkeyError: held ? 1409 : 0, corner: q.corner === true });
       if (flags.has('press-hotkey')) setTimeout(() => out({ event: 'stop', trigger: 'hotkey' }), 50);
       if (flags.has('press-corner')) setTimeout(() => out({ event: 'stop', trigger: 'corner' }), 50);
+      if (flags.has('crash-in-watch')) setTimeout(() => process.exit(2), 50);
       return;
     }
     case 'unwatch':

@@ -63,6 +63,15 @@ describe('Windows interrupts', () => {
     await watch.close();
   });
 
+  it('a helper that dies during the watch is said once, and closing still works', async () => {
+    const { interrupts } = start('crash-in-watch');
+    const watch = await interrupts.watch({ stopHotkey: CTRL_ALT_ESCAPE, failSafeCorner: true, watchInput: true }, handlers);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    assert.deepEqual(warnings, ['the stop hotkey watch ended with the UI Automation helper; use the Stop button']);
+    assert.deepEqual(stops, []);
+    await watch.close();
+  });
+
   it('a key RegisterHotKey has no code for is a warning, not a crash', async () => {
     const { interrupts } = start('');
     const watch = await interrupts.watch({ stopHotkey: { modifiers: ['ctrl'], key: 'mediaplay' }, failSafeCorner: true, watchInput: true }, handlers);
