@@ -108,10 +108,17 @@ function toElement(e: RawElement, scale: number, app: string | undefined, pid: n
     bbox: toPixels(e.frame, scale),
     states: macStates(role, e.states, e.checked),
     ...(e.value !== undefined && !secret ? { text: e.value, ...(e.value.length >= 2000 ? { textCut: true } : {}) } : {}),
-    ...(e.window ? { window: { name: e.window.name, role: e.window.role === 'AXDialog' ? 'dialog' : 'frame', active: e.window.active } } : {}),
+    ...(e.window ? { window: { name: e.window.name, role: windowRole(e.window.role), active: e.window.active } } : {}),
     ...(ancestors.length > 0 ? { ancestors } : {}),
     ...(app ? { app } : {}),
     ...(pid !== undefined ? { pid } : {}),
     ref: e.ref,
   };
+}
+
+/** AXStandardWindow → `frame`, AXDialog → `dialog`, an open context menu → `menu`. */
+function windowRole(role: string): string {
+  if (role === 'AXDialog' || role === 'AXSystemDialog') return 'dialog';
+  if (role === 'AXMenu') return 'menu';
+  return 'frame';
 }

@@ -23,6 +23,11 @@ export interface MacPorts {
   interrupts: InterruptPort;
   /** Which macOS permission is missing for which app, and the System Settings pane to open. */
   permissions(signal?: AbortSignal): Promise<MacPermissionReport>;
+  /**
+   * Asks macOS to show its own prompts (Accessibility: the dialog that opens the pane with the
+   * host listed; Screen Recording: the request, shown once per app), then reports as `permissions`.
+   */
+  requestPermissions(signal?: AbortSignal): Promise<MacPermissionReport>;
   dispose(): Promise<void>;
 }
 
@@ -40,6 +45,10 @@ export function createMacPorts(env: NodeJS.ProcessEnv = process.env, options: Ma
     accessibility: new MacAccessibility(helper, scaleFactor, options.onWarning),
     interrupts: new MacInterrupts({ ...helperOptions, idleMs: 0 }, scaleFactor, options.pollMs),
     permissions: (signal) => checkMacPermissions(helper, env, signal),
+    requestPermissions: async (signal) => {
+      await helper.request('prompt', {}, { signal });
+      return checkMacPermissions(helper, env, signal);
+    },
     dispose: () => helper.dispose(),
   };
 }

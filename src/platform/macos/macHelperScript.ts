@@ -168,9 +168,12 @@ function elements(req) {
     var kids = children(el);
     for (var i = 0; i < kids.length; i++) visit(kids[i], depth + 1, next, win);
   }
+  // An open context menu is a child of the application itself, outside every window.
+  var top = children(app);
+  for (var m = 0; m < top.length; m++) if (attrString(top[m], 'AXRole') === 'AXMenu') wins.push(top[m]);
   for (var w = 0; w < wins.length; w++) {
     var winName = attrString(wins[w], 'AXTitle') || '';
-    visit(wins[w], 0, [], { name: winName, role: attrString(wins[w], 'AXSubrole') || 'AXWindow', active: w === 0 });
+    visit(wins[w], 0, [], { name: winName, role: attrString(wins[w], 'AXRole') === 'AXMenu' ? 'AXMenu' : attrString(wins[w], 'AXSubrole') || 'AXWindow', active: w === 0 });
   }
   return { elements: found, app: appName, pid: pid, cut: found.length >= max || Date.now() > deadline };
 }

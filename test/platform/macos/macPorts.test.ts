@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isSecretRole } from '../../../src/desktop/reading/screenPrivacy';
@@ -90,6 +90,8 @@ describe('macOS ports over the JXA helper protocol', () => {
     assert.equal(byName.get('Hello from TextEdit')!.text, 'Hello from TextEdit');
     assert.equal(byName.get('Learn more')!.role, 'link');
     assert.deepEqual(save.window, { name: 'Untitled', role: 'frame', active: true });
+    assert.deepEqual(byName.get('Copy')!.window, { name: '', role: 'menu', active: false });
+    assert.deepEqual(byName.get('Copy')!.bbox, { x: 840, y: 640, width: 320, height: 44 });
     const focused = await accessibility.focusedElement!();
     assert.deepEqual(focused, { name: 'Password', role: 'password text', states: ['enabled', 'focused'] });
     assert.deepEqual(warnings, []);
@@ -133,6 +135,13 @@ describe('macOS ports over the JXA helper protocol', () => {
     assert.match(report.problems[1]!.message, /Screen Recording permission.*switch on Terminal/);
   });
 
+  it('asking for the permissions shows macOS\'s prompts and reports what is still missing', async () => {
+    const prompted = join(dir, 'prompted');
+    const report = await start('denied', { GAI_SCRIPT_PROMPTED: prompted }).requestPermissions();
+    assert.equal(readFileSync(prompted, 'utf8'), 'yes');
+    assert.deepEqual(report.problems.map((p) => p.permission), ['accessibility', 'screenRecording']);
+  });
+
   it('granted: no problems', async () => {
     const report = await start().permissions();
     assert.deepEqual(report.problems, []);
@@ -147,7 +156,7 @@ describe('macOS ports over the JXA helper protocol', () => {
   it('stray and malformed lines on the helper\'s stdout are skipped', async () => {
     const { windows, accessibility } = start('malformed');
     assert.equal((await windows.listWindows()).length, 2);
-    assert.equal((await accessibility.elements()).length, 10);
+    assert.equal((await accessibility.elements()).length, 11);
   });
 
   it('the stop hotkey (ctrl+alt+escape) polled from the key state stops the watch once', async () => {

@@ -46,13 +46,18 @@ const ELEMENTS = [
   { role: 'AXPopUpButton', subrole: '', name: 'Format', frame: { x: 200, y: 260, width: 160, height: 22 }, states: ['enabled'], ancestors: [], window: win, value: 'Rich Text', ref: '1:6' },
   { role: 'AXMenuItem', subrole: '', name: 'Open Recent', frame: { x: 150, y: 120, width: 200, height: 22 }, states: ['enabled'], ancestors: [{ role: 'AXMenuBarItem', subrole: '', name: 'File' }, { role: 'AXMenu', subrole: '', name: 'File' }], window: win, ref: '1:7' },
   { role: 'AXStaticText', subrole: '', name: '', frame: { x: 120, y: 300, width: 300, height: 16 }, states: ['enabled'], ancestors: [], window: win, value: 'Hello from TextEdit', ref: '1:8' },
+  // An open context menu: a child of the application, outside the window.
+  { role: 'AXMenuItem', subrole: '', name: 'Copy', frame: { x: 420, y: 320, width: 160, height: 22 }, states: ['enabled'], ancestors: [], window: { name: '', role: 'AXMenu', active: false }, ref: '1:10' },
   { role: 'AXLink', subrole: '', name: 'Learn more', frame: { x: 120, y: 330, width: 90, height: 16 }, states: ['enabled'], ancestors: [], window: win, ref: '1:9' },
 ];
 
 let polls = 0;
 const handlers = {
   permissions: () => ({ accessibility: trusted, screenRecording: trusted }),
-  prompt: () => ({ accessibility: trusted }),
+  prompt: () => {
+    if (process.env.GAI_SCRIPT_PROMPTED) writeFileSync(process.env.GAI_SCRIPT_PROMPTED, 'yes');
+    return { accessibility: trusted };
+  },
   screens: () => ({ screens: SCREENS }),
   windows: () => {
     if (flags.has('crash-windows') && starts === 1) process.exit(3);
