@@ -35,12 +35,16 @@ export class PhysicalPixels {
   private async measure(): Promise<number> {
     if (!this.screenSize) return 1;
     const [answer, size] = await Promise.all([this.helper.request('screen'), this.screenSize()]);
-    const physical = answer.screen as BBox | undefined;
-    if (!physical || !(physical.width > 0) || !(size.width > 0)) return 1;
-    const ratio = size.width / physical.width;
-    if (Math.abs(ratio - 1) < 0.01) return 1;
+    const desktop = answer.screen as BBox | undefined;
+    const primary = answer.primary as BBox | undefined;
+    if (!desktop || !(desktop.width > 0) || !(size.width > 0)) return 1;
+    // libnut grabs the primary monitor or the whole desktop: either width in physical pixels means they agree.
+    if ([desktop.width, primary?.width ?? 0].some((width) => Math.abs(size.width / width - 1) < 0.01)) return 1;
+    // Unaware, libnut sees the primary monitor at 96 DPI.
+    const physical = primary && primary.width > 0 ? primary.width : desktop.width;
+    const ratio = size.width / physical;
     this.onWarning?.(
-      `GAI's screenshots are ${size.width} pixels wide and the desktop ${physical.width} physical pixels: this process is not DPI aware, so window and element boxes are scaled by ${ratio.toFixed(3)} (exact on one monitor; with monitors at different scales, boxes on the others may be off)`,
+      `GAI's screenshots are ${size.width} pixels wide and the primary monitor ${physical} physical pixels: this process is not DPI aware, so window and element boxes are scaled by ${ratio.toFixed(3)} (exact on the primary monitor; on monitors at another scale, boxes may be off)`,
     );
     return ratio;
   }

@@ -70,8 +70,16 @@ public static class GaiWin {
   [DllImport("user32.dll")] public static extern IntPtr SetTimer(IntPtr hwnd, IntPtr id, uint ms, IntPtr proc);
   [DllImport("kernel32.dll")] public static extern uint GetCurrentThreadId();
 
+  [DllImport("user32.dll")] public static extern IntPtr SetThreadDpiAwarenessContext(IntPtr value);
+
   // DPI_AWARENESS_CONTEXT_PER_MONITOR_AWARE_V2: rectangles in physical pixels on every monitor.
-  public static bool DpiAware() { return SetProcessDpiAwarenessContext(new IntPtr(-4)); }
+  // The process's awareness may be set already by powershell.exe's manifest (the call then
+  // fails): the thread's is set too, on every thread that asks, before every request.
+  public static bool DpiAware() {
+    bool process = SetProcessDpiAwarenessContext(new IntPtr(-4));
+    return ThreadDpi() || process;
+  }
+  public static bool ThreadDpi() { return SetThreadDpiAwarenessContext(new IntPtr(-4)) != IntPtr.Zero; }
 
   static readonly Dictionary<uint, string> apps = new Dictionary<uint, string>();
   public static string App(uint pid) {
@@ -143,7 +151,9 @@ public static class GaiWin {
 
   public static string Screen() {
     // SM_XVIRTUALSCREEN..SM_CYVIRTUALSCREEN: every monitor's union, physical pixels when DPI aware.
-    return "\"screen\":{" + GaiJson.R(GetSystemMetrics(76), GetSystemMetrics(77), GetSystemMetrics(78), GetSystemMetrics(79)) + "}";
+    // SM_CXSCREEN/SM_CYSCREEN: the primary monitor, at (0,0).
+    return "\"screen\":{" + GaiJson.R(GetSystemMetrics(76), GetSystemMetrics(77), GetSystemMetrics(78), GetSystemMetrics(79))
+      + "},\"primary\":{" + GaiJson.R(0, 0, GetSystemMetrics(0), GetSystemMetrics(1)) + "}";
   }
 
   public static string Input() {
@@ -162,6 +172,7 @@ public static class GaiWin {
     int error = 0; bool registered = false;
     var ready = new ManualResetEvent(false);
     watcher = new Thread(delegate() {
+      ThreadDpi();
       watcherThread = GetCurrentThreadId();
       if (vk != 0) { registered = RegisterHotKey(IntPtr.Zero, 1, modifiers | 0x4000, vk); if (!registered) error = Marshal.GetLastWin32Error(); } // MOD_NOREPEAT
       if (corner) SetTimer(IntPtr.Zero, IntPtr.Zero, 50, IntPtr.Zero);
@@ -333,6 +344,7 @@ while ($true) {
   try {
     $q = ConvertFrom-Json $line
     $id = [long]$q.id
+    [void][GaiWin]::ThreadDpi()
     switch ($q.cmd) {
       'windows' { $body = [GaiWin]::Windows() }
       'active' { $body = [GaiWin]::Active() }

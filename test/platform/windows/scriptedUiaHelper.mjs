@@ -58,7 +58,7 @@ createInterface({ input: process.stdin }).on('line', (line) => {
   if (flags.has('malformed')) out('{"id": broken');
   switch (q.cmd) {
     case 'screen':
-      return ok({ screen: { x: -3840, y: 0, width: 6400, height: 2160 } });
+      return ok({ screen: { x: -3840, y: 0, width: 6400, height: 2160 }, primary: JSON.parse(process.env.GAI_SCRIPT_PRIMARY ?? '{"x":0,"y":0,"width":2560,"height":1440}') });
     case 'windows':
       return ok({ windows: [saveDialog, notepad, settings] });
     case 'active':

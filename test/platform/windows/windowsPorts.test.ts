@@ -52,15 +52,23 @@ describe('Windows ports over the UI Automation helper protocol', () => {
     assert.deepEqual(warnings, [], 'a DPI-aware host needs no scaling and says nothing');
   });
 
+  it('takes boxes as they are when libnut grabs only the primary monitor in physical pixels', async () => {
+    const { windows } = start('', { screenSize: async () => ({ width: 2560, height: 1440 }) });
+    assert.deepEqual((await windows.activeWindow())?.bounds, { x: -3000, y: 150, width: 1500, height: 1050 });
+    assert.deepEqual(warnings, []);
+  });
+
   it('scales boxes to the screenshots of a DPI-unaware host, and says so once', async () => {
-    // The unaware node.exe sees 2560 + 3840 / 1.5 = 5120 pixels across the two monitors.
-    const { windows, accessibility } = start('', { screenSize: async () => ({ width: 5120, height: 1440 }) });
+    // A 3840-wide primary monitor at 150%: an unaware node.exe sees it 2560 wide.
+    const primary = JSON.stringify({ x: 0, y: 0, width: 3840, height: 2160 });
+    const { windows, accessibility } = start('', { screenSize: async () => ({ width: 2560, height: 1440 }) }, { GAI_SCRIPT_PRIMARY: primary });
     const active = await windows.activeWindow();
-    assert.deepEqual(active?.bounds, { x: -2400, y: 120, width: 1200, height: 840 });
+    assert.deepEqual(active?.bounds, { x: -2000, y: 100, width: 1000, height: 700 });
     const ok = (await accessibility.elements()).find((e) => e.name === 'OK');
-    assert.deepEqual(ok?.bbox, { x: -1760, y: 560, width: 108, height: 38 });
+    assert.deepEqual(ok?.bbox, { x: -1467, y: 467, width: 90, height: 32 });
+    await windows.listWindows!();
     assert.equal(warnings.length, 1);
-    assert.match(warnings[0]!, /not DPI aware.*scaled by 0\.800/);
+    assert.match(warnings[0]!, /primary monitor 3840 physical pixels: this process is not DPI aware.*scaled by 0\.667/);
   });
 
   it('reads the tree with Linux role words, states, ancestors, app and refs, in reading order', async () => {
