@@ -3,8 +3,10 @@
 // Open VSX (`ovsx publish`, OVSX_PAT). A registry whose token is missing is a dry run for it:
 // the script says what it would do. It refuses, before packaging, a dirty git tree, a version
 // already tagged, a CHANGELOG without the version's heading, and a manifest without repository.
-// Usage: node scripts/release.mjs [--dry-run] [--out-dir DIR] [--skip-package]
+// Usage: node scripts/release.mjs [--dry-run] [--out-dir DIR] [--skip-package] [--from-tag]
 //   --skip-package  publish the .vsix files already in --out-dir (CI packages in its own step)
+//   --from-tag      release the tag v<version> that HEAD is (CI on a pushed tag): the tag must
+//                   exist and point at HEAD instead of not existing
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -13,16 +15,17 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const TARGETS = ['linux-x64', 'linux-arm64', 'win32-x64', 'win32-arm64', 'darwin-x64', 'darwin-arm64'];
-const USAGE = 'usage: node scripts/release.mjs [--dry-run] [--out-dir DIR] [--skip-package]';
+const USAGE = 'usage: node scripts/release.mjs [--dry-run] [--out-dir DIR] [--skip-package] [--from-tag]';
 
 class ReleaseError extends Error {}
 
 export function parseArgs(argv) {
-  const options = { dryRun: false, outDir: undefined, skipPackage: false };
+  const options = { dryRun: false, outDir: undefined, skipPackage: false, fromTag: false };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === '--dry-run') options.dryRun = true;
     else if (arg === '--skip-package') options.skipPackage = true;
+    else if (arg === '--from-tag') options.fromTag = true;
     else if (arg === '--out-dir') {
       const value = argv[++i];
       if (!value || value.startsWith('--')) throw new ReleaseError(`--out-dir needs a folder. ${USAGE}`);
@@ -40,13 +43,17 @@ function git(root, args) {
 }
 
 /** Every reason this tree may not be released, in one list (empty: go). */
-export function refusals(root) {
+export function refusals(root, fromTag = false) {
   const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
   const version = manifest.version;
   const reasons = [];
   const dirty = git(root, ['status', '--porcelain']).trim();
   if (dirty) reasons.push(`the git tree has uncommitted changes (${dirty.split('\n').length} paths): commit or set them aside first`);
-  if (git(root, ['tag', '--list', `v${version}`]).trim()) reasons.push(`version ${version} is already tagged v${version}: raise "version" in package.json`);
+  const tagged = git(root, ['tag', '--list', `v${version}`]).trim() !== '';
+  if (!fromTag && tagged) reasons.push(`version ${version} is already tagged v${version}: raise "version" in package.json`);
+  if (fromTag && (!tagged || git(root, ['rev-list', '-n', '1', `v${version}`]).trim() !== git(root, ['rev-parse', 'HEAD']).trim())) {
+    reasons.push(`--from-tag: HEAD is not tagged v${version} (package.json's version): tag the release commit v${version}`);
+  }
   const changelog = existsSync(join(root, 'CHANGELOG.md')) ? readFileSync(join(root, 'CHANGELOG.md'), 'utf8') : '';
   const heading = new RegExp(`^## \\[${version.replaceAll('.', '\\.')}\\]`, 'm');
   if (!heading.test(changelog)) reasons.push(`CHANGELOG.md has no "## [${version}] - YYYY-MM-DD" entry: write what this version changes`);
@@ -82,7 +89,7 @@ export function plan(files, env, dryRun) {
 
 export function main(argv, env = process.env, root = resolve(dirname(fileURLToPath(import.meta.url)), '..'), log = console.log) {
   const options = parseArgs(argv);
-  const { version, reasons } = refusals(root);
+  const { version, reasons } = refusals(root, options.fromTag);
   if (reasons.length) throw new ReleaseError(`not releasing ${version}:\n- ${reasons.join('\n- ')}`);
   const outDir = options.outDir ?? mkdtempSync(join(tmpdir(), `gai-release-${version}-`));
   if (!options.skipPackage) run(process.execPath, [join(root, 'scripts', 'package.mjs'), '--all', '--out-dir', outDir], root);

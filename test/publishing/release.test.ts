@@ -102,6 +102,21 @@ describe('release script', function () {
     assert.deepEqual(run.err.trim().split('\n').slice(1), ['- version 1.2.3 is already tagged v1.2.3: raise "version" in package.json']);
   });
 
+  it('--from-tag releases the tag HEAD is, and refuses when the tag is missing or elsewhere', () => {
+    const r = fresh();
+    const untagged = release(r, ['--from-tag', '--skip-package', '--out-dir', r.out]);
+    assert.equal(untagged.code, 1);
+    assert.match(untagged.err, /--from-tag: HEAD is not tagged v1\.2\.3/);
+    git(r.dir, 'tag', 'v1.2.3');
+    const tagged = release(r, ['--from-tag', '--skip-package', '--out-dir', r.out]);
+    assert.equal(tagged.code, 0, tagged.err);
+    assert.match(tagged.out, /release 1\.2\.3: 6 packages/);
+    git(r.dir, 'commit', '-q', '--allow-empty', '-m', 'later');
+    const moved = release(r, ['--from-tag', '--skip-package', '--out-dir', r.out]);
+    assert.equal(moved.code, 1);
+    assert.match(moved.err, /HEAD is not tagged v1\.2\.3/);
+  });
+
   it('says which packages are missing from the out dir', () => {
     const r = fresh();
     rmSync(join(r.out, 'gai-1.2.3-darwin-arm64.vsix'));
