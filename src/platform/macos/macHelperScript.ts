@@ -74,7 +74,8 @@ function children(el, name) {
 }
 
 function permissions() {
-  var screen = typeof $.CGPreflightScreenCaptureAccess === 'function' ? !!$.CGPreflightScreenCaptureAccess() : true;
+  // Before macOS 10.15 there is no such call (and no such permission); null: not known, never a guess.
+  var screen = typeof $.CGPreflightScreenCaptureAccess === 'function' ? !!$.CGPreflightScreenCaptureAccess() : null;
   return { accessibility: !!$.AXIsProcessTrusted(), screenRecording: screen };
 }
 function prompt() {

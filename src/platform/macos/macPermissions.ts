@@ -15,11 +15,14 @@ export interface MacPermissionProblem {
   pane: string;
   /** One line for `gai doctor` and Check Setup. */
   message: string;
+  /** False when macOS could not say (the permission may be there): the message says so. */
+  checked: boolean;
 }
 
 export interface MacPermissionReport {
   accessibility: boolean;
-  screenRecording: boolean;
+  /** Undefined when this macOS cannot say. */
+  screenRecording: boolean | undefined;
   /** The app macOS asks: the host GAI runs in. */
   host: { name: string; bundleId?: string };
   problems: MacPermissionProblem[];
@@ -50,7 +53,7 @@ export function hostApp(env: NodeJS.ProcessEnv): { name: string; bundleId?: stri
 export function describePermissions(answer: { accessibility?: unknown; screenRecording?: unknown }, env: NodeJS.ProcessEnv): MacPermissionReport {
   const host = hostApp(env);
   const accessibility = answer.accessibility === true;
-  const screenRecording = answer.screenRecording === true;
+  const screenRecording = typeof answer.screenRecording === 'boolean' ? answer.screenRecording : undefined;
   const problems: MacPermissionProblem[] = [];
   if (!accessibility) {
     problems.push({
@@ -58,17 +61,26 @@ export function describePermissions(answer: { accessibility?: unknown; screenRec
       app: host.name,
       pane: ACCESSIBILITY_PANE,
       message: `macOS has not given ${host.name} the Accessibility permission: GAI cannot read the accessibility tree, send clicks and keys, or see the stop hotkey. Open System Settings > Privacy & Security > Accessibility (open '${ACCESSIBILITY_PANE}'), switch on ${host.name}, then quit and reopen it`,
+      checked: true,
     });
   }
-  if (!screenRecording) {
+  if (screenRecording !== true) {
+    const known = screenRecording === false;
     problems.push({
       permission: 'screenRecording',
       app: host.name,
       pane: SCREEN_RECORDING_PANE,
-      message: `macOS has not given ${host.name} the Screen Recording permission: screenshots show only the desktop wallpaper and window titles are empty. Open System Settings > Privacy & Security > Screen & System Audio Recording (open '${SCREEN_RECORDING_PANE}'), switch on ${host.name}, then quit and reopen it`,
+      checked: known,
+      message: known
+        ? `macOS has not given ${host.name} the Screen Recording permission: screenshots show only the desktop wallpaper and window titles are empty. ${grant(SCREEN_RECORDING_PANE, host.name)}`
+        : `GAI could not ask this macOS whether ${host.name} has the Screen Recording permission: if screenshots show only the desktop wallpaper, ${grant(SCREEN_RECORDING_PANE, host.name).replace(/^O/, 'o')}`,
     });
   }
   return { accessibility, screenRecording, host, problems };
+}
+
+function grant(pane: string, app: string): string {
+  return `Open System Settings > Privacy & Security > Screen & System Audio Recording (open '${pane}'), switch on ${app}, then quit and reopen it`;
 }
 
 /** Asks the helper what macOS grants this process tree; rejects with the helper's failure. */

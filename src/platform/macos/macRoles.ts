@@ -61,8 +61,9 @@ export function macRole(role: string, subrole = ''): string {
 /** States the AX attributes imply beyond enabled/focused/selected: a check box's value 1 is checked. */
 export function macStates(role: string, states: readonly string[], checked: number | undefined): string[] {
   const out = [...states, 'showing', 'visible'];
-  if ((role === 'check box' || role === 'radio button' || role === 'switch' || role === 'toggle button' || role === 'page tab') && checked === 1) out.push('checked');
-  if (checked === 2) out.push('indeterminate');
+  const toggles = role === 'check box' || role === 'radio button' || role === 'switch' || role === 'toggle button' || role === 'page tab';
+  if (toggles && checked === 1) out.push('checked');
+  if (toggles && checked === 2) out.push('indeterminate');
   if (role === 'text' || role === 'password text') out.push('editable');
   return out;
 }

@@ -142,6 +142,13 @@ describe('macOS ports over the JXA helper protocol', () => {
     assert.deepEqual(report.problems.map((p) => p.permission), ['accessibility', 'screenRecording']);
   });
 
+  it('a Screen Recording permission macOS cannot report is said as unknown, not as missing', async () => {
+    const report = await start('no-preflight').permissions();
+    assert.equal(report.screenRecording, undefined);
+    assert.deepEqual(report.problems.map((p) => [p.permission, p.checked]), [['screenRecording', false]]);
+    assert.match(report.problems[0]!.message, /could not ask this macOS whether Visual Studio Code has the Screen Recording permission: if screenshots show only the desktop wallpaper, open System Settings/);
+  });
+
   it('granted: no problems', async () => {
     const report = await start().permissions();
     assert.deepEqual(report.problems, []);

@@ -5,7 +5,7 @@
 // argv[2]: comma-separated flags: denied (no Accessibility, no Screen Recording), crash-windows
 // (exits mid-request on the first start), slow-windows (never answers "windows"), malformed
 // (stray lines before each answer), hotkey-after=N (ctrl+alt+escape down from the Nth input poll),
-// corner-after=N, typing (the person types 3 keys between polls 2 and 3).
+// corner-after=N, no-preflight (a macOS without CGPreflightScreenCaptureAccess), typing (the person types 3 keys between polls 2 and 3).
 // GAI_SCRIPT_STATE: a file counting starts (a crash only on the first).
 import { createInterface } from 'node:readline';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -53,7 +53,7 @@ const ELEMENTS = [
 
 let polls = 0;
 const handlers = {
-  permissions: () => ({ accessibility: trusted, screenRecording: trusted }),
+  permissions: () => ({ accessibility: trusted, screenRecording: flags.has('no-preflight') ? null : trusted }),
   prompt: () => {
     if (process.env.GAI_SCRIPT_PROMPTED) writeFileSync(process.env.GAI_SCRIPT_PROMPTED, 'yes');
     return { accessibility: trusted };
