@@ -30,6 +30,8 @@ interface RawElement {
   window?: { name?: unknown; role?: unknown; active?: unknown } | null;
   ancestors?: unknown;
   ref?: unknown;
+  text?: unknown;
+  textCut?: unknown;
 }
 
 export class UiaAccessibility implements AccessibilityPort {
@@ -92,6 +94,10 @@ function toElement(raw: RawElement, factor: number): AccessibleElement | undefin
     bbox: scaleBox(box, factor),
     states: strings(raw.states),
   };
+  if (typeof raw.text === 'string') {
+    element.text = raw.text;
+    if (raw.textCut === true) element.textCut = true;
+  }
   if (raw.window) element.window = { name: str(raw.window.name), role: str(raw.window.role) || 'frame', active: raw.window.active === true };
   if (Array.isArray(raw.ancestors)) {
     element.ancestors = (raw.ancestors as Array<{ role?: unknown; name?: unknown }>)

@@ -207,6 +207,7 @@ public static class GaiUia {
   static readonly Dictionary<string, AutomationElement> refs = new Dictionary<string, AutomationElement>();
   static int generation = 0;
   const int MaxElements = 3000;
+  const int MaxText = 2000;
 
   static CacheRequest Request() {
     var cr = new CacheRequest();
@@ -223,6 +224,7 @@ public static class GaiUia {
     cr.Add(TogglePattern.ToggleStateProperty);
     cr.Add(SelectionItemPattern.IsSelectedProperty);
     cr.Add(ExpandCollapsePattern.ExpandCollapseStateProperty);
+    cr.Add(ValuePattern.ValueProperty);
     return cr;
   }
 
@@ -245,9 +247,18 @@ public static class GaiUia {
   static string Element(AutomationElement e, Rect r, string window, string ancestors, string reference) {
     var c = e.Cached;
     object t = e.GetCachedPropertyValue(TogglePattern.ToggleStateProperty, true);
-    return "{\"name\":" + GaiJson.S(c.Name) + ",\"controlType\":" + GaiJson.S(c.ControlType.ProgrammaticName) + "," + GaiJson.R(r.X, r.Y, r.Width, r.Height)
+    return "{" + Text(e) + "\"name\":" + GaiJson.S(c.Name) + ",\"controlType\":" + GaiJson.S(c.ControlType.ProgrammaticName) + "," + GaiJson.R(r.X, r.Y, r.Width, r.Height)
       + ",\"states\":" + States(e, false) + ",\"password\":" + (c.IsPassword ? "true" : "false") + ",\"toggles\":" + (t is ToggleState ? "true" : "false")
       + ",\"pid\":" + c.ProcessId + ",\"app\":" + GaiJson.S(GaiWin.App((uint)c.ProcessId)) + ",\"window\":" + window + ",\"ancestors\":[" + ancestors + "],\"ref\":" + GaiJson.S(reference) + "}";
+  }
+
+  /** A field's value (never a password's), its start when long. */
+  static string Text(AutomationElement e) {
+    if (e.Cached.IsPassword) return "";
+    string v = e.GetCachedPropertyValue(ValuePattern.ValueProperty, true) as string;
+    if (v == null) return "";
+    bool cut = v.Length > MaxText;
+    return "\"text\":" + GaiJson.S(cut ? v.Substring(0, MaxText) : v) + ",\"textCut\":" + (cut ? "true" : "false") + ",";
   }
 
   /** Boxes are clipped to the window: a scrolled-away part of a list is not where a click lands. */

@@ -31,7 +31,7 @@ describe('the Windows helper script', () => {
     for (const field of ['"windows"', '"window"', '"windowId"', '"elements"', '"focused"', '"action"', '"hotkey"', '"hotkeyError"', '"corner"', '"lastInput"', '"screen"']) {
       assert.ok(UIA_HELPER_CSHARP.includes(`\\${field.slice(0, -1)}\\"`), field);
     }
-    for (const field of ['name', 'controlType', 'states', 'password', 'toggles', 'pid', 'app', 'window', 'ancestors', 'ref', 'title', 'type']) {
+    for (const field of ['name', 'controlType', 'states', 'password', 'toggles', 'pid', 'app', 'window', 'ancestors', 'ref', 'title', 'type', 'text', 'textCut']) {
       assert.ok(UIA_HELPER_CSHARP.includes(`\\"${field}\\":`), field);
     }
     assert.match(UIA_HELPER_CSHARP, /\{\\"event\\":\\"stop\\",\\"trigger\\":\\"hotkey\\"\}/);

@@ -54,6 +54,7 @@ namespace System.Windows.Automation {
   }
   public enum ToggleState { Off = 0, On = 1, Indeterminate = 2 }
   public enum ExpandCollapseState { Collapsed = 0, Expanded = 1, PartiallyExpanded = 2, LeafNode = 3 }
+  public class ValuePattern { public static readonly AutomationPattern Pattern = null; public static readonly AutomationProperty ValueProperty = null; }
   public class InvokePattern { public static readonly AutomationPattern Pattern = null; public void Invoke() {} }
   public class TogglePattern { public static readonly AutomationPattern Pattern = null; public static readonly AutomationProperty ToggleStateProperty = null; public void Toggle() {} }
   public class SelectionItemPattern { public static readonly AutomationPattern Pattern = null; public static readonly AutomationProperty IsSelectedProperty = null; public void Select() {} }

@@ -90,6 +90,9 @@ describe('Windows ports over the UI Automation helper protocol', () => {
     assert.equal(wrap.ref, 'g1e1');
     assert.deepEqual(wrap.window, { name: 'notes.txt - Notepad', role: 'frame', active: true });
     assert.ok(elements[2]!.states.includes('focused'));
+    assert.equal(elements[2]!.text, 'Meeting notes\r\nBuy milk');
+    assert.equal(elements[2]!.textCut, undefined);
+    assert.equal(elements[3]!.text, undefined, 'a password field\'s value is never read');
     assert.ok(isSecretRole(elements[3]!.role), 'a password edit is masked like AT-SPI\'s password text');
     assert.deepEqual(requests().find((r) => r.cmd === 'elements')?.activeOnly, true);
   });
