@@ -47,3 +47,18 @@ export function createWindowsPorts(env: NodeJS.ProcessEnv = process.env, options
     dispose: () => helper.dispose(),
   };
 }
+
+/**
+ * The interrupt port alone, for createPlatformInterrupts (made apart from the desktop): its own
+ * helper, started when a request's watch begins, ended by dispose. Pointer positions stay in
+ * physical pixels: they are only compared with each other.
+ */
+export function createWindowsInterrupts(env: NodeJS.ProcessEnv = process.env, options: Pick<WindowsPortsOptions, 'helperCommand' | 'helperArgs' | 'idleMs'> = {}): InterruptPort {
+  const helper = new UiaHelper({
+    env,
+    ...(options.idleMs !== undefined ? { idleMs: options.idleMs } : {}),
+    ...(options.helperCommand ? { command: options.helperCommand } : {}),
+    ...(options.helperArgs ? { args: options.helperArgs } : {}),
+  });
+  return new WindowsInterrupts(helper, new PhysicalPixels(helper), true);
+}

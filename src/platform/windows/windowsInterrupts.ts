@@ -19,6 +19,8 @@ export class WindowsInterrupts implements InterruptPort {
   constructor(
     private readonly helper: UiaHelper,
     private readonly pixels: PhysicalPixels,
+    /** The helper is this port's alone (not shared with the desktop's ports): dispose ends it. */
+    private readonly ownsHelper = false,
   ) {}
 
   async watch(options: InterruptOptions, handlers: InterruptHandlers): Promise<InterruptWatch> {
@@ -41,7 +43,8 @@ export class WindowsInterrupts implements InterruptPort {
   }
 
   dispose(): void {
-    // The helper is shared with the window and tree ports; windowsDesktop's dispose ends it.
+    // A shared helper is ended by windowsDesktop's dispose.
+    if (this.ownsHelper) void this.helper.dispose();
   }
 }
 

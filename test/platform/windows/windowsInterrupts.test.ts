@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { StopTrigger } from '../../../src/desktop/ports/interruptPort';
-import { createWindowsPorts, type WindowsPorts } from '../../../src/platform/windows/windowsDesktop';
+import { createWindowsInterrupts, createWindowsPorts, type WindowsPorts } from '../../../src/platform/windows/windowsDesktop';
 import { windowsHotkey } from '../../../src/platform/windows/virtualKeys';
 
 // The stop hotkey, the fail-safe corner and the takeover watch over the helper protocol.
@@ -108,6 +108,19 @@ describe('Windows interrupts', () => {
     const watch = await interrupts.watch({ failSafeCorner: false, watchInput: true }, handlers);
     assert.equal((await watch.activity()).keys, 1);
     await watch.close();
+  });
+});
+
+describe('Windows interrupts made apart from the desktop', () => {
+  it('start their own helper for a watch and end it on dispose', async () => {
+    const stops: StopTrigger[] = [];
+    const interrupts = createWindowsInterrupts(process.env, { helperCommand: process.execPath, helperArgs: [SCRIPT, 'press-hotkey'], idleMs: 0 });
+    const watch = await interrupts.watch({ stopHotkey: CTRL_ALT_ESCAPE, failSafeCorner: false, watchInput: false }, { onStop: (t) => stops.push(t), onWarning: () => {} });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    assert.deepEqual(stops, ['hotkey']);
+    await watch.close();
+    interrupts.dispose!();
+    await assert.rejects(interrupts.watch({ failSafeCorner: true, watchInput: false }, { onStop: () => {}, onWarning: () => {} }), /the UI Automation helper was disposed; use the Stop button/);
   });
 });
 
