@@ -104,8 +104,9 @@ export function main(argv, env = process.env, root = resolve(dirname(fileURLToPa
     const [name, ...args] = step.command;
     const bin = name === 'vsce' ? tool(root, '@vscode/vsce', 'vsce') : tool(root, 'ovsx', 'lib/ovsx');
     // Tokens go by environment (VSCE_PAT and OVSX_PAT are what both tools read), never argv.
+    // ovsx is not a devDependency (1.x needs Node 22, and brings its own vsce): npx fetches it.
     if (bin) run(process.execPath, [bin, ...args], root);
-    else run('npx', ['--yes', name, ...args], root);
+    else run(process.platform === 'win32' ? 'npx.cmd' : 'npx', ['--yes', name === 'ovsx' ? 'ovsx@1' : name, ...args], root);
     log(`published to ${step.registry}: ${step.file}`);
   }
   log(`release ${version}: ${files.length} packages in ${outDir}`);
