@@ -33,8 +33,12 @@ public static class GaiJson {
     }
     return b.Append('"').ToString();
   }
+  /** Numbers in the invariant culture: some cultures write a negative sign JSON does not read. */
+  public static string N(double value) {
+    return ((long)Math.Round(value)).ToString(System.Globalization.CultureInfo.InvariantCulture);
+  }
   public static string R(double x, double y, double w, double h) {
-    return "\"x\":" + Math.Round(x) + ",\"y\":" + Math.Round(y) + ",\"width\":" + Math.Round(w) + ",\"height\":" + Math.Round(h);
+    return "\"x\":" + N(x) + ",\"y\":" + N(y) + ",\"width\":" + N(w) + ",\"height\":" + N(h);
   }
 }
 
@@ -68,6 +72,7 @@ public static class GaiWin {
   [DllImport("user32.dll", SetLastError = true)] public static extern bool RegisterHotKey(IntPtr hwnd, int id, uint modifiers, uint vk);
   [DllImport("user32.dll")] public static extern bool UnregisterHotKey(IntPtr hwnd, int id);
   [DllImport("user32.dll")] public static extern int GetMessage(out MSG msg, IntPtr hwnd, uint min, uint max);
+  [DllImport("user32.dll")] public static extern bool PeekMessage(out MSG msg, IntPtr hwnd, uint min, uint max, uint remove);
   [DllImport("user32.dll")] public static extern bool PostThreadMessage(uint thread, uint msg, IntPtr wParam, IntPtr lParam);
   [DllImport("user32.dll")] public static extern IntPtr SetTimer(IntPtr hwnd, IntPtr id, uint ms, IntPtr proc);
   [DllImport("kernel32.dll")] public static extern uint GetCurrentThreadId();
@@ -77,11 +82,15 @@ public static class GaiWin {
   // DPI_AWARENESS_CONTEXT_PER_MONITOR_AWARE_V2: rectangles in physical pixels on every monitor.
   // The process's awareness may be set already by powershell.exe's manifest (the call then
   // fails): the thread's is set too, on every thread that asks, before every request.
+  // Both calls came with Windows 10 1703: before it boxes stay as the process sees them.
   public static bool DpiAware() {
-    bool process = SetProcessDpiAwarenessContext(new IntPtr(-4));
+    bool process = false;
+    try { process = SetProcessDpiAwarenessContext(new IntPtr(-4)); } catch (EntryPointNotFoundException) {}
     return ThreadDpi() || process;
   }
-  public static bool ThreadDpi() { return SetThreadDpiAwarenessContext(new IntPtr(-4)) != IntPtr.Zero; }
+  public static bool ThreadDpi() {
+    try { return SetThreadDpiAwarenessContext(new IntPtr(-4)) != IntPtr.Zero; } catch (EntryPointNotFoundException) { return false; }
+  }
 
   static readonly Dictionary<uint, string> apps = new Dictionary<uint, string>();
   public static string App(uint pid) {
@@ -117,7 +126,7 @@ public static class GaiWin {
     RECT r;
     if (DwmGetWindowAttribute(h, 9, out r, Marshal.SizeOf(typeof(RECT))) != 0) GetWindowRect(h, out r); // DWMWA_EXTENDED_FRAME_BOUNDS
     return "{\"id\":" + GaiJson.S(h.ToInt64().ToString()) + ",\"title\":" + GaiJson.S(t.ToString()) + ",\"app\":" + GaiJson.S(App(pid))
-      + ",\"pid\":" + pid + ",\"class\":" + GaiJson.S(c.ToString()) + ",\"type\":" + GaiJson.S(Type(h, c.ToString())) + "," + GaiJson.R(r.Left, r.Top, r.Right - r.Left, r.Bottom - r.Top) + "}";
+      + ",\"pid\":" + GaiJson.N(pid) + ",\"class\":" + GaiJson.S(c.ToString()) + ",\"type\":" + GaiJson.S(Type(h, c.ToString())) + "," + GaiJson.R(r.Left, r.Top, r.Right - r.Left, r.Bottom - r.Top) + "}";
   }
 
   /** EnumWindows goes from the top of the z-order down: topmost first. */
@@ -162,7 +171,7 @@ public static class GaiWin {
     var info = new LASTINPUTINFO(); info.cbSize = (uint)Marshal.SizeOf(typeof(LASTINPUTINFO));
     GetLastInputInfo(ref info);
     POINT p; GetCursorPos(out p);
-    return "\"lastInput\":" + info.dwTime + ",\"now\":" + GetTickCount() + ",\"x\":" + p.X + ",\"y\":" + p.Y;
+    return "\"lastInput\":" + GaiJson.N(info.dwTime) + ",\"now\":" + GaiJson.N(GetTickCount()) + ",\"x\":" + GaiJson.N(p.X) + ",\"y\":" + GaiJson.N(p.Y);
   }
 
   // The stop hotkey and the fail-safe corner: one thread with a message queue. RegisterHotKey with
@@ -178,18 +187,24 @@ public static class GaiWin {
       watcherThread = GetCurrentThreadId();
       if (vk != 0) { registered = RegisterHotKey(IntPtr.Zero, 1, modifiers | 0x4000, vk); if (!registered) error = Marshal.GetLastWin32Error(); } // MOD_NOREPEAT
       if (corner) SetTimer(IntPtr.Zero, IntPtr.Zero, 50, IntPtr.Zero);
-      ready.Set();
       MSG msg;
+      PeekMessage(out msg, IntPtr.Zero, 0, 0, 0); // makes the thread's queue, so Unwatch's WM_QUIT always arrives
+      ready.Set();
+      bool wasInCorner = false;
       while (GetMessage(out msg, IntPtr.Zero, 0, 0) > 0) {
         if (msg.message == 0x0312) Console.Out.WriteLine("{\"event\":\"stop\",\"trigger\":\"hotkey\"}"); // WM_HOTKEY
-        else if (msg.message == 0x0113 && AtCorner()) Console.Out.WriteLine("{\"event\":\"stop\",\"trigger\":\"corner\"}"); // WM_TIMER
+        else if (msg.message == 0x0113) { // WM_TIMER: once per push into the corner
+          bool inCorner = AtCorner();
+          if (inCorner && !wasInCorner) Console.Out.WriteLine("{\"event\":\"stop\",\"trigger\":\"corner\"}");
+          wasInCorner = inCorner;
+        }
       }
       if (registered) UnregisterHotKey(IntPtr.Zero, 1);
     });
     watcher.IsBackground = true;
     watcher.Start();
     ready.WaitOne();
-    return "\"hotkey\":" + (registered ? "true" : "false") + ",\"hotkeyError\":" + error + ",\"corner\":" + (corner ? "true" : "false");
+    return "\"hotkey\":" + (registered ? "true" : "false") + ",\"hotkeyError\":" + GaiJson.N(error) + ",\"corner\":" + (corner ? "true" : "false");
   }
 
   static bool AtCorner() {
@@ -216,8 +231,12 @@ export const UIA_HELPER_CSHARP = WIN32_CSHARP + UIA_TREE_CSHARP;
  */
 export const UIA_HELPER_SCRIPT = String.raw`
 $ErrorActionPreference = 'Stop'
-[Console]::InputEncoding = New-Object System.Text.UTF8Encoding $false
-[Console]::OutputEncoding = New-Object System.Text.UTF8Encoding $false
+# UTF-8 both ways over the raw streams: setting the console's encodings fails without a console.
+$utf8 = New-Object System.Text.UTF8Encoding $false
+$out = New-Object System.IO.StreamWriter -ArgumentList ([Console]::OpenStandardOutput()), $utf8
+$out.AutoFlush = $true
+[Console]::SetOut($out)
+$in = New-Object System.IO.StreamReader -ArgumentList ([Console]::OpenStandardInput()), $utf8
 try {
   Add-Type -AssemblyName UIAutomationClient, UIAutomationTypes, WindowsBase
   Add-Type -ReferencedAssemblies UIAutomationClient, UIAutomationTypes, WindowsBase -TypeDefinition $env:GAI_UIA_CSHARP
@@ -228,7 +247,7 @@ try {
 $dpi = [GaiWin]::DpiAware()
 [Console]::Out.WriteLine('{"hello":"gai-uia","version":1,"dpiAware":' + $(if ($dpi) { 'true' } else { 'false' }) + '}')
 while ($true) {
-  $line = [Console]::In.ReadLine()
+  $line = $in.ReadLine()
   if ($null -eq $line) { break }
   if ($line.Trim() -eq '') { continue }
   $id = $null
