@@ -35,6 +35,15 @@ export class WindowsWindows implements WindowPort {
   }
 
   async listWindows(): Promise<WindowInfo[]> {
+    return (await this.all()).filter((w) => w.type !== 'popup_menu');
+  }
+
+  /** Open menus (the #32768 window class): drawn above the windows, each named by the program that owns it. */
+  async listPopups(): Promise<WindowInfo[]> {
+    return (await this.all()).filter((w) => w.type === 'popup_menu');
+  }
+
+  private async all(): Promise<WindowInfo[]> {
     const answer = await this.helper.request('windows');
     if (!Array.isArray(answer.windows)) throw new Error('the UI Automation helper answered "windows" without a list');
     return Promise.all((answer.windows as RawWindow[]).map((raw) => this.info(raw)));

@@ -28,6 +28,7 @@ if (!flags.has('silent')) {
 const notepad = { id: '197146', title: 'notes.txt - Notepad', app: 'Notepad', pid: 4120, class: 'Notepad', type: 'normal', x: -3000, y: 150, width: 1500, height: 1050 };
 const settings = { id: '66310', title: 'Settings', app: 'SystemSettings', pid: 7312, class: 'ApplicationFrameWindow', type: 'normal', x: 400, y: 200, width: 1200, height: 800 };
 const saveDialog = { id: '331000', title: 'Save As', app: 'Notepad', pid: 4120, class: '#32770', type: 'dialog', x: -2700, y: 400, width: 1050, height: 750 };
+const contextMenu = { id: '65890', title: '', app: 'Notepad', pid: 4120, class: '#32768', type: 'popup_menu', x: -2500, y: 500, width: 420, height: 600 };
 const window = { name: 'notes.txt - Notepad', role: 'frame', active: true };
 const menuBar = { role: 'ControlType.MenuBar', name: 'Application' };
 const elements = [
@@ -60,7 +61,7 @@ createInterface({ input: process.stdin }).on('line', (line) => {
     case 'screen':
       return ok({ screen: { x: -3840, y: 0, width: 6400, height: 2160 }, primary: JSON.parse(process.env.GAI_SCRIPT_PRIMARY ?? '{"x":0,"y":0,"width":2560,"height":1440}') });
     case 'windows':
-      return ok({ windows: [saveDialog, notepad, settings] });
+      return ok({ windows: [contextMenu, saveDialog, notepad, settings] });
     case 'active':
       return ok({ window: notepad });
     case 'activeId':

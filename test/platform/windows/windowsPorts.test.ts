@@ -47,6 +47,7 @@ describe('Windows ports over the UI Automation helper protocol', () => {
       ['Settings', 'SystemSettings', 7312, 'normal'],
     ]);
     assert.deepEqual(list[1]!.bounds, { x: -3000, y: 150, width: 1500, height: 1050 });
+    assert.deepEqual((await windows.listPopups!()).map((w) => [w.appName, w.type, w.bounds.x]), [['Notepad', 'popup_menu', -2500]], 'an open menu is a popup, not a window');
     assert.equal((await windows.activeWindow())?.title, 'notes.txt - Notepad');
     assert.equal(await windows.activeWindowId!(), '197146');
     assert.deepEqual(warnings, [], 'a DPI-aware host needs no scaling and says nothing');
