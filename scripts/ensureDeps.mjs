@@ -36,6 +36,9 @@ export const APT_PACKAGES = [
   'firefox-esr', 'thunar',
   // A terminal on the test display that `gai` is started from: the window it was asked from.
   'xterm',
+  // Issue 24: the release script and its tests use git; the Windows helper's C# is type-checked
+  // with Mono's compiler (mcs) against UI Automation stubs and WindowsBase.
+  'git', 'mono-mcs', 'libmono-windowsbase4.0-cil',
   // GTK 2 apps (GIMP 2.10, Pidgin) join AT-SPI only through these modules, which launch_app names
   // in GTK_MODULES (accessibleLaunch.ts); lxtask is the GTK 2 app the tests start.
   'libgail-common', 'libatk-adaptor', 'lxtask',

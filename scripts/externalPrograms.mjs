@@ -71,8 +71,14 @@ export const EXTERNAL_PROGRAMS = {
   pacman: { platform: 'arch', for: 'gai doctor --fix installs what GAI\'s own desktop lacks on Arch' },
 
   open: { platform: 'darwin', for: 'launch_app on macOS (open -a)' },
-  osascript: { platform: 'darwin', for: 'the active window on macOS (NutWindows)' },
-  powershell: { platform: 'win32', for: 'launch_app and the active window on Windows' },
+  osascript: { platform: 'darwin', for: 'the macOS helper (JXA): windows, the accessibility tree, the stop hotkey and the permission check' },
+  powershell: { platform: 'win32', for: 'launch_app on Windows' },
+  'powershell.exe': { platform: 'win32', for: 'the Windows helper: windows, the UI Automation tree, the stop hotkey and takeover' },
+  'npx.cmd': { platform: 'win32', for: 'the release script fetches ovsx with npx on Windows' },
+  npx: { node: true, for: 'the release script fetches ovsx 1.x when it is not installed' },
+  git: { apt: 'git', for: 'the release script checks the tree and the tag; its tests make throwaway repositories' },
+  tar: { debian: 'tar', for: "packaging unpacks other platforms' npm packages (scripts/packaging/platformPackages.mjs)" },
+  mcs: { apt: 'mono-mcs', for: "the Windows helper's C# is compiled against stubs of the UI Automation API at C# 5, as Add-Type takes it (uiaCSharp.test.ts)" },
 };
 
 /**

@@ -16,6 +16,8 @@ import { TesseractJsOcr } from './ocr/tesseractJsOcr';
 import { LayeredOcr } from '../desktop/ocr/layeredOcr';
 import { detectDisplaySession, type DisplaySession } from './linux/displaySession';
 import { createWaylandPorts } from './linux/wayland/waylandDesktop';
+import { createMacPorts } from './macos/macDesktop';
+import { createWindowsPorts } from './windows/windowsDesktop';
 
 export interface PlatformDesktopOptions {
   /** Tesseract language(s), e.g. `eng` or `eng+deu`. */
@@ -53,19 +55,24 @@ export function createPlatformDesktop(options: PlatformDesktopOptions = {}): Des
   const scale = (): Promise<number> => screen.scaleFactor();
   // One python3 helper keeps the X connection and the accessibility tree warm for both ports.
   const bridge = platform === 'linux' ? new DesktopBridge(env, { idleMs: options.bridgeIdleMs }) : undefined;
+  // Windows: one PowerShell helper for the windows and the UI Automation tree (boxes scaled to the screenshots).
+  const win = platform === 'win32' ? createWindowsPorts(env, { screenSize: () => screen.size(), ...(options.onWarning ? { onWarning: options.onWarning } : {}), ...(options.bridgeIdleMs !== undefined ? { idleMs: options.bridgeIdleMs } : {}) }) : undefined;
+  // macOS: one osascript (JXA) helper for the windows with bundle ids and the AX tree, its boxes in the screen port's pixels.
+  const mac = platform === 'darwin' ? createMacPorts(env, { scaleFactor: scale, ...(options.onWarning ? { onWarning: options.onWarning } : {}), helper: { ...(options.bridgeIdleMs !== undefined ? { idleMs: options.bridgeIdleMs } : {}) } }) : undefined;
+  const nativeTree = win?.accessibility ?? mac?.accessibility;
   const ocr = options.ocr ?? new LayeredOcr(new TesseractJsOcr({ language: options.ocrLanguage }));
   return {
     platform: platform satisfies PlatformName,
     screen,
     input: framebuffer ? new XdotoolInput(env) : new NutInput(scale, platform),
     ocr,
-    windows: bridge ? new X11Windows(env, { bridge, onWarning: options.onWarning }) : new NutWindows(scale),
+    windows: bridge ? new X11Windows(env, { bridge, onWarning: options.onWarning }) : (win?.windows ?? mac?.windows ?? new NutWindows(scale)),
     launcher: launcherFor(platform, env, options.holdsSecret, options.launchAllow),
     images: new SharpImages(),
     // Finds labels OCR misses (single glyphs on buttons); checks on first use whether it works.
-    ...(bridge ? { accessibility: new AtspiAccessibility(env, {}, bridge) } : {}),
+    ...(bridge ? { accessibility: new AtspiAccessibility(env, {}, bridge) } : nativeTree ? { accessibility: nativeTree } : {}),
     async dispose() {
-      await Promise.all([ocr.dispose(), bridge?.dispose()]);
+      await Promise.all([ocr.dispose(), bridge?.dispose(), win?.dispose(), mac?.dispose()]);
     },
   };
 }

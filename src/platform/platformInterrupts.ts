@@ -5,9 +5,15 @@ import { unsupportedReason } from './linux/wayland/waylandDesktop';
 import { SwayInterrupts } from './linux/wayland/swayInterrupts';
 import { SwayIpc } from './linux/wayland/swayIpc';
 import { PortalInterrupts } from './linux/wayland/portalInterrupts';
+import { createMacPorts } from './macos/macDesktop';
+import { createWindowsInterrupts } from './windows/windowsDesktop';
 
 /** The interrupt watcher of this platform; nothing starts until a request runs. */
 export function createPlatformInterrupts(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): InterruptPort {
+  // The helper starts only when a watch starts.
+  if (platform === 'darwin') return createMacPorts(env).interrupts;
+  // Windows: RegisterHotKey, the corner and GetLastInputInfo in a PowerShell helper of its own.
+  if (platform === 'win32') return createWindowsInterrupts(env);
   if (platform !== 'linux') return new UnavailableInterrupts(`the global stop hotkey is not available on ${platform} yet; use the Stop button`);
   const session = detectDisplaySession(env);
   if (session.kind !== 'wayland') return new X11InterruptWatcher({ env });
@@ -21,9 +27,8 @@ export function createPlatformInterrupts(env: NodeJS.ProcessEnv = process.env, p
 }
 
 /**
- * macOS and Windows (the global hotkey through RegisterHotKey or a CGEventTap is not built yet)
- * and Wayland desktops GAI cannot drive: every watch fails with the reason, which the safety
- * monitor shows once.
+ * Platforms and Wayland desktops where GAI has no global watch: every watch fails with the
+ * reason, which the safety monitor shows once.
  */
 export class UnavailableInterrupts implements InterruptPort {
   constructor(private readonly why: string) {}

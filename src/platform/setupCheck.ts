@@ -16,6 +16,7 @@ import { kdeProblem } from './linux/kde/kdeReadiness';
 import { unsupportedReason } from './linux/wayland/waylandDesktop';
 import { platformSupport, type PlatformPart } from './platformSupport';
 import { nutMissing } from './nut/nutLoader';
+import { createMacPorts } from './macos/macDesktop';
 
 type Sharp = (typeof import('sharp'))['default'];
 
@@ -48,6 +49,8 @@ export interface SetupReport {
   gtk2: { ok: boolean; detail: string; findings: Gtk2TreeFinding[] };
   /** This platform's parts and what checks each (CI on real desktops, a scripted helper, nothing). */
   support: PlatformPart[];
+  /** macOS: the Accessibility and Screen Recording permissions of the app GAI runs in, and the panes to open. */
+  permissions?: { ok: boolean; detail: string; panes: string[] };
 }
 
 export interface SetupCheckOptions {
@@ -81,7 +84,22 @@ export async function checkSetup(options: SetupCheckOptions = {}): Promise<Setup
     browsers: checkBrowsers(),
     gtk2: checkGtk2(),
     support: platformSupport(),
+    ...(process.platform === 'darwin' ? { permissions: await checkMacPermissionsOnce() } : {}),
   };
+}
+
+/** Which permission the host lacks, through the macOS helper (started for this and ended). */
+async function checkMacPermissionsOnce(): Promise<NonNullable<SetupReport['permissions']>> {
+  const mac = createMacPorts();
+  try {
+    const report = await mac.permissions();
+    if (report.problems.length === 0) return { ok: true, detail: `Accessibility and Screen Recording granted to ${report.host.name}`, panes: [] };
+    return { ok: false, detail: report.problems.map((p) => p.message).join('; '), panes: [...new Set(report.problems.map((p) => p.pane))] };
+  } catch (error) {
+    return { ok: false, detail: `could not check the macOS permissions: ${messageOf(error)}`, panes: [] };
+  } finally {
+    await mac.dispose();
+  }
 }
 
 function checkGtk2(): SetupReport['gtk2'] {

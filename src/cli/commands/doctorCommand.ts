@@ -70,6 +70,7 @@ export function formatSetupReport(report: SetupReport, own?: OwnDesktopReadiness
     note('browsers', report.browsers.ok, report.browsers.detail) +
     note('GTK 2', report.gtk2.ok, report.gtk2.detail) +
     (own ? note('own desktop', own.ok, own.detail) + (own.install ? `  ${''.padEnd(11)}       or: gai doctor --fix${own.install.asRoot ? '' : ' (as root)'}\n` : '') : '') +
+    (report.permissions ? note('permissions', report.permissions.ok, report.permissions.detail) + report.permissions.panes.map((pane) => `  ${''.padEnd(11)}       open '${pane}'\n`).join('') : '') +
     supportLines(report) +
     (!report.ok ? 'Some parts are missing or broken; see above.\n' : own && !own.ok ? "The desktop parts work; GAI's own desktop is missing some (its row says which and how to install them).\n" : 'All parts found.\n') +
     (report.display.ok || noDisplay ? '' : 'GAI cannot drive this desktop; the display row says why and what to do.\n')
