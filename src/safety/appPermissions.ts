@@ -105,7 +105,7 @@ export class AppPermissionGuard implements ActionGuard {
     const window = located ? located.window : await this.options.windows.activeWindow().catch(() => undefined);
     if (!window) return undefined;
     const { key, label } = identify(window, target && target.points.length > 0 ? 'pointer' : 'keys');
-    const standing = await this.standing(key, label);
+    const standing = await this.standing(key, label, window);
     if (standing !== 'undecided' && !standing.allowed) return undefined;
     return { name: label, key, undecided: standing === 'undecided' };
   }
@@ -206,7 +206,7 @@ export class AppPermissionGuard implements ActionGuard {
 
   /** `mayAsk` false: at the input port, where no one is asked (an app not decided before is refused). */
   private async decide(key: string, label: string, window: WindowInfo | undefined, call: ToolCall, signal: AbortSignal, mayAsk: boolean): Promise<Verdict> {
-    const standing = await this.standing(key, label);
+    const standing = await this.standing(key, label, window);
     if (standing !== 'undecided' && !standing.allowed) return standing;
     const answer = this.answered.get(call);
     if (answer?.key === key) return this.apply(key, answer.choice);
@@ -224,12 +224,16 @@ export class AppPermissionGuard implements ActionGuard {
     return this.apply(key, choice);
   }
 
-  /** What the settings, the store and this conversation already say about the app. */
-  private async standing(key: string, label: string): Promise<Verdict | 'undecided'> {
+  /**
+   * What the settings, the store and this conversation already say about the app. A macOS app is
+   * kept under its bundle id; the settings may name it either way, and a deny by either wins.
+   */
+  private async standing(key: string, label: string, window?: WindowInfo): Promise<Verdict | 'undecided'> {
     const { allow: allowSetting, deny: denySetting } = this.options.settingNames;
-    if (this.deny.matches(key)) return { allowed: false, why: `it is in ${denySetting}` };
-    if (this.allow.namesExactly(key)) return { allowed: true };
-    const category = defaultDenialCategory(key);
+    const names = window?.bundleId && window.appName.trim() ? [key, appKey(window.appName)] : [key];
+    if (names.some((name) => this.deny.matches(name))) return { allowed: false, why: `it is in ${denySetting}` };
+    if (names.some((name) => this.allow.namesExactly(name))) return { allowed: true };
+    const category = names.map(defaultDenialCategory).find(Boolean);
     if (category) {
       return {
         allowed: false,
@@ -237,7 +241,7 @@ export class AppPermissionGuard implements ActionGuard {
         hint: `Do not try to act in ${label}; ask the person to do it, or to allow it in ${allowSetting}.`,
       };
     }
-    if (this.allow.matches(key)) return { allowed: true };
+    if (names.some((name) => this.allow.matches(name))) return { allowed: true };
     let stored;
     try {
       stored = await this.options.store.get(key);
@@ -289,12 +293,13 @@ export class AppPermissionGuard implements ActionGuard {
   }
 }
 
-/** The app key and a label for messages: the window's app name, or what stands in for it. */
+/** The app key (macOS: the bundle id, stable where names are localized) and a label for messages. */
 function identify(window: WindowInfo | undefined, way: InputWay = 'keys'): { key: string; label: string } {
   if (!window) return { key: '@desktop', label: way === 'pointer' ? 'the desktop (no window under the point)' : 'the desktop (no window is active)' };
   const name = displayName(window.appName);
-  if (name === '') return { key: '@unnamed', label: `an application with no name (window "${displayName(window.title, 60)}")` };
-  return { key: appKey(window.appName).slice(0, 200), label: name };
+  const bundle = window.bundleId?.trim();
+  if (name === '' && !bundle) return { key: '@unnamed', label: `an application with no name (window "${displayName(window.title, 60)}")` };
+  return { key: appKey(bundle || window.appName).slice(0, 200), label: name || displayName(bundle ?? '') };
 }
 
 function refusal(toolName: string, why: string, hint?: string): ToolResult {

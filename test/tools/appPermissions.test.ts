@@ -111,6 +111,29 @@ describe('AppPermissionGuard', () => {
     assert.deepEqual(await store.all(), { gedit: 'always' });
   });
 
+  it('keeps a macOS app under its bundle id (its name is localized), and the settings may name it either way, a deny by either winning', async () => {
+    const store = new MemoryAppPermissionStore();
+    const mac = (appName: string): WindowInfo => ({ ...windowOf(appName), bundleId: 'com.apple.TextEdit' });
+    const windows = new StubWindows(mac('TextEdit'));
+    const { asked, prompt } = scriptedPrompt(['always']);
+    const { runtime } = guardedRuntime({ windows, prompt, store });
+    assert.equal((await runtime.execute(call(), signal)).success, true);
+    assert.deepEqual(asked.map((a) => [a.app, a.key]), [['TextEdit', 'com.apple.textedit']]);
+    // The same app in another language: the same key, not asked again.
+    windows.active = mac('Texteditor');
+    assert.equal((await runtime.execute(call(), signal)).success, true);
+    assert.equal(asked.length, 1);
+    assert.deepEqual(await store.all(), { 'com.apple.textedit': 'always' });
+    const byName = guardedRuntime({ windows: new StubWindows(mac('TextEdit')), deny: ['TextEdit'], allow: ['com.apple.TextEdit'], store, prompt });
+    assert.match((await byName.runtime.execute(call(), signal)).observation, /GAI may not act in TextEdit: it is in gai\.apps\.deny/);
+    const allowedByName = guardedRuntime({ windows: new StubWindows(mac('TextEdit')), allow: ['textedit'], prompt });
+    assert.equal((await allowedByName.runtime.execute(call(), signal)).success, true);
+    // A terminal by bundle id alone is still a terminal.
+    const terminal = guardedRuntime({ windows: new StubWindows({ ...windowOf('Terminal'), bundleId: 'com.apple.Terminal' }), prompt });
+    assert.equal((await terminal.runtime.execute(call(), signal)).code, 'DENIED');
+    assert.equal(asked.length, 1);
+  });
+
   it('denies terminals and password managers without asking, even after "always", unless allowed by exact name', async () => {
     const { asked, prompt } = scriptedPrompt(['always', 'always', 'always']);
     for (const app of ['XTerm', 'Gnome-terminal', 'org.wezfurlong.wezterm', 'KeePassXC', 'WindowsTerminal.exe', 'Bitwarden']) {

@@ -8,6 +8,8 @@ export interface WindowInfo {
   bounds: BBox;
   id?: string;
   pid?: number;
+  /** macOS: the app's bundle id (com.apple.Safari): per-app rules key on it, names are localized. */
+  bundleId?: string;
   /**
    * EWMH window type in lower case when known: 'normal' | 'dialog' | 'menu' | 'popup_menu' |
    * 'dropdown_menu' | 'utility' | ... Lets a caller prefer the topmost dialog over its owner.

@@ -8,7 +8,6 @@ import type { MacHelper } from './macHelper';
 
 /** A macOS window: the app's bundle id is what per-app rules should key on (names are localized). */
 export interface MacWindowInfo extends WindowInfo {
-  bundleId?: string;
   /** Quartz's window level: 0 normal windows, 101 pop-up menus, 3 floating panels. */
   layer: number;
 }
