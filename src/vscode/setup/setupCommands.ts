@@ -7,6 +7,7 @@ import type { Provider } from '../../model/modelConfig';
 import type { SetupReport } from '../../platform/setupCheck';
 import { resolveLlmConfig } from '../../model/llmConfig';
 import type { SetupCheckView, WelcomeView } from '../../shared/protocol';
+import { VERIFICATION_WORDS } from '../../platform/platformSupport';
 import type { ApiKeyStore } from './apiKeyStore';
 import { apiKeyEnvVar, wordError } from './errorWording';
 import type { GaiController } from '../gaiController';
@@ -94,6 +95,16 @@ export class SetupCommands implements vscode.Disposable {
         { name: 'Browser accessibility trees', ok: report.browsers.ok, detail: report.browsers.detail },
         { name: 'GTK 2 accessibility trees', ok: report.gtk2.ok, detail: report.gtk2.detail },
       );
+      // macOS: which permission the app GAI runs in lacks, and the System Settings pane that grants it.
+      if (report.permissions) {
+        const panes = report.permissions.panes.map((pane) => ` Open ${pane}`).join(';');
+        items.push({ name: 'macOS permissions', ok: report.permissions.ok, detail: `${report.permissions.detail}${panes ? `.${panes}` : ''}` });
+      }
+      // What checks each part here: CI on real desktops, a scripted helper only, or nothing yet.
+      const unproven = report.support.filter((part) => part.verified !== 'ci');
+      if (unproven.length > 0) {
+        items.push({ name: `Not yet run by GAI's CI on ${report.platform}`, ok: true, detail: unproven.map((part) => `${part.part}: ${VERIFICATION_WORDS[part.verified]}`).join('; ') });
+      }
     } catch (error) {
       items.push({ name: 'Desktop libraries', ok: false, detail: errorMessage(error) });
     }
