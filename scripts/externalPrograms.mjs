@@ -95,6 +95,12 @@ export const RUN_TIME_COMMANDS = [
     command,
     why: 'gai doctor --fix runs the package manager of the distribution os-release names (ownDesktopPackages.ts installSteps), as root',
   })),
+  // The one JSON-lines helper client starts each platform's helper program (its launch() names it).
+  ...[
+    ['python3', 'the Linux desktop bridge (X11 and AT-SPI)'],
+    ['osascript', 'the macOS helper (JXA)'],
+    ['powershell.exe', 'the Windows UI Automation helper'],
+  ].map(([command, why]) => ({ file: 'src/platform/helperProcess.ts', expression: 'command', command, why })),
   { file: 'scripts/vscodeHost/install.mjs', expression: 'paths.node', command: 'node', why: 'the VS Code host\'s own Node, which the installer downloads' },
   { file: 'scripts/vscodeHost/run.mjs', expression: 'paths.node', command: 'node', why: 'the VS Code server runs on the host\'s own Node' },
   { file: 'scripts/vscodeHost/run.mjs', expression: 'paths.chromium', command: 'chromium', why: 'the browser the VS Code tests drive' },
