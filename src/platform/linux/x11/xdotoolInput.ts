@@ -118,6 +118,8 @@ export class XdotoolInput implements InputPort {
           ),
         );
       });
+      // xdotool may be done (or gone) before its empty stdin is closed: the EPIPE says nothing the exit does not.
+      child.stdin?.on('error', () => undefined);
       child.stdin?.end(stdin ?? '');
     });
   }

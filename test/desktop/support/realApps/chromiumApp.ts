@@ -233,8 +233,17 @@ export class ChromiumApp {
   async stop(): Promise<void> {
     await this.cdp.send('Browser.close').catch(() => undefined);
     await stopProcess(this.process.child);
-    // Its helper processes may still be writing the profile a moment after the browser exits.
-    rmSync(this.profileDir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
+    // Its helper processes may still be writing the profile a moment after the browser exits
+    // (CI once saw ENOTEMPTY after a second of retries): try for a few seconds, then leave the temp folder.
+    for (let attempt = 0; ; attempt++) {
+      try {
+        rmSync(this.profileDir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
+        return;
+      } catch (error) {
+        if (attempt >= 4) return void console.warn(`      chromium profile ${this.profileDir} left behind: ${String(error)}`);
+        await new Promise((resolve) => setTimeout(resolve, 500));
+      }
+    }
   }
 }
 
