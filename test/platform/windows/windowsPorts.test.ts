@@ -11,31 +11,41 @@ import { createWindowsPorts, type WindowsPorts, type WindowsPortsOptions } from 
 
 const SCRIPT = join(__dirname, 'scriptedUiaHelper.mjs');
 
-describe('Windows ports over the UI Automation helper protocol', () => {
-  let dir: string;
+/** Ports over a scripted helper in a temp folder of their own, ended after each test; `warnings` holds what they said. */
+function scriptedPorts(): { start(flags?: string, options?: WindowsPortsOptions, env?: NodeJS.ProcessEnv): WindowsPorts; readonly dir: string; readonly warnings: string[] } {
+  let dir = '';
   let ports: WindowsPorts | undefined;
-  let warnings: string[];
-
+  const warnings: string[] = [];
   beforeEach(() => {
     dir = mkdtempSync(join(tmpdir(), 'gai-uia-'));
-    warnings = [];
+    warnings.length = 0;
   });
   afterEach(async () => {
     await ports?.dispose();
     ports = undefined;
     rmSync(dir, { recursive: true, force: true });
   });
+  return {
+    get dir() {
+      return dir;
+    },
+    warnings,
+    start(flags = '', options = {}, env = {}) {
+      ports = createWindowsPorts(
+        { ...process.env, GAI_SCRIPT_LOG: join(dir, 'requests.log'), GAI_SCRIPT_STATE: join(dir, 'state'), ...env },
+        { helperCommand: process.execPath, helperArgs: [SCRIPT, flags], onWarning: (m) => warnings.push(m), idleMs: 0, ...options },
+      );
+      return ports;
+    },
+  };
+}
 
-  function start(flags = '', options: WindowsPortsOptions = {}, env: NodeJS.ProcessEnv = {}): WindowsPorts {
-    ports = createWindowsPorts(
-      { ...process.env, GAI_SCRIPT_LOG: join(dir, 'requests.log'), GAI_SCRIPT_STATE: join(dir, 'state'), ...env },
-      { helperCommand: process.execPath, helperArgs: [SCRIPT, flags], onWarning: (m) => warnings.push(m), idleMs: 0, ...options },
-    );
-    return ports;
-  }
+describe('Windows ports over the UI Automation helper protocol', () => {
+  const fixture = scriptedPorts();
+  const { start, warnings } = fixture;
 
   function requests(): Array<Record<string, unknown>> {
-    return readFileSync(join(dir, 'requests.log'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    return readFileSync(join(fixture.dir, 'requests.log'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
   }
 
   it('lists windows topmost first, named by executable, with pid, type and physical bounds at negative coordinates', async () => {
@@ -126,27 +136,8 @@ describe('Windows ports over the UI Automation helper protocol', () => {
 });
 
 describe('Windows ports when the helper cannot work', () => {
-  let dir: string;
-  let ports: WindowsPorts | undefined;
-  let warnings: string[];
-
-  beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), 'gai-uia-'));
-    warnings = [];
-  });
-  afterEach(async () => {
-    await ports?.dispose();
-    ports = undefined;
-    rmSync(dir, { recursive: true, force: true });
-  });
-
-  function start(flags: string, options: WindowsPortsOptions = {}): WindowsPorts {
-    ports = createWindowsPorts(
-      { ...process.env, GAI_SCRIPT_STATE: join(dir, 'state') },
-      { helperCommand: process.execPath, helperArgs: [SCRIPT, flags], onWarning: (m) => warnings.push(m), idleMs: 0, ...options },
-    );
-    return ports;
-  }
+  const fixture = scriptedPorts();
+  const { start, warnings } = fixture;
 
   it('an unloadable UI Automation means OCR only, said once', async () => {
     const { accessibility } = start('fatal');
@@ -157,7 +148,7 @@ describe('Windows ports when the helper cannot work', () => {
   });
 
   it('names a missing powershell.exe', async () => {
-    const { accessibility, interrupts } = start('', { helperCommand: join(dir, 'powershell.exe'), helperArgs: [] });
+    const { accessibility, interrupts } = start('', { helperCommand: join(fixture.dir, 'powershell.exe'), helperArgs: [] });
     assert.equal(await accessibility.available(), false);
     assert.match(warnings[0]!, /the UI Automation helper did not start: .*powershell\.exe not found \(Windows PowerShell 5\.1/);
     await assert.rejects(
